@@ -1,0 +1,71 @@
+// swift-tools-version:6.0
+// OpenSwiftData: Apple's SwiftData API on Linux, backed by SQLite.
+import CompilerPluginSupport
+import Foundation
+import PackageDescription
+
+/// The toolchain's own SwiftSyntax host libraries (`<toolchain>/usr/lib/swift/host`), so the macro target
+/// builds without downloading swift-syntax. `SWIFT_HOST_LIBRARIES` overrides the lookup; otherwise the
+/// `swift` found on `PATH` (symlinks resolved) names the toolchain.
+func toolchainHostLibraries() -> String {
+    let environment = ProcessInfo.processInfo.environment
+    if let explicit = environment["SWIFT_HOST_LIBRARIES"], !explicit.isEmpty { return explicit }
+    let fileManager = FileManager.default
+    for directory in (environment["PATH"] ?? "").split(separator: ":") {
+        let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent("swift")
+        guard fileManager.isExecutableFile(atPath: candidate.path) else { continue }
+        let toolchainBin = candidate.resolvingSymlinksInPath().deletingLastPathComponent()
+        let host = toolchainBin.deletingLastPathComponent().appendingPathComponent("lib/swift/host")
+        if fileManager.fileExists(atPath: host.appendingPathComponent("SwiftSyntax.swiftmodule").path) {
+            return host.path
+        }
+    }
+    return "/usr/lib/swift/host"
+}
+
+let host = toolchainHostLibraries()
+let syntaxLibraries = [
+    "SwiftSyntax", "SwiftSyntaxMacros", "SwiftSyntaxBuilder", "SwiftDiagnostics", "SwiftParser",
+    "SwiftBasicFormat", "SwiftOperators", "SwiftCompilerPluginMessageHandling", "SwiftSyntaxMacroExpansion",
+    "SwiftParserDiagnostics",
+]
+let syntaxSwiftSettings: [SwiftSetting] = [.unsafeFlags(["-I", host])]
+let syntaxLinkerSettings: [LinkerSetting] =
+    [.unsafeFlags(["-L", host, "-Xlinker", "-rpath", "-Xlinker", host])] + syntaxLibraries.map { .linkedLibrary($0) }
+
+let package = Package(
+    name: "OpenSwiftData",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "SwiftData", targets: ["SwiftData"]),
+        .executable(name: "todo", targets: ["todo"]),
+        .executable(name: "Benchmarks", targets: ["Benchmarks"]),
+    ],
+    targets: [
+        .macro(
+            name: "SwiftDataMacros",
+            swiftSettings: syntaxSwiftSettings,
+            linkerSettings: syntaxLinkerSettings
+        ),
+        .target(name: "SwiftDataCore"),
+        .target(name: "SwiftDataSQL", dependencies: ["SwiftDataCore"]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .target(name: "SwiftDataSQLite", dependencies: ["SwiftDataCore", "SwiftDataSQL", "CSQLite"]),
+        .target(name: "SwiftData", dependencies: ["SwiftDataCore", "SwiftDataSQLite", "SwiftDataMacros"]),
+        .executableTarget(name: "todo", dependencies: ["SwiftData"], path: "Examples/todo"),
+        .executableTarget(name: "Benchmarks", dependencies: ["SwiftData", "CSQLite"]),
+        .executableTarget(
+            name: "TestChildProcess", dependencies: ["SwiftData"], path: "Tests/TestChildProcess"),
+        .testTarget(
+            name: "SwiftDataMacrosTests",
+            dependencies: ["SwiftDataMacros"],
+            swiftSettings: syntaxSwiftSettings,
+            linkerSettings: syntaxLinkerSettings
+        ),
+        .testTarget(
+            name: "SwiftDataTests",
+            dependencies: ["SwiftData", "SwiftDataSQLite", "SwiftDataSQL", "CSQLite", "TestChildProcess"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,32 @@
+/// Turns a class into a stored model: every stored `var` becomes a persisted property with change tracking
+/// and observation, and the class conforms to `PersistentModel` and `Observable`.
+@attached(member, names: named(_$persistentState), named(_$observationRegistrar), named(init),
+    named(persistentBackingData), named(schemaMetadata), named(_$load), named(_$store), named(_$unload))
+@attached(memberAttribute)
+@attached(extension, conformances: PersistentModel, Observable)
+public macro Model() = #externalMacro(module: "SwiftDataMacros", type: "ModelMacro")
+
+/// Configures a persisted attribute: options such as `.unique` or `.externalStorage`, and the name the
+/// property had in an earlier schema.
+@attached(peer)
+public macro Attribute(
+    _ options: Schema.Attribute.Option..., originalName: String? = nil, hashModifier: String? = nil
+) = #externalMacro(module: "SwiftDataMacros", type: "AttributeMacro")
+
+/// Configures a relationship: its delete rule, cardinality bounds, earlier name and inverse.
+@attached(peer)
+public macro Relationship(
+    _ options: Schema.Relationship.Option..., deleteRule: Schema.Relationship.DeleteRule = .nullify,
+    minimumModelCount: Int? = 0, maximumModelCount: Int? = 0, originalName: String? = nil,
+    inverse: AnyKeyPath? = nil, hashModifier: String? = nil
+) = #externalMacro(module: "SwiftDataMacros", type: "RelationshipMacro")
+
+/// Excludes a property from storage. A stored transient property needs a default value: models loaded from
+/// a store start with it.
+@attached(peer)
+public macro Transient() = #externalMacro(module: "SwiftDataMacros", type: "TransientMacro")
+
+/// Makes a stored property persisted (added by `@Model`; not written by hand).
+@attached(accessor, names: named(get), named(set))
+@attached(peer, names: prefixed(`_$`))
+public macro _PersistedProperty(_ index: Int) = #externalMacro(module: "SwiftDataMacros", type: "PersistedPropertyMacro")

@@ -1,0 +1,94 @@
+import Foundation
+
+/// The schema of an app's models and the stores that hold them.
+///
+/// `ModelContainer` is `Sendable`: share one between actors and give each its own `ModelContext`.
+/// The initializers that take `ModelConfiguration`s open the default SQLite store; they come with
+/// `import SwiftData`.
+public class ModelContainer: Equatable, @unchecked Sendable, CustomDebugStringConvertible {
+    public let schema: Schema
+    public let migrationPlan: (any SchemaMigrationPlan.Type)?
+    public private(set) var configurations: Set<ModelConfiguration>
+
+    private let bindings: [ObjectIdentifier: EntityBinding]
+    package let stores: [any DataStore]
+
+    /// Opens one store per configuration; each store holds the entities of its configuration's schema, or all
+    /// of the container's schema when it has none.
+    package init(
+        schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?, configurations: [ModelConfiguration],
+        openStore: (ModelConfiguration, Schema) throws -> any DataStore
+    ) throws {
+        if let problem = schema.entities.lazy.flatMap(\.problems).first { throw problem }
+        var configurations = configurations.isEmpty ? [ModelConfiguration()] : configurations
+        if Set(configurations.map(\.url)).count < configurations.count,
+            !configurations.allSatisfy(\.isStoredInMemoryOnly)
+        {
+            throw SwiftDataError.duplicateConfiguration.with(
+                reason: "two configurations name the same store file",
+                suggestion: "Give each configuration its own name or URL")
+        }
+        var bindings: [ObjectIdentifier: EntityBinding] = [:]
+        var stores: [any DataStore] = []
+        for index in configurations.indices {
+            try configurations[index].validate()
+            let names = Set(configurations[index].schema?.entities.map(\.name) ?? schema.entities.map(\.name))
+            if let missing = names.first(where: { schema.entitiesByName[$0] == nil }) {
+                throw SwiftDataError.configurationSchemaNotFoundInContainerSchema.with(
+                    reason: "configuration '\(configurations[index].name)' names a model the container lacks",
+                    model: missing, suggestion: "Add \(missing) to the container's models")
+            }
+            let entities = schema.entities.filter { names.contains($0.name) }
+            let storeSchema = Schema(entities: entities, version: schema.version)
+            configurations[index].schema = storeSchema
+            let store = try openStore(configurations[index], storeSchema)
+            stores.append(store)
+            for entity in entities {
+                guard let type = entity.modelType, bindings[ObjectIdentifier(type)] == nil else { continue }
+                bindings[ObjectIdentifier(type)] = EntityBinding(entity: entity, store: store)
+            }
+        }
+        self.schema = schema
+        self.migrationPlan = migrationPlan
+        self.configurations = Set(configurations)
+        self.bindings = bindings
+        self.stores = stores
+    }
+
+    /// The context bound to the main actor, with autosave on.
+    @MainActor
+    public var mainContext: ModelContext {
+        if let context = _mainContext { return context }
+        let context = ModelContext(self, isMainContext: true)
+        _mainContext = context
+        return context
+    }
+    @MainActor private var _mainContext: ModelContext?
+
+    /// The entity and store of a model type, or `nil` when the type is not in the schema.
+    package func binding(for type: any PersistentModel.Type) -> EntityBinding? {
+        bindings[ObjectIdentifier(type)]
+    }
+
+    /// The binding of an entity name.
+    package func binding(forEntityName name: String) -> EntityBinding? {
+        bindings.values.first { $0.entity.name == name }
+    }
+
+    /// Removes all data from every store of the container.
+    public func erase() throws {
+        for store in stores { try store.erase() }
+    }
+
+    /// Removes all data from every store; errors are reported on standard error.
+    @available(*, deprecated, renamed: "erase", message: "use erase(), which throws")
+    public func deleteAllData() {
+        do { try erase() } catch { Log.error("deleteAllData failed: \(error)") }
+    }
+
+    public static func == (lhs: ModelContainer, rhs: ModelContainer) -> Bool { lhs === rhs }
+
+    public var debugDescription: String {
+        "ModelContainer(\(schema.entities.map(\.name).joined(separator: ", ")); \(configurations.map(\.debugDescription).joined(separator: ", ")))"
+    }
+}

@@ -1,0 +1,230 @@
+import Foundation
+
+extension ModelContext {
+    /// The models the descriptor selects, in its order.
+    public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
+        let binding = try binding(for: T.self)
+        let merges = mergesPendingChanges(descriptor, entity: binding.entity)
+        let models = try load(request(descriptor, binding: binding, window: !merges), binding: binding)
+        return merges ? try mergePendingChanges(into: models, descriptor) : models
+    }
+
+    /// The number of models the descriptor selects, counted by the store unless unsaved changes matter.
+    public func fetchCount<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> Int {
+        let binding = try binding(for: T.self)
+        if mergesPendingChanges(descriptor, entity: binding.entity) { return try fetch(descriptor).count }
+        var request = request(descriptor, binding: binding, window: true)
+        request.properties = []
+        return try binding.store.fetchCount(request)
+    }
+
+    /// The identifiers of the models the descriptor selects, in its order.
+    public func fetchIdentifiers<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [PersistentIdentifier] {
+        let binding = try binding(for: T.self)
+        if mergesPendingChanges(descriptor, entity: binding.entity) { return try fetch(descriptor).map(\.persistentModelID) }
+        return try storedKeys(descriptor, binding: binding).map { identifier(key: $0, binding: binding) }
+    }
+
+    /// The models the descriptor selects, loaded `batchSize` at a time as the collection is read. Throws
+    /// `includePendingChangesWithBatchSize` when unsaved changes would have to be merged in.
+    public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, batchSize: Int) throws
+        -> FetchResultsCollection<T>
+    {
+        let binding = try binding(for: T.self)
+        try refuseBatchingPendingChanges(descriptor, entity: binding.entity)
+        let keys = try storedKeys(descriptor, binding: binding)
+        return FetchResultsCollection(count: keys.count, batchSize: batchSize) { [self] range in
+            do {
+                return try load(T.self, keys: Array(keys[range]), binding: binding, inOrder: true)
+            } catch {
+                fatalError("a batched fetch of \(T.self) could not load rows \(range): \(error)")
+            }
+        }
+    }
+
+    /// The identifiers the descriptor selects, as a collection.
+    public func fetchIdentifiers<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, batchSize: Int) throws
+        -> FetchResultsCollection<PersistentIdentifier>
+    {
+        let binding = try binding(for: T.self)
+        try refuseBatchingPendingChanges(descriptor, entity: binding.entity)
+        let identifiers = try storedKeys(descriptor, binding: binding).map { identifier(key: $0, binding: binding) }
+        return FetchResultsCollection(count: identifiers.count, batchSize: batchSize) { Array(identifiers[$0]) }
+    }
+
+    /// Calls `block` for each model the descriptor selects, loading `batchSize` models at a time and letting go
+    /// of each batch afterwards, so memory stays bounded. Unless `allowEscapingMutations` is `true`, a block that
+    /// leaves unsaved changes behind makes `enumerate` throw after that batch.
+    public func enumerate<T: PersistentModel>(
+        _ fetch: FetchDescriptor<T>, batchSize: Int = 5000, allowEscapingMutations: Bool = false,
+        block: (_ model: T) throws -> Void
+    ) throws {
+        let binding = try binding(for: T.self)
+        try refuseBatchingPendingChanges(fetch, entity: binding.entity)
+        let keys = try storedKeys(fetch, binding: binding)
+        let batchSize = max(1, batchSize)
+        for start in stride(from: 0, to: keys.count, by: batchSize) {
+            let batchKeys = Array(keys[start..<min(start + batchSize, keys.count)])
+            let alreadyRegistered = Set(batchKeys.filter { registry[ObjectIdentifier(T.self)]?[$0] != nil })
+            let hadChanges = hasChanges
+            for model in try load(T.self, keys: batchKeys, binding: binding, inOrder: true) { try block(model) }
+            if !allowEscapingMutations && !hadChanges && hasChanges {
+                throw SwiftDataError.modelValidationFailure.with(
+                    reason: "the enumerate block left unsaved changes", model: binding.entity.name,
+                    suggestion: "Save inside the block, or pass allowEscapingMutations: true")
+            }
+            for key in batchKeys where !alreadyRegistered.contains(key) { unregisterIfClean(T.self, key: key) }
+        }
+    }
+
+    // MARK: Loading
+
+    /// The store request for a descriptor; `window` applies its limit and offset.
+    func request<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, binding: EntityBinding, window: Bool)
+        -> FetchRequest<T>
+    {
+        var request = FetchRequest<T>(
+            entity: binding.entity, predicate: descriptor.predicate, properties: binding.attributeIndexes)
+        request.sortBy = descriptor.sortBy
+        if window {
+            request.fetchLimit = descriptor.fetchLimit
+            request.fetchOffset = descriptor.fetchOffset
+        }
+        return request
+    }
+
+    /// Runs a store fetch and returns the context's object for every row, creating or refreshing them.
+    func load<T: PersistentModel>(_ request: FetchRequest<T>, binding: EntityBinding) throws -> [T] {
+        let typeKey = ObjectIdentifier(T.self)
+        var map = registry.removeValue(forKey: typeKey) ?? [:]
+        defer { registry[typeKey] = map }
+        let backingData: any BackingData<T> = DefaultBackingData(for: T.self)
+        let properties = request.properties
+        var results: [T] = []
+        try binding.store.fetch(request) { key, reader in
+            if let existing = map[key] {
+                let model = unsafeDowncast(existing, to: T.self)
+                let changes = model._$persistentState.changes
+                for (column, property) in properties.enumerated() where !changes.contains(property) {
+                    try model._$load(property, from: reader, column: Int32(column + 1))
+                }
+                results.append(model)
+                return
+            }
+            let model = T(backingData: backingData)
+            for (column, property) in properties.enumerated() {
+                try model._$load(property, from: reader, column: Int32(column + 1))
+            }
+            var state = _PersistentState()
+            state.context = self
+            state.status = .registered
+            state.key = key
+            state.binding = binding
+            model._$persistentState = state
+            map[key] = model
+            results.append(model)
+        }
+        return results
+    }
+
+    /// The models with the given keys; with `inOrder`, in the order of `keys` (rows that no longer exist are
+    /// left out).
+    func load<T: PersistentModel>(_ type: T.Type, keys: [Int64], binding: EntityBinding, inOrder: Bool = false)
+        throws -> [T]
+    {
+        var request = FetchRequest<T>(entity: binding.entity, properties: binding.attributeIndexes)
+        request.keys = keys
+        let models = try load(request, binding: binding)
+        guard inOrder else { return models }
+        let byKey = Dictionary(models.map { ($0._$persistentState.key, $0) }, uniquingKeysWith: { first, _ in first })
+        return keys.compactMap { byKey[$0] }
+    }
+
+    /// Reloads the stored values of registered models (after `rollback()`).
+    func reload(_ models: [any PersistentModel]) throws {
+        var keysByType: [ObjectIdentifier: (type: any PersistentModel.Type, keys: [Int64])] = [:]
+        for model in models {
+            let type = Swift.type(of: model)
+            keysByType[ObjectIdentifier(type), default: (type, [])].keys.append(model._$persistentState.key)
+        }
+        for (type, keys) in keysByType.values {
+            for model in models where Swift.type(of: model) == type { model._$persistentState.changes.removeAll() }
+            try reload(type, keys: keys)
+        }
+    }
+
+    private func reload<T: PersistentModel>(_ type: T.Type, keys: [Int64]) throws {
+        _ = try load(T.self, keys: keys, binding: try binding(for: T.self))
+    }
+
+    /// The primary keys a descriptor selects in the store, in order.
+    func storedKeys<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, binding: EntityBinding) throws -> [Int64] {
+        var request = request(descriptor, binding: binding, window: true)
+        request.properties = []
+        var keys: [Int64] = []
+        try binding.store.fetch(request) { key, _ in keys.append(key) }
+        return keys
+    }
+
+    func identifier(key: Int64, binding: EntityBinding) -> PersistentIdentifier {
+        PersistentIdentifier(storeIdentifier: binding.storeIdentifier, entityName: binding.entity.name, key: .permanent(key))
+    }
+
+    /// Drops a registered model that has no unsaved changes, so it can be freed.
+    func unregisterIfClean<T: PersistentModel>(_ type: T.Type, key: Int64) {
+        let typeKey = ObjectIdentifier(T.self)
+        guard let object = registry[typeKey]?[key] else { return }
+        let model = unsafeDowncast(object, to: T.self)
+        guard model._$persistentState.status == .registered, model._$persistentState.changes.isEmpty else { return }
+        registry[typeKey]?[key] = nil
+        model._$persistentState.status = .detached
+        model._$persistentState.context = nil
+    }
+
+    // MARK: Pending changes
+
+    /// Whether unsaved changes of this context can change what the descriptor selects.
+    func mergesPendingChanges<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, entity: Schema.Entity) -> Bool {
+        guard descriptor.includePendingChanges else { return false }
+        return hasPendingChanges(for: T.self)
+    }
+
+    func hasPendingChanges<T: PersistentModel>(for type: T.Type) -> Bool {
+        inserted.contains { $0 is T && $0._$persistentState.status == .inserted }
+            || changed.contains { $0 is T && !$0._$persistentState.changes.isEmpty }
+            || deleted.contains { $0 is T && $0._$persistentState.status == .deleted }
+            || batchDeletes.contains { $0.modelType == T.self }
+    }
+
+    private func refuseBatchingPendingChanges<T: PersistentModel>(
+        _ descriptor: FetchDescriptor<T>, entity: Schema.Entity
+    ) throws {
+        if mergesPendingChanges(descriptor, entity: entity) {
+            throw SwiftDataError.includePendingChangesWithBatchSize.with(
+                reason: "the context has unsaved changes to \(T.self) that a batched fetch cannot merge",
+                model: entity.name, suggestion: "Save first, or set includePendingChanges = false")
+        }
+    }
+
+    /// Combines stored results with unsaved inserts, changes and deletes, then sorts and windows them.
+    private func mergePendingChanges<T: PersistentModel>(into stored: [T], _ descriptor: FetchDescriptor<T>) throws -> [T] {
+        let batchDeletes = self.batchDeletes.filter { $0.modelType == T.self }
+        func isBatchDeleted(_ model: T) throws -> Bool { try batchDeletes.contains { try $0.matches(model) } }
+        func matches(_ model: T) throws -> Bool { try descriptor.predicate?.evaluate(model) ?? true }
+
+        var results: [T] = []
+        for model in stored {
+            let state = model._$persistentState
+            guard state.status == .registered, state.changes.isEmpty, try !isBatchDeleted(model) else { continue }
+            results.append(model)
+        }
+        let candidates = changed.compactMap { $0 as? T }.filter {
+            $0._$persistentState.status == .registered && !$0._$persistentState.changes.isEmpty
+        } + inserted.compactMap { $0 as? T }.filter { $0._$persistentState.status == .inserted }
+        for model in candidates where try matches(model) && !isBatchDeleted(model) { results.append(model) }
+        if !descriptor.sortBy.isEmpty { results.sort(using: descriptor.sortBy) }
+        let offset = min(max(descriptor.fetchOffset ?? 0, 0), results.count)
+        let end = descriptor.fetchLimit.map { min(offset + max($0, 0), results.count) } ?? results.count
+        return Array(results[offset..<end])
+    }
+}

@@ -1,0 +1,237 @@
+import Foundation
+
+/// Tracks models, fetches them, and saves their changes to the container's stores.
+///
+/// A context is not `Sendable`: use it on one actor (`mainContext` on the main actor, or a `@ModelActor`).
+/// It keeps one object per stored row (an identity map). Several contexts of one container see each
+/// other's saves on their next fetch.
+public class ModelContext: Equatable, CustomDebugStringConvertible {
+    /// The container the context belongs to.
+    public let container: ModelContainer
+    /// A name recorded with the context's saves.
+    public var author: String?
+    /// Whether the context saves by itself after changes. Defaults to `false`, and to `true` for the
+    /// container's `mainContext`, which saves shortly after a change and before the program exits.
+    public var autosaveEnabled: Bool {
+        didSet { if autosaveEnabled && hasChanges { scheduleAutosave() } }
+    }
+
+    /// Registered models by model type, then by primary key.
+    var registry: [ObjectIdentifier: [Int64: AnyObject]] = [:]
+    /// Models inserted since the last save, in order.
+    var inserted: [any PersistentModel] = []
+    /// Registered models with changed properties (may include models deleted since).
+    var changed: [any PersistentModel] = []
+    /// Registered models deleted since the last save.
+    var deleted: [any PersistentModel] = []
+    /// `delete(model:where:)` calls waiting for the next save.
+    var batchDeletes: [PendingBatchDelete] = []
+    let isMainContext: Bool
+    var autosaveScheduled = false
+
+    /// A context of `container`, with autosave off.
+    public convenience init(_ container: ModelContainer) {
+        self.init(container, isMainContext: false)
+    }
+
+    init(_ container: ModelContainer, isMainContext: Bool) {
+        self.container = container
+        self.isMainContext = isMainContext
+        self.autosaveEnabled = isMainContext
+        if isMainContext { AutosaveRegistry.register(self) }
+    }
+
+    deinit {
+        for model in inserted { model._$persistentState.context = nil }
+    }
+
+    public static func == (lhs: ModelContext, rhs: ModelContext) -> Bool { lhs === rhs }
+
+    public var debugDescription: String {
+        "ModelContext(inserted: \(insertedModelsArray.count), changed: \(changedModelsArray.count), deleted: \(deletedModelsArray.count))"
+    }
+
+    // MARK: Pending changes
+
+    /// Whether the context has unsaved inserts, changes or deletes.
+    public var hasChanges: Bool {
+        !insertedModelsArray.isEmpty || !changedModelsArray.isEmpty || !deleted.isEmpty || !batchDeletes.isEmpty
+    }
+
+    /// Models inserted and not yet saved.
+    public var insertedModelsArray: [any PersistentModel] {
+        inserted.filter { $0._$persistentState.status == .inserted }
+    }
+
+    /// Registered models with unsaved changes.
+    public var changedModelsArray: [any PersistentModel] {
+        changed.filter { $0._$persistentState.status == .registered && !$0._$persistentState.changes.isEmpty }
+    }
+
+    /// Registered models that the next save deletes.
+    public var deletedModelsArray: [any PersistentModel] {
+        deleted.filter { $0._$persistentState.status == .deleted }
+    }
+
+    // MARK: Inserting and deleting
+
+    /// Registers a new model; the next save stores it. Inserting a model twice does nothing; inserting a
+    /// model deleted in this context undoes the delete.
+    public func insert<T: PersistentModel>(_ model: T) {
+        let state = model._$persistentState
+        let isMine = state.context === self
+        switch state.status {
+        case .inserted, .registered:
+            if !isMine {
+                Log.error("insert(_:) was given a \(T.self) that belongs to another context; insert it there, or fetch it in this context by its persistentModelID")
+            }
+            return
+        case .deleted:
+            guard isMine else {
+                Log.error("insert(_:) was given a \(T.self) that belongs to another context; insert it there")
+                return
+            }
+            model._$persistentState.status = .registered
+            deleted.removeAll { $0 === model }
+        case .detached where state.binding != nil:
+            Log.error("insert(_:) was given a \(T.self) that was deleted; create a new model instead")
+            return
+        case .unmanaged, .detached:
+            _ = model.persistentModelID  // assigns the temporary identifier
+            model._$persistentState.context = self
+            model._$persistentState.status = .inserted
+            inserted.append(model)
+        }
+        scheduleAutosave()
+    }
+
+    /// Marks a model for deletion at the next save. Deleting an inserted, unsaved model cancels its insert.
+    public func delete<T: PersistentModel>(_ model: T) {
+        let state = model._$persistentState
+        guard state.context === self else {
+            if state.status != .unmanaged && state.status != .detached {
+                Log.error("delete(_:) was given a \(T.self) that belongs to another context; delete it there")
+            }
+            return
+        }
+        switch state.status {
+        case .inserted:
+            model._$persistentState.status = .detached
+            model._$persistentState.context = nil
+            inserted.removeAll { $0 === model }
+        case .registered:
+            model._$persistentState.status = .deleted
+            deleted.append(model)
+        default:
+            return
+        }
+        scheduleAutosave()
+    }
+
+    /// Called when a registered model's first property changes after a save.
+    func modelDidChange(_ model: some PersistentModel) {
+        changed.append(model)
+        scheduleAutosave()
+    }
+
+    /// Discards unsaved inserts and deletes, and restores changed models to their stored values.
+    public func rollback() {
+        for model in inserted where model._$persistentState.status == .inserted {
+            model._$persistentState.status = .detached
+            model._$persistentState.context = nil
+        }
+        for model in deleted where model._$persistentState.status == .deleted {
+            model._$persistentState.status = .registered
+        }
+        let reverted = changed.filter { $0._$persistentState.status == .registered }
+        for model in changed { model._$persistentState.isInChangedList = false }
+        do {
+            try reload(reverted)
+        } catch {
+            Log.error("rollback() could not reload changed models, which keep their unsaved values: \(error)")
+        }
+        for model in changed { model._$persistentState.changes.removeAll() }
+        inserted = []
+        changed = []
+        deleted = []
+        batchDeletes = []
+    }
+
+    /// Records pending changes for undo; undo is not implemented yet, so there is nothing to record.
+    public func processPendingChanges() {}
+
+    // MARK: Identity
+
+    /// The model with the identifier: the registered one, or one loaded from the store. When the store has no
+    /// such row, a model with that identity and no values is returned, as Apple's does.
+    public func model(for persistentModelID: PersistentIdentifier) -> any PersistentModel {
+        if let model = registeredAnyModel(for: persistentModelID) { return model }
+        guard let binding = container.binding(forEntityName: persistentModelID.entityName),
+            let modelType = binding.entity.modelType
+        else {
+            fatalError("model(for:) was given an identifier of \(persistentModelID.entityName), which is not in this container's schema")
+        }
+        return placeholderOrLoaded(modelType, id: persistentModelID, binding: binding)
+    }
+
+    private func placeholderOrLoaded<T: PersistentModel>(
+        _ type: T.Type, id: PersistentIdentifier, binding: EntityBinding
+    ) -> T {
+        if let key = id.primaryKey {
+            do {
+                if let model = try load(T.self, keys: [key], binding: binding).first { return model }
+            } catch {
+                Log.error("model(for:) could not load \(id): \(error)")
+            }
+        }
+        let model = T(backingData: DefaultBackingData(for: T.self))
+        if let key = id.primaryKey { register(model, key: key, binding: binding) }
+        return model
+    }
+
+    /// The model with the identifier if this context has it, without touching the store.
+    public func registeredModel<T: PersistentModel>(for persistentModelID: PersistentIdentifier) -> T? {
+        registeredAnyModel(for: persistentModelID) as? T
+    }
+
+    private func registeredAnyModel(for id: PersistentIdentifier) -> (any PersistentModel)? {
+        switch id.key {
+        case .permanent(let key):
+            guard let binding = container.binding(forEntityName: id.entityName), let type = binding.entity.modelType
+            else { return nil }
+            return registry[ObjectIdentifier(type)]?[key] as? any PersistentModel
+        case .temporary:
+            return inserted.first { $0._$persistentState.status == .inserted && $0.persistentModelID == id }
+        }
+    }
+
+    /// Makes `model` the context's object for the row `key`.
+    func register<T: PersistentModel>(_ model: T, key: Int64, binding: EntityBinding) {
+        var state = _PersistentState()
+        state.context = self
+        state.status = .registered
+        state.key = key
+        state.binding = binding
+        model._$persistentState = state
+        registry[ObjectIdentifier(T.self), default: [:]][key] = model
+    }
+
+    /// The entity and store of a model type, or an error that says the container lacks it.
+    func binding(for type: any PersistentModel.Type) throws -> EntityBinding {
+        guard let binding = container.binding(for: type) else {
+            throw SwiftDataError.configurationSchemaNotFoundInContainerSchema.with(
+                reason: "\(type) is not one of the container's models", model: String(describing: type),
+                suggestion: "Pass \(type).self to ModelContainer(for:)")
+        }
+        return binding
+    }
+}
+
+/// A `delete(model:where:)` waiting for the next save.
+struct PendingBatchDelete {
+    let modelType: any PersistentModel.Type
+    /// Whether a model matches the delete's predicate.
+    let matches: (any PersistentModel) throws -> Bool
+    /// The keys of the stored rows the delete removes, read inside the save's transaction.
+    let keys: (any DataStoreTransaction) throws -> [Int64]
+}

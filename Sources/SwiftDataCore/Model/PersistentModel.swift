@@ -1,0 +1,129 @@
+import Foundation
+import Observation
+
+/// A class whose instances SwiftData stores; `@Model` writes the conformance.
+///
+/// Besides Apple's requirements, the protocol has a few underscored ones that `@Model` generates: typed
+/// storage per property and functions that move values between that storage and a store's rows. They are
+/// internal plumbing, not API.
+public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable {
+    /// Creates a model whose values a store will fill in.
+    init(backingData: any BackingData<Self>)
+    /// The model's backing data; here a view of the model's own inline storage.
+    var persistentBackingData: any BackingData<Self> { get set }
+    /// The persisted properties, in declaration order.
+    static var schemaMetadata: [Schema.PropertyMetadata] { get }
+
+    var _$persistentState: _PersistentState { get set }
+    /// Reads persisted property number `property` from `column` of the reader's current row.
+    func _$load(_ property: Int, from reader: any _RowReader, column: Int32) throws
+    /// Binds persisted property number `property` to `parameter`.
+    func _$store(_ property: Int, into writer: any _RowWriter, parameter: Int32) throws
+    /// Forgets the value of persisted property number `property`, so the next read loads it again.
+    func _$unload(_ property: Int)
+}
+
+extension PersistentModel {
+    /// The context that manages the model; `nil` before insertion and after a saved delete.
+    public var modelContext: ModelContext? {
+        let state = _$persistentState
+        return state.status == .detached ? nil : state.context
+    }
+
+    /// The model's identity. Temporary until the model's first save, then permanent.
+    public var persistentModelID: PersistentIdentifier {
+        let state = _$persistentState
+        switch state.status {
+        case .registered, .deleted:
+            return PersistentIdentifier(
+                storeIdentifier: state.binding?.storeIdentifier, entityName: Self._entityName,
+                key: .permanent(state.key))
+        case .detached where state.binding != nil:
+            return PersistentIdentifier(
+                storeIdentifier: state.binding?.storeIdentifier, entityName: Self._entityName,
+                key: .permanent(state.key))
+        default:
+            if state.key == 0 {
+                let temporary = PersistentIdentifier.temporary(entityName: Self._entityName)
+                if case .temporary(let number) = temporary.key { _$persistentState.key = Int64(bitPattern: number) }
+                return temporary
+            }
+            return PersistentIdentifier(
+                storeIdentifier: nil, entityName: Self._entityName, key: .temporary(UInt64(bitPattern: state.key)))
+        }
+    }
+
+    /// Identity, as Apple's: a model is equal only to itself.
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs === rhs }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    /// The identity used by `Identifiable` when the class declares no `id` of its own.
+    public var id: PersistentIdentifier { persistentModelID }
+
+    /// Whether the model has unsaved changes: it is inserted, deleted, or has changed properties.
+    public var hasChanges: Bool {
+        switch _$persistentState.status {
+        case .inserted, .deleted: true
+        case .registered: !_$persistentState.changes.isEmpty
+        case .unmanaged, .detached: false
+        }
+    }
+
+    /// Whether the model is deleted in its context and waits for the save that removes it. After that save it
+    /// is `false` again, and `modelContext` is `nil`, as in Apple's SwiftData.
+    public var isDeleted: Bool { _$persistentState.status == .deleted }
+
+    /// The entity name: the class name.
+    package static var _entityName: String { String(describing: Self.self) }
+
+    /// Called by generated setters after persisted property number `property` changed.
+    @inlinable
+    public func _$didSet(_ property: Int) {
+        if _$persistentState.status == .registered, !_$persistentState.changes.contains(property) {
+            _$recordChange(property)
+        }
+    }
+
+    /// Called by generated getters when persisted property number `property` has no value: it was never
+    /// assigned (a programming error, reported like Swift reports an uninitialized variable).
+    public func _$fault(_ property: Int) {
+        let name = Self.schemaMetadata.indices.contains(property) ? Self.schemaMetadata[property].name : "#\(property)"
+        fatalError("\(Self.self).\(name) was read before it was given a value; assign it in the initializer or declare a default value")
+    }
+
+    @usableFromInline
+    func _$recordChange(_ property: Int) {
+        _$persistentState.changes.insert(property)
+        guard !_$persistentState.isInChangedList else { return }
+        _$persistentState.isInChangedList = true
+        _$persistentState.context?.modelDidChange(self)
+    }
+}
+
+/// Apple's backing-data protocol. Here a model's values live in the model itself, so a backing data only
+/// carries the identity a store hands to a new model.
+public protocol BackingData<Model> {
+    associatedtype Model: PersistentModel
+    init(for modelType: Model.Type)
+    var persistentModelID: PersistentIdentifier? { get set }
+    var metadata: Any { get }
+}
+
+/// The backing data of this implementation.
+public struct DefaultBackingData<Model: PersistentModel>: BackingData {
+    public var persistentModelID: PersistentIdentifier?
+    public var metadata: Any { Schema.entityName(for: Model.self) }
+    public init(for modelType: Model.Type) {}
+}
+
+extension PersistentModel {
+    /// A fresh backing data for a model of this type.
+    public static func createBackingData<P: PersistentModel>() -> some BackingData<P> {
+        DefaultBackingData(for: P.self)
+    }
+}
+
+/// The typed storage of a persisted property declared without a type: `var imageData = Data()` stores
+/// `Data?`, holding the initial value (internal plumbing for `@Model`; not API).
+@inlinable
+public func _initialPersistedValue<Value>(_ value: Value) -> Value? { value }

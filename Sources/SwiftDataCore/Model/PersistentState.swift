@@ -1,0 +1,74 @@
+/// A model's bookkeeping, stored inline in every `@Model` object (internal plumbing; not API): which context
+/// manages it, its key in the store, its lifecycle state and which persisted properties changed since the
+/// last save. Keeping it inline costs no allocation per model.
+public struct _PersistentState {
+    /// Where a model is in its life.
+    @usableFromInline
+    package enum Status: UInt8 {
+        /// Created, never inserted.
+        case unmanaged
+        /// Inserted into a context, not yet saved.
+        case inserted
+        /// Saved in the store and registered in a context.
+        case registered
+        /// Registered, and deleted in its context; the next save removes it.
+        case deleted
+        /// Deleted and saved, or inserted and rolled back: no longer managed.
+        case detached
+    }
+
+    @usableFromInline package weak var context: ModelContext?
+    @usableFromInline package var status = Status.unmanaged
+    /// Whether the model is in its context's list of changed models.
+    package var isInChangedList = false
+    /// The primary key while registered; the temporary number while inserted.
+    package var key: Int64 = 0
+    /// The entity and store of a registered model.
+    package var binding: EntityBinding?
+    /// The persisted properties changed since the last save.
+    @usableFromInline package var changes = PropertyMask()
+
+    public init() {}
+}
+
+/// A set of property indexes, inline for the first 64.
+@usableFromInline
+package struct PropertyMask: Equatable, Sendable {
+    @usableFromInline var low: UInt64 = 0
+    @usableFromInline var high: [UInt64] = []
+
+    package init() {}
+
+    @inlinable
+    package var isEmpty: Bool { low == 0 && high.allSatisfy { $0 == 0 } }
+
+    @inlinable
+    package func contains(_ index: Int) -> Bool {
+        if index < 64 { return low & (1 << UInt64(index)) != 0 }
+        let word = index / 64 - 1
+        return word < high.count && high[word] & (1 << UInt64(index % 64)) != 0
+    }
+
+    @inlinable
+    package mutating func insert(_ index: Int) {
+        if index < 64 { low |= 1 << UInt64(index); return }
+        let word = index / 64 - 1
+        if word >= high.count { high += Array(repeating: 0, count: word - high.count + 1) }
+        high[word] |= 1 << UInt64(index % 64)
+    }
+
+    package mutating func removeAll() {
+        low = 0
+        high = []
+    }
+
+    /// The indexes in increasing order.
+    package var indexes: [Int] {
+        var result: [Int] = []
+        for bit in 0..<64 where low & (1 << UInt64(bit)) != 0 { result.append(bit) }
+        for (word, bits) in high.enumerated() {
+            for bit in 0..<64 where bits & (1 << UInt64(bit)) != 0 { result.append(64 * (word + 1) + bit) }
+        }
+        return result
+    }
+}

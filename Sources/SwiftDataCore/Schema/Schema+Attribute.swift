@@ -1,0 +1,107 @@
+import Foundation
+
+extension Schema {
+    /// A persisted value property of a model class.
+    public class Attribute: SchemaProperty, CustomDebugStringConvertible, @unchecked Sendable {
+        public var name: String
+        public var originalName: String
+        public var options: [Option]
+        public var valueType: any Any.Type
+        public var defaultValue: Any?
+        public var isOptional: Bool
+        public var hashModifier: String?
+
+        /// The property's position in `schemaMetadata`.
+        package var index = 0
+        /// The model's key path to the property.
+        package var keyPath: AnyKeyPath?
+        /// How values are laid out in a column; `nil` when the type cannot be stored.
+        package var layout: ValueCodec.Layout?
+
+        /// The form `@Attribute(...)` takes: options and names, with the rest filled in from the property.
+        public init(_ options: Option..., originalName: String? = nil, hashModifier: String? = nil) {
+            self.name = ""
+            self.originalName = originalName ?? ""
+            self.options = options
+            self.valueType = Any.self
+            self.isOptional = false
+            self.hashModifier = hashModifier
+        }
+
+        public init(
+            name: String, originalName: String? = nil, options: [Option] = [], valueType: any Any.Type,
+            defaultValue: Any? = nil, hashModifier: String? = nil
+        ) {
+            self.name = name
+            self.originalName = originalName ?? name
+            self.options = options
+            self.valueType = valueType
+            self.defaultValue = defaultValue
+            self.hashModifier = hashModifier
+            let layout = ValueCodec.layout(of: valueType)
+            self.layout = layout?.layout
+            self.isOptional = layout?.isOptional ?? false
+        }
+
+        public var isAttribute: Bool { true }
+        public var isRelationship: Bool { false }
+        public var isTransient: Bool { options.contains(.ephemeral) }
+        public var isUnique: Bool { options.contains(.unique) }
+        public var isTransformable: Bool { options.contains { $0.transformerName != nil } }
+        public var isCodable: Bool { options.contains(.codable) }
+
+        public static func == (lhs: Attribute, rhs: Attribute) -> Bool {
+            lhs.name == rhs.name && lhs.originalName == rhs.originalName && lhs.options == rhs.options
+                && lhs.valueType == rhs.valueType && lhs.isOptional == rhs.isOptional
+                && lhs.hashModifier == rhs.hashModifier
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(name)
+            hasher.combine(ObjectIdentifier(valueType))
+        }
+
+        public var debugDescription: String {
+            "Attribute(\(name): \(valueType)\(options.isEmpty ? "" : ", \(options)"))"
+        }
+    }
+}
+
+extension Schema.Attribute {
+    /// An option of an attribute.
+    public struct Option: Hashable, Codable, Sendable, CustomDebugStringConvertible {
+        private let kind: String
+        package let transformerName: String?
+
+        private init(_ kind: String, transformerName: String? = nil) {
+            self.kind = kind
+            self.transformerName = transformerName
+        }
+
+        /// The value is unique among all models of the entity.
+        public static var unique: Option { Option("unique") }
+        /// The value is stored in a file beside the store.
+        public static var externalStorage: Option { Option("externalStorage") }
+        /// Accepted for compatibility; has no effect on Linux.
+        public static var allowsCloudEncryption: Option { Option("allowsCloudEncryption") }
+        /// Keep the value in the history when the model is deleted.
+        public static var preserveValueOnDeletion: Option { Option("preserveValueOnDeletion") }
+        /// Track changes to the value, but never store it.
+        public static var ephemeral: Option { Option("ephemeral") }
+        /// Accepted for compatibility; has no effect on Linux.
+        public static var spotlight: Option { Option("spotlight") }
+        /// Store the value in its `Codable` form.
+        public static var codable: Option { Option("codable") }
+        /// Store the value through the named value transformer.
+        public static func transformable(by transformerName: String) -> Option {
+            Option("transformable", transformerName: transformerName)
+        }
+
+        /// Not an attribute option: delete rules belong to `@Relationship(deleteRule:)`. It exists so that
+        /// `@Attribute(.cascade)` reaches `@Model`, which rejects it with a fix-it; a container refuses a schema
+        /// that still has it.
+        public static var cascade: Option { Option("cascade") }
+
+        public var debugDescription: String { transformerName.map { "\(kind)(\($0))" } ?? kind }
+    }
+}

@@ -1,0 +1,160 @@
+extension Schema {
+    /// The description of one model class: its name and persisted properties.
+    public final class Entity: Hashable, CustomDebugStringConvertible, @unchecked Sendable {
+        public var name: String
+        public var subentities: Set<Entity> = []
+        public var superentityName: String?
+        public var superentity: Entity?
+        public var storedProperties: [any SchemaProperty] = []
+        public var inheritedProperties: [any SchemaProperty] = []
+        public var uniquenessConstraints: [[String]] = []
+        public var indices: [[String]] = []
+
+        /// The model class, when the entity was built from one.
+        package var modelType: (any PersistentModel.Type)?
+        /// Persisted attributes in declaration order.
+        package var orderedAttributes: [Attribute] = []
+        /// Problems found while reading the model class; the container reports them when it opens.
+        package var problems: [SwiftDataError] = []
+        private var indexByKeyPath: [AnyKeyPath: Int] = [:]
+
+        public init(_ name: String) {
+            self.name = name
+        }
+
+        public convenience init(_ name: String, properties: any SchemaProperty...) {
+            self.init(name)
+            for property in properties { add(property) }
+        }
+
+        /// The entity of a `@Model` class, read from its `schemaMetadata`.
+        package convenience init(modelType: any PersistentModel.Type) {
+            self.init(String(describing: modelType))
+            self.modelType = modelType
+            for (index, metadata) in modelType.schemaMetadata.enumerated() {
+                add(Entity.property(metadata, index: index, entity: name, problems: &problems))
+                indexByKeyPath[metadata.keyPath] = index
+            }
+        }
+
+        private func add(_ property: any SchemaProperty) {
+            storedProperties.append(property)
+            if let attribute = property as? Attribute { orderedAttributes.append(attribute) }
+        }
+
+        /// Builds the attribute or relationship a metadata entry describes.
+        private static func property(
+            _ metadata: PropertyMetadata, index: Int, entity: String, problems: inout [SwiftDataError]
+        ) -> any SchemaProperty {
+            let valueType = type(of: metadata.keyPath).valueType
+            if let destination = relationshipDestination(valueType) {
+                let relationship = metadata.metadata as? Relationship ?? Relationship()
+                relationship.name = metadata.name
+                if relationship.originalName.isEmpty { relationship.originalName = metadata.name }
+                relationship.keypath = metadata.keyPath
+                relationship.valueType = valueType
+                relationship.destinationType = destination.type
+                relationship.destination = String(describing: destination.type)
+                relationship.isToOneRelationship = !destination.isCollection
+                relationship.isOptional = valueType is any _OptionalValue.Type
+                relationship.index = index
+                return relationship
+            }
+            let attribute = metadata.metadata as? Attribute ?? Attribute()
+            attribute.name = metadata.name
+            if attribute.originalName.isEmpty { attribute.originalName = metadata.name }
+            attribute.valueType = valueType
+            attribute.defaultValue = metadata.defaultValue
+            attribute.keyPath = metadata.keyPath
+            attribute.index = index
+            if attribute.options.contains(.cascade) {
+                problems.append(
+                    SwiftDataError.loadIssueModelContainer.with(
+                        reason: "'.cascade' is not an attribute option", model: entity, property: metadata.name,
+                        suggestion: "Delete rules belong to relationships: use @Relationship(deleteRule: .cascade)"))
+            }
+            if let (layout, isOptional) = ValueCodec.layout(of: valueType) {
+                attribute.layout = layout
+                attribute.isOptional = isOptional
+            } else {
+                problems.append(
+                    SwiftDataError.loadIssueModelContainer.with(
+                        reason: "\(valueType) cannot be stored", model: entity, property: metadata.name,
+                        suggestion: "Make the type Codable or RawRepresentable, or mark the property @Transient"))
+            }
+            return attribute
+        }
+
+        /// The model type at the other end when `valueType` is a model, an optional model or a collection of
+        /// models.
+        private static func relationshipDestination(
+            _ valueType: Any.Type
+        ) -> (type: any PersistentModel.Type, isCollection: Bool)? {
+            if let model = valueType as? any PersistentModel.Type { return (model, false) }
+            if let collection = valueType as? any RelationshipCollection.Type {
+                return (collection._persistentElementType, true)
+            }
+            if let optional = valueType as? any _OptionalValue.Type,
+                let model = optional._wrappedType as? any PersistentModel.Type
+            {
+                return (model, false)
+            }
+            return nil
+        }
+
+        /// The persisted property index of a key path of the model, if it names a persisted property.
+        package func propertyIndex(for keyPath: AnyKeyPath) -> Int? { indexByKeyPath[keyPath] }
+
+        public var properties: [any SchemaProperty] { inheritedProperties + storedProperties }
+        public var attributes: Set<Attribute> { Set(storedProperties.compactMap { $0 as? Attribute }) }
+        public var relationships: Set<Relationship> { Set(storedProperties.compactMap { $0 as? Relationship }) }
+        public var attributesByName: [String: Attribute] {
+            Dictionary(orderedAttributes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+        public var relationshipsByName: [String: Relationship] {
+            Dictionary(relationships.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+        public var storedPropertiesByName: [String: any SchemaProperty] {
+            Dictionary(storedProperties.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+        public var inheritedPropertiesByName: [String: any SchemaProperty] {
+            Dictionary(inheritedProperties.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+
+        public static func == (lhs: Entity, rhs: Entity) -> Bool {
+            lhs.name == rhs.name && lhs.storedProperties.count == rhs.storedProperties.count
+                && zip(lhs.storedProperties, rhs.storedProperties).allSatisfy { $0.isEqual(to: $1) }
+                && lhs.uniquenessConstraints == rhs.uniquenessConstraints && lhs.indices == rhs.indices
+        }
+
+        public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+
+        public var debugDescription: String {
+            "Entity(\(name): \(storedProperties.map { String(describing: $0) }.joined(separator: ", ")))"
+        }
+    }
+}
+
+extension SchemaProperty {
+    fileprivate func isEqual(to other: any SchemaProperty) -> Bool {
+        guard let other = other as? Self else { return false }
+        return self == other
+    }
+}
+
+/// A collection of related models: the type of a to-many relationship.
+public protocol RelationshipCollection {
+    associatedtype PersistentElement: PersistentModel
+}
+
+extension RelationshipCollection {
+    static var _persistentElementType: any PersistentModel.Type { PersistentElement.self }
+}
+
+extension Array: RelationshipCollection where Element: PersistentModel {
+    public typealias PersistentElement = Element
+}
+
+extension Optional: RelationshipCollection where Wrapped: Sequence, Wrapped.Element: PersistentModel {
+    public typealias PersistentElement = Wrapped.Element
+}

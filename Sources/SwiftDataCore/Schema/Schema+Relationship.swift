@@ -1,0 +1,83 @@
+extension Schema {
+    /// A property of a model class whose value is another model, an optional model, or an array of models.
+    public final class Relationship: SchemaProperty, CustomDebugStringConvertible, @unchecked Sendable {
+        public var name: String
+        public var originalName: String
+        public var keypath: AnyKeyPath?
+        public var options: [Option]
+        public var valueType: any Any.Type
+        /// The entity name of the related model.
+        public var destination: String
+        public var deleteRule: DeleteRule
+        public var inverseName: String?
+        public var inverseKeyPath: AnyKeyPath?
+        public var minimumModelCount: Int?
+        public var maximumModelCount: Int?
+        public var hashModifier: String?
+        public var isOptional: Bool = false
+        /// Whether the relationship holds at most one model.
+        public var isToOneRelationship: Bool = true
+
+        /// The property's position in `schemaMetadata`.
+        package var index = 0
+        /// The model type at the other end.
+        package var destinationType: (any PersistentModel.Type)?
+
+        /// A rule applied to related models when a model is deleted.
+        public enum DeleteRule: String, Codable, Hashable, Sendable {
+            /// Change nothing; the program keeps the data consistent.
+            case noAction
+            /// Clear the related models' references to the deleted model.
+            case nullify
+            /// Delete the related models too.
+            case cascade
+            /// Refuse to delete a model that still has related models.
+            case deny
+        }
+
+        /// An option of a relationship.
+        public struct Option: Codable, Hashable, Sendable, CustomDebugStringConvertible {
+            private let kind: String
+            /// The related model is unique: no two models relate to the same one.
+            public static var unique: Option { Option(kind: "unique") }
+            public var debugDescription: String { kind }
+        }
+
+        /// The form `@Relationship(...)` takes, with the rest filled in from the property.
+        public init(
+            _ options: Option..., deleteRule: DeleteRule = .nullify, minimumModelCount: Int? = 0,
+            maximumModelCount: Int? = 0, originalName: String? = nil, inverse: AnyKeyPath? = nil,
+            hashModifier: String? = nil
+        ) {
+            self.name = ""
+            self.originalName = originalName ?? ""
+            self.options = options
+            self.valueType = Any.self
+            self.destination = ""
+            self.deleteRule = deleteRule
+            self.inverseKeyPath = inverse
+            self.minimumModelCount = minimumModelCount
+            self.maximumModelCount = maximumModelCount
+            self.hashModifier = hashModifier
+        }
+
+        public var isRelationship: Bool { true }
+        public var isUnique: Bool { options.contains(.unique) }
+
+        public static func == (lhs: Relationship, rhs: Relationship) -> Bool {
+            lhs.name == rhs.name && lhs.originalName == rhs.originalName && lhs.destination == rhs.destination
+                && lhs.deleteRule == rhs.deleteRule && lhs.inverseName == rhs.inverseName
+                && lhs.options == rhs.options && lhs.isToOneRelationship == rhs.isToOneRelationship
+                && lhs.minimumModelCount == rhs.minimumModelCount && lhs.maximumModelCount == rhs.maximumModelCount
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(name)
+            hasher.combine(destination)
+        }
+
+        public var debugDescription: String {
+            "Relationship(\(name) -> \(isToOneRelationship ? destination : "[\(destination)]"), \(deleteRule))"
+        }
+    }
+}

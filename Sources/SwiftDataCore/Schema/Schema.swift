@@ -1,0 +1,80 @@
+import Foundation
+
+/// The entities of a container: one per model class, with their attributes and relationships.
+///
+/// Differs from Apple's: `Schema` is not `Codable` (stores keep their own description of it), and
+/// `save(to:)` / `load(from:)` are not provided.
+public final class Schema: Hashable, @unchecked Sendable, CustomDebugStringConvertible {
+    /// The version of the schema encoding.
+    public static let schemaEncodingVersion = Version(1, 0, 0)
+    public let encodingVersion: Version
+    public let version: Version
+    public let entities: [Entity]
+    public let entitiesByName: [String: Entity]
+
+    /// An empty schema.
+    public convenience init() {
+        self.init(entities: [], version: Version(1, 0, 0))
+    }
+
+    /// A schema of the given entities.
+    public convenience init(_ entities: Entity..., version: Version = Version(1, 0, 0)) {
+        self.init(entities: entities, version: version)
+    }
+
+    /// A schema of the given model types and every model their relationships reach.
+    public convenience init(_ types: any PersistentModel.Type..., version: Version = Version(1, 0, 0)) {
+        self.init(types, version: version)
+    }
+
+    /// A schema of the given model types and every model their relationships reach.
+    public convenience init(_ types: [any PersistentModel.Type], version: Version = Version(1, 0, 0)) {
+        var entities: [Entity] = []
+        var seen = Set<ObjectIdentifier>()
+        var pending = types
+        while !pending.isEmpty {
+            let type = pending.removeFirst()
+            guard seen.insert(ObjectIdentifier(type)).inserted else { continue }
+            let entity = Entity(modelType: type)
+            entities.append(entity)
+            pending += entity.relationships.compactMap(\.destinationType)
+        }
+        self.init(entities: entities, version: version)
+    }
+
+    /// The schema of a versioned schema's models.
+    public convenience init(versionedSchema: any VersionedSchema.Type) {
+        self.init(versionedSchema.models, version: versionedSchema.versionIdentifier)
+    }
+
+    /// A schema of already-built entities.
+    package init(entities: [Entity], version: Version) {
+        self.entities = entities
+        self.version = version
+        self.encodingVersion = Schema.schemaEncodingVersion
+        self.entitiesByName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The entity of a model type, if the schema has it.
+    public func entity<T: PersistentModel>(for type: T.Type) -> Entity? {
+        entitiesByName[Schema.entityName(for: type)]
+    }
+
+    /// The entity name of a model type: its class name.
+    public static func entityName<T: PersistentModel>(for type: T.Type) -> String {
+        String(describing: type)
+    }
+
+    public static func == (lhs: Schema, rhs: Schema) -> Bool {
+        lhs.version == rhs.version && lhs.entities == rhs.entities
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(version)
+        hasher.combine(entities)
+    }
+
+    public var debugDescription: String {
+        "Schema(\(version): \(entities.map(\.debugDescription).joined(separator: ", ")))"
+    }
+}

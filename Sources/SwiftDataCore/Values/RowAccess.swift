@@ -1,0 +1,51 @@
+import Foundation
+
+/// Reads the columns of the current row of a store's result set (internal plumbing between a store and the
+/// code `@Model` generates; not API). Column indexes are the store's, counted from 0.
+public protocol _RowReader: AnyObject {
+    func isNull(_ column: Int32) -> Bool
+    func int64(_ column: Int32) -> Int64
+    func double(_ column: Int32) -> Double
+    func string(_ column: Int32) -> String
+    func data(_ column: Int32) -> Data
+}
+
+/// Binds values to the parameters of a store's statement (internal plumbing; not API). Parameter indexes
+/// are the store's.
+public protocol _RowWriter: AnyObject {
+    func bindNull(_ parameter: Int32) throws
+    func bind(_ value: Int64, _ parameter: Int32) throws
+    func bind(_ value: Double, _ parameter: Int32) throws
+    func bind(_ value: String, _ parameter: Int32) throws
+    func bind(_ value: Data, _ parameter: Int32) throws
+}
+
+extension _RowReader {
+    /// Decodes a value of a type the store knows natively (the fast path, resolved at compile time).
+    @inlinable
+    public func read<Value: _PersistentValue>(_ column: Int32) throws -> Value? {
+        try Value._decode(from: self, column: column)
+    }
+
+    /// Decodes any other attribute type: `RawRepresentable` enums, `Codable` values and optionals of them.
+    @inlinable
+    public func read<Value>(_ column: Int32) throws -> Value? {
+        try ValueCodec.decode(Value.self, from: self, column: column)
+    }
+}
+
+extension _RowWriter {
+    /// Encodes a value of a type the store knows natively. `nil` means the property was never set.
+    @inlinable
+    public func write<Value: _PersistentValue>(_ value: Value?, _ parameter: Int32, property: StaticString) throws {
+        guard let value else { throw SwiftDataError.unsetProperty(String(describing: property)) }
+        try value._encode(to: self, parameter: parameter)
+    }
+
+    /// Encodes any other attribute type. `nil` means the property was never set.
+    @inlinable
+    public func write<Value>(_ value: Value?, _ parameter: Int32, property: StaticString) throws {
+        guard let value else { throw SwiftDataError.unsetProperty(String(describing: property)) }
+        try ValueCodec.encode(value, to: self, parameter: parameter)
+    }
+}

@@ -1,0 +1,46 @@
+import SwiftDiagnostics
+import SwiftSyntax
+import SwiftSyntaxMacros
+
+/// `@Attribute(...)`: a marker `@Model` reads; it generates nothing itself.
+public enum AttributeMacro: PeerMacro {
+    public static func expansion(
+        of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,
+        in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] { [] }
+}
+
+/// `@Relationship(...)`: a marker `@Model` reads; it generates nothing itself.
+public enum RelationshipMacro: PeerMacro {
+    public static func expansion(
+        of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,
+        in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] { [] }
+}
+
+/// `@Transient`: keeps a property out of storage. A stored transient property needs a default value, the
+/// value a model loaded from a store starts with.
+public enum TransientMacro: PeerMacro {
+    public static func expansion(
+        of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,
+        in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
+        guard let variable = declaration.as(VariableDeclSyntax.self) else { return [] }
+        for binding in variable.bindings where binding.initializer == nil && (!binding.hasAccessors || binding.hasOnlyObservers) {
+            let isOptional = binding.typeAnnotation.map {
+                $0.type.is(OptionalTypeSyntax.self) || $0.type.is(ImplicitlyUnwrappedOptionalTypeSyntax.self)
+            } ?? false
+            // `var x: T?` starts as nil; a `let` without a value is initialized by the class's initializers.
+            if isOptional && variable.bindingSpecifier.tokenKind == .keyword(.var) { continue }
+            var fixIts: [FixIt] = []
+            if let annotation = binding.typeAnnotation, isOptional {
+                let withDefault = binding.with(\.typeAnnotation, annotation.with(\.trailingTrivia, .space))
+                    .with(\.initializer, InitializerClauseSyntax(value: ExprSyntax("nil")))
+                fixIts.append(
+                    FixIt(message: ModelFixIt.addNilDefault, changes: [.replace(oldNode: Syntax(binding), newNode: Syntax(withDefault))]))
+            }
+            context.diagnose(Diagnostic(node: binding.pattern, message: ModelDiagnostic.transientWithoutDefault, fixIts: fixIts))
+        }
+        return []
+    }
+}

@@ -1,0 +1,84 @@
+import SwiftSyntax
+
+/// A stored property of a `@Model` class, as the macros see it in the source.
+struct ModelProperty {
+    let declaration: VariableDeclSyntax
+    let binding: PatternBindingSyntax
+    let name: String
+    /// The declared type, if written.
+    let type: TypeSyntax?
+    /// The initial value, if written.
+    let initializer: ExprSyntax?
+
+    /// The `@Attribute(...)` or `@Relationship(...)` written on the property.
+    var attribute: AttributeSyntax? { declaration.attribute(named: "Attribute") }
+    var relationship: AttributeSyntax? { declaration.attribute(named: "Relationship") }
+
+    /// Whether the declared type is optional (`T?`, `T!` or `Optional<T>`).
+    var isOptionalType: Bool {
+        guard let type else { return false }
+        if type.is(OptionalTypeSyntax.self) || type.is(ImplicitlyUnwrappedOptionalTypeSyntax.self) { return true }
+        if let identifier = type.as(IdentifierTypeSyntax.self) { return identifier.name.text == "Optional" }
+        if let member = type.as(MemberTypeSyntax.self) {
+            return member.name.text == "Optional" && member.baseType.trimmedDescription == "Swift"
+        }
+        return false
+    }
+
+    /// The declared type with an implicitly unwrapped optional spelled as an optional, usable as a generic
+    /// argument.
+    var storableType: TypeSyntax? {
+        guard let type else { return nil }
+        if let iuo = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) {
+            return TypeSyntax(OptionalTypeSyntax(wrappedType: iuo.wrappedType.trimmed))
+        }
+        return type.trimmed
+    }
+
+    /// The stored properties of a class that `@Model` persists, in declaration order: every instance `var`
+    /// without accessors that is not `@Transient`.
+    static func persisted(in members: MemberBlockItemListSyntax) -> [ModelProperty] {
+        members.compactMap { member in
+            guard let variable = member.decl.as(VariableDeclSyntax.self), variable.isPersistable,
+                variable.bindings.count == 1, let binding = variable.bindings.first,
+                let identifier = binding.pattern.as(IdentifierPatternSyntax.self), !binding.hasAccessors
+            else { return nil }
+            return ModelProperty(
+                declaration: variable, binding: binding, name: identifier.identifier.trimmedDescription,
+                type: binding.typeAnnotation?.type, initializer: binding.initializer?.value)
+        }
+    }
+}
+
+extension VariableDeclSyntax {
+    /// Whether the declaration could be persisted: an instance `var`, not `lazy`, not `@Transient`.
+    var isPersistable: Bool {
+        bindingSpecifier.tokenKind == .keyword(.var) && !isStatic && !modifiers.contains { $0.name.text == "lazy" }
+            && attribute(named: "Transient") == nil
+    }
+
+    var isStatic: Bool {
+        modifiers.contains { $0.name.tokenKind == .keyword(.static) || $0.name.tokenKind == .keyword(.class) }
+    }
+
+    /// The attribute with the given name (`Attribute`, or `SwiftData.Attribute`).
+    func attribute(named name: String) -> AttributeSyntax? {
+        attributes.lazy.compactMap { $0.as(AttributeSyntax.self) }.first { attribute in
+            let written = attribute.attributeName.trimmedDescription
+            return written == name || written == "SwiftData.\(name)"
+        }
+    }
+}
+
+extension PatternBindingSyntax {
+    /// Whether the binding has accessors: a computed property, or a stored one with observers.
+    var hasAccessors: Bool { accessorBlock != nil }
+
+    /// Whether the accessors are only `willSet` / `didSet`.
+    var hasOnlyObservers: Bool {
+        guard let accessorBlock, case .accessors(let accessors) = accessorBlock.accessors else { return false }
+        return accessors.allSatisfy {
+            $0.accessorSpecifier.tokenKind == .keyword(.willSet) || $0.accessorSpecifier.tokenKind == .keyword(.didSet)
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import SwiftSyntax
+import SwiftSyntaxBuilder
+import SwiftSyntaxMacros
+
+/// `@_PersistedProperty(index)`, added by `@Model`: turns a stored property into a computed one over typed
+/// storage `_$name`, with observation and change tracking. The storage is `Optional` of the property's type
+/// (`nil` means "no value yet"), so it exists before the class's own initializer runs; the storage's type comes
+/// from the declared type, or from the initial value when no type is written.
+public enum PersistedPropertyMacro: AccessorMacro, PeerMacro {
+    public static func expansion(
+        of node: AttributeSyntax, providingAccessorsOf declaration: some DeclSyntaxProtocol,
+        in context: some MacroExpansionContext
+    ) throws -> [AccessorDeclSyntax] {
+        guard let (property, index) = property(declaration, node) else { return [] }
+        let name = property.name
+        return [
+            """
+            get {
+                _$observationRegistrar.access(self, keyPath: \\.\(raw: name))
+                if _$\(raw: name) == nil {
+                    _$fault(\(raw: index))
+                }
+                return _$\(raw: name)!
+            }
+            """,
+            """
+            set {
+                _$observationRegistrar.withMutation(of: self, keyPath: \\.\(raw: name)) {
+                    _$\(raw: name) = newValue
+                }
+                _$didSet(\(raw: index))
+            }
+            """,
+        ]
+    }
+
+    public static func expansion(
+        of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,
+        in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
+        guard let (property, _) = property(declaration, node) else { return [] }
+        let storage = "_$\(property.name)"
+        switch (property.storableType, property.initializer) {
+        case (let type?, let initial?):
+            return ["private var \(raw: storage): Swift.Optional<\(type)> = .some(\(initial.trimmed))"]
+        case (let type?, nil):
+            // An optional property without an initial value starts as nil, as Swift's stored optionals do.
+            let initial = property.isOptionalType ? ".some(nil)" : "nil"
+            return ["private var \(raw: storage): Swift.Optional<\(type)> = \(raw: initial)"]
+        case (nil, let initial?):
+            return ["private var \(raw: storage) = SwiftData._initialPersistedValue(\(initial.trimmed))"]
+        case (nil, nil):
+            return []
+        }
+    }
+
+    private static func property(
+        _ declaration: some DeclSyntaxProtocol, _ node: AttributeSyntax
+    ) -> (ModelProperty, Int)? {
+        guard let variable = declaration.as(VariableDeclSyntax.self), let binding = variable.bindings.first,
+            let identifier = binding.pattern.as(IdentifierPatternSyntax.self),
+            case .argumentList(let arguments) = node.arguments,
+            let index = arguments.first.flatMap({ Int($0.expression.trimmedDescription) })
+        else { return nil }
+        let property = ModelProperty(
+            declaration: variable, binding: binding, name: identifier.identifier.trimmedDescription,
+            type: binding.typeAnnotation?.type, initializer: binding.initializer?.value)
+        return (property, index)
+    }
+}

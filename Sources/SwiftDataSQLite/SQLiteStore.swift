@@ -1,0 +1,153 @@
+import CSQLite
+import Foundation
+import SwiftDataCore
+import SwiftDataSQL
+
+/// The embedded default store: one SQLite file per configuration (or a private in-memory database), in WAL
+/// mode, one table per entity named after the model class, one column per attribute named after the
+/// property, plus an integer primary key column `_pk`. A metadata table records the schema.
+///
+/// One connection serves the store; a lock serializes its use, so the store can be shared between
+/// contexts on different threads.
+package final class SQLiteStore: DataStore, @unchecked Sendable {
+    package let configuration: ModelConfiguration
+    package let identifier: String
+    let schema: Schema
+    let dialect = SQLiteDialect()
+    private let database: SQLiteDatabase
+    private let lock = NSLock()
+
+    /// The name of the primary key column of every entity table.
+    static let keyColumn = "_pk"
+    static let metadataTable = "_swiftdata_metadata"
+    static let sequenceTable = "_swiftdata_sequence"
+
+    /// Opens the store of `configuration`, creating it if needed, and checks that it can hold `schema`.
+    package init(configuration: ModelConfiguration, schema: Schema) throws {
+        self.configuration = configuration
+        self.schema = schema
+        try SQLiteStore.checkReservedNames(schema)
+        let path: String
+        if configuration.isStoredInMemoryOnly {
+            path = ":memory:"
+        } else {
+            path = configuration.url.path
+            try SQLiteStore.checkFile(at: configuration.url, creating: configuration.allowsSave)
+        }
+        database = try SQLiteDatabase(path: path, readOnly: !configuration.allowsSave, create: true)
+        identifier = try SQLiteStore.prepare(database, schema: schema, configuration: configuration)
+    }
+
+    /// Runs `body` with the connection, one caller at a time.
+    func withDatabase<Result>(_ body: (SQLiteDatabase) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(database)
+    }
+
+    // MARK: DataStore
+
+    package func fetch<T: PersistentModel>(_ request: FetchRequest<T>, row: (Int64, any _RowReader) throws -> Void) throws {
+        try withDatabase { database in
+            for statement in try selectStatements(request) {
+                let prepared = try database.statement(statement.sql)
+                defer { prepared.reset() }
+                try prepared.bind(statement.parameters)
+                while try prepared.step() {
+                    try row(prepared.int64(0), prepared)
+                }
+            }
+        }
+    }
+
+    package func fetchCount<T: PersistentModel>(_ request: FetchRequest<T>) throws -> Int {
+        guard request.keys == nil else {
+            var count = 0
+            try fetch(request) { _, _ in count += 1 }
+            return count
+        }
+        var inner = try selectStatements(request)[0]
+        inner.sql = "SELECT count(*) FROM (\(inner.sql))"
+        return try withDatabase { database in
+            let rows = try database.rows(inner.sql, inner.parameters)
+            guard case .integer(let count) = rows.first?.first else { return 0 }
+            return Int(count)
+        }
+    }
+
+    package func write<Result>(_ body: (any DataStoreTransaction) throws -> Result) throws -> Result {
+        try withDatabase { database in
+            try database.writeTransaction {
+                try body(SQLiteTransaction(store: self, database: database))
+            }
+        }
+    }
+
+    package func erase() throws {
+        try write { _ in
+            try withoutLock { database in
+                for entity in schema.entities {
+                    try database.execute("DELETE FROM \(dialect.quote(entity.name))")
+                }
+            }
+        }
+    }
+
+    /// Used inside `write`, which already holds the lock.
+    private func withoutLock<Result>(_ body: (SQLiteDatabase) throws -> Result) rethrows -> Result {
+        try body(database)
+    }
+
+    // MARK: SQL
+
+    /// The `SELECT` statements of a request: one, or one per chunk of requested keys.
+    func selectStatements<T: PersistentModel>(_ request: FetchRequest<T>) throws -> [SQLStatement] {
+        let entity = request.entity
+        let table = dialect.quote(entity.name)
+        var columns = [dialect.quote(SQLiteStore.keyColumn)]
+        for property in request.properties {
+            guard let attribute = entity.orderedAttributes.first(where: { $0.index == property }) else { continue }
+            columns.append(dialect.quote(attribute.name))
+        }
+        let base = SQLStatement(sql: "SELECT \(columns.joined(separator: ", ")) FROM \(table)")
+        var conditions: [SQLExpression] = []
+        if let predicate = request.predicate {
+            conditions.append(try PredicateTranslator.condition(for: predicate, entity: entity, dialect: dialect))
+        }
+        let orderings = try SortTranslator.orderings(for: request.sortBy, entity: entity, dialect: dialect)
+
+        func finish(_ conditions: [SQLExpression]) -> SQLStatement {
+            var statement = base
+            if let condition = conditions.dropFirst().reduce(conditions.first, { SQLExpression.and($0!, $1) }) {
+                statement.sql += " WHERE "
+                dialect.render(condition, into: &statement)
+            }
+            statement.sql += " ORDER BY "
+            dialect.render(orderings + [SQLOrdering(.column(SQLiteStore.keyColumn), descending: false)], into: &statement)
+            if request.fetchLimit != nil || request.fetchOffset != nil {
+                statement.sql += " LIMIT ? OFFSET ?"
+                // A negative limit means no limit to SQLite.
+                let limit = request.fetchLimit.map { max($0, 0) } ?? -1
+                statement.parameters.append(.integer(Int64(limit)))
+                statement.parameters.append(.integer(Int64(max(request.fetchOffset ?? 0, 0))))
+            }
+            return statement
+        }
+
+        guard let keys = request.keys else { return [finish(conditions)] }
+        return stride(from: 0, to: keys.count, by: 10_000).map { start in
+            let chunk = keys[start..<min(start + 10_000, keys.count)]
+            let list = SQLExpression.list(chunk.map { .value(.integer($0)) })
+            return finish(conditions + [.infix(.column(SQLiteStore.keyColumn), "IN", list)])
+        }
+    }
+
+    /// The storage class of a layout.
+    static func storage(_ layout: ValueCodec.Layout) -> StorageClass {
+        switch layout {
+        case .native(let storage): storage
+        case .rawValue(let inner): storage(inner)
+        case .json: .text
+        }
+    }
+}

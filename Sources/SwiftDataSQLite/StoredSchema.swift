@@ -1,0 +1,56 @@
+import Foundation
+import SwiftDataCore
+
+/// The schema as a store records it in its metadata table, to compare with the models when it opens.
+struct StoredSchema: Codable, Equatable {
+    var entities: [StoredEntity]
+
+    struct StoredEntity: Codable, Equatable {
+        var name: String
+        var attributes: [StoredAttribute]
+    }
+
+    struct StoredAttribute: Codable, Equatable {
+        var name: String
+        /// The Swift type, without its module.
+        var type: String
+        var storage: StorageClass
+        var isOptional: Bool
+
+        var columnDescription: String { "\(name): \(type)" }
+    }
+
+    init(_ schema: Schema) {
+        entities = schema.entities.map(StoredSchema.entity)
+    }
+
+    static func entity(_ entity: Schema.Entity) -> StoredEntity {
+        StoredEntity(
+            name: entity.name,
+            attributes: entity.orderedAttributes.map { attribute in
+                StoredAttribute(
+                    name: attribute.name, type: String(describing: attribute.valueType),
+                    storage: attribute.layout.map(SQLiteStore.storage) ?? .blob, isOptional: attribute.isOptional)
+            })
+    }
+
+    /// Why the stored entity cannot hold the model's, or `nil` when it can.
+    static func mismatch(stored: StoredEntity, model: StoredEntity) -> String? {
+        let storedByName = Dictionary(stored.attributes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let modelByName = Dictionary(model.attributes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var differences: [String] = []
+        for attribute in model.attributes {
+            guard let old = storedByName[attribute.name] else {
+                differences.append("the model adds '\(attribute.columnDescription)'")
+                continue
+            }
+            if old.type != attribute.type || old.storage != attribute.storage || old.isOptional != attribute.isOptional {
+                differences.append("'\(attribute.name)' was \(old.type), the model has \(attribute.type)")
+            }
+        }
+        for attribute in stored.attributes where modelByName[attribute.name] == nil {
+            differences.append("the store has '\(attribute.columnDescription)', which the model lacks")
+        }
+        return differences.isEmpty ? nil : differences.joined(separator: "; ")
+    }
+}
