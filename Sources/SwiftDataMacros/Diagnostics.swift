@@ -36,14 +36,14 @@ enum ModelFixIt: String, FixItMessage {
     case useClass
     case useVar
     case useRelationship
-    case addNilDefault
+    case addDefault
 
     var message: String {
         switch self {
         case .useClass: "Declare it as a class"
         case .useVar: "Replace 'let' with 'var'"
         case .useRelationship: "Replace with @Relationship(deleteRule: .cascade)"
-        case .addNilDefault: "Add '= nil'"
+        case .addDefault: "Add a default value"
         }
     }
 

@@ -30,14 +30,14 @@ public enum TransientMacro: PeerMacro {
             let isOptional = binding.typeAnnotation.map {
                 $0.type.is(OptionalTypeSyntax.self) || $0.type.is(ImplicitlyUnwrappedOptionalTypeSyntax.self)
             } ?? false
-            // `var x: T?` starts as nil; a `let` without a value is initialized by the class's initializers.
+            // `var x: T?` starts as nil, like any stored optional.
             if isOptional && variable.bindingSpecifier.tokenKind == .keyword(.var) { continue }
             var fixIts: [FixIt] = []
-            if let annotation = binding.typeAnnotation, isOptional {
+            if let annotation = binding.typeAnnotation {
                 let withDefault = binding.with(\.typeAnnotation, annotation.with(\.trailingTrivia, .space))
-                    .with(\.initializer, InitializerClauseSyntax(value: ExprSyntax("nil")))
+                    .with(\.initializer, InitializerClauseSyntax(equal: .equalToken(trailingTrivia: .space), value: ExprSyntax("<#default value#>")))
                 fixIts.append(
-                    FixIt(message: ModelFixIt.addNilDefault, changes: [.replace(oldNode: Syntax(binding), newNode: Syntax(withDefault))]))
+                    FixIt(message: ModelFixIt.addDefault, changes: [.replace(oldNode: Syntax(binding), newNode: Syntax(withDefault))]))
             }
             context.diagnose(Diagnostic(node: binding.pattern, message: ModelDiagnostic.transientWithoutDefault, fixIts: fixIts))
         }

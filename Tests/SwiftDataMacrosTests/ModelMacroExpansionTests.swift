@@ -1,0 +1,179 @@
+import Testing
+
+@Suite("@Model expansion")
+struct ModelMacroExpansionTests {
+    /// Every form of persisted property: typed, with an initial value, optional, untyped; and the members
+    /// that are left alone (transient, computed, the initializer).
+    @Test func expandsEveryPropertyForm() {
+        assertExpansion(
+            """
+            @Model
+            final class User {
+                var name: String
+                var email: String = ""
+                var nickname: String?
+                @Attribute(.externalStorage) var imageData = Data()
+                @Transient var cache: Int = 0
+                var computed: Int { name.count }
+
+                init(name: String, email: String) {
+                    self.name = name
+                    self.email = email
+                }
+            }
+            """,
+            expandsTo: #"""
+            final class User {
+                var name: String {
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.name)
+                        if _$name == nil {
+                            _$fault(0)
+                        }
+                        return _$name!
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
+                            _$name = newValue
+                        }
+                        _$didSet(0)
+                    }
+                }
+
+                private var _$name: Swift.Optional<String> = nil
+                var email: String {
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.email)
+                        if _$email == nil {
+                            _$fault(1)
+                        }
+                        return _$email!
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.email) {
+                            _$email = newValue
+                        }
+                        _$didSet(1)
+                    }
+                }
+
+                private var _$email: Swift.Optional<String> = .some("")
+                var nickname: String? {
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.nickname)
+                        if _$nickname == nil {
+                            _$fault(2)
+                        }
+                        return _$nickname!
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.nickname) {
+                            _$nickname = newValue
+                        }
+                        _$didSet(2)
+                    }
+                }
+
+                private var _$nickname: Swift.Optional<String?> = .some(nil)
+                var imageData {
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.imageData)
+                        if _$imageData == nil {
+                            _$fault(3)
+                        }
+                        return _$imageData!
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.imageData) {
+                            _$imageData = newValue
+                        }
+                        _$didSet(3)
+                    }
+                }
+
+                private var _$imageData = SwiftData._initialPersistedValue(Data())
+                var cache: Int = 0
+                var computed: Int { name.count }
+
+                init(name: String, email: String) {
+                    self.name = name
+                    self.email = email
+                }
+
+                var _$persistentState = SwiftData._PersistentState()
+
+                let _$observationRegistrar = Observation.ObservationRegistrar()
+
+                required init(backingData: any SwiftData.BackingData<User>) {
+                }
+
+                var persistentBackingData: any SwiftData.BackingData<User> {
+                    get {
+                        var backingData = SwiftData.DefaultBackingData(for: User.self)
+                        backingData.persistentModelID = persistentModelID
+                        return backingData
+                    }
+                    set {
+                    }
+                }
+
+                static var schemaMetadata: [SwiftData.Schema.PropertyMetadata] {
+                    [
+                        SwiftData.Schema.PropertyMetadata(name: "name", keypath: \User.name, defaultValue: nil, metadata: nil),
+                        SwiftData.Schema.PropertyMetadata(name: "email", keypath: \User.email, defaultValue: ("" as String), metadata: nil),
+                        SwiftData.Schema.PropertyMetadata(name: "nickname", keypath: \User.nickname, defaultValue: nil, metadata: nil),
+                        SwiftData.Schema.PropertyMetadata(name: "imageData", keypath: \User.imageData, defaultValue: Data(), metadata: SwiftData.Schema.Attribute(.externalStorage))
+                    ]
+                }
+
+                func _$load(_ property: Int, from reader: any SwiftData._RowReader, column: Int32) throws {
+                    switch property {
+                    case 0:
+                        _$name = try reader.read(column)
+                    case 1:
+                        _$email = try reader.read(column)
+                    case 2:
+                        _$nickname = try reader.read(column)
+                    case 3:
+                        _$imageData = try reader.read(column)
+                    default:
+                        break
+                    }
+                }
+
+                func _$store(_ property: Int, into writer: any SwiftData._RowWriter, parameter: Int32) throws {
+                    switch property {
+                    case 0:
+                        try writer.write(_$name, parameter, property: "User.name")
+                    case 1:
+                        try writer.write(_$email, parameter, property: "User.email")
+                    case 2:
+                        try writer.write(_$nickname, parameter, property: "User.nickname")
+                    case 3:
+                        try writer.write(_$imageData, parameter, property: "User.imageData")
+                    default:
+                        break
+                    }
+                }
+
+                func _$unload(_ property: Int) {
+                    switch property {
+                    case 0:
+                        _$name = nil
+                    case 1:
+                        _$email = nil
+                    case 2:
+                        _$nickname = nil
+                    case 3:
+                        _$imageData = nil
+                    default:
+                        break
+                    }
+                }
+            }
+
+            extension User: SwiftData.PersistentModel, Observation.Observable {
+            }
+            """#)
+    }
+}
