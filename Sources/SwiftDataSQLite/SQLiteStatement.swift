@@ -37,6 +37,11 @@ final class SQLiteStatement: _RowReader, _RowWriter {
         while try step() {}
     }
 
+    /// Makes the statement ready to run again with new values for all its parameters.
+    func rewind() {
+        sqlite3_reset(handle)
+    }
+
     /// Makes the statement ready to run again, with no parameters bound.
     func reset() {
         sqlite3_reset(handle)

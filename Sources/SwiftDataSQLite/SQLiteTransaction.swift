@@ -32,6 +32,7 @@ struct SQLiteTransaction: DataStoreTransaction {
                 try bindValue(of: model, attribute: attribute, to: statement, parameter: Int32(position + 2), entity: entity)
             }
             try run(statement, entity: entity)
+            statement.rewind()
             keys.append(key)
         }
         return keys
@@ -59,7 +60,7 @@ struct SQLiteTransaction: DataStoreTransaction {
         for key in keys {
             try statement.bind(key, 1)
             try run(statement, entity: entity)
-            statement.reset()
+            statement.rewind()
         }
     }
 
