@@ -54,8 +54,9 @@ let package = Package(
         .target(name: "SwiftData", dependencies: ["SwiftDataCore", "SwiftDataSQLite", "SwiftDataMacros"]),
         .executableTarget(name: "todo", dependencies: ["SwiftData"], path: "Examples/todo"),
         .executableTarget(name: "Benchmarks", dependencies: ["SwiftData", "CSQLite"]),
+        .target(name: "SharedTestModels", dependencies: ["SwiftData"], path: "Tests/SharedTestModels"),
         .executableTarget(
-            name: "TestChildProcess", dependencies: ["SwiftData"], path: "Tests/TestChildProcess"),
+            name: "TestChildProcess", dependencies: ["SwiftData", "SharedTestModels"], path: "Tests/TestChildProcess"),
         .testTarget(
             name: "SwiftDataMacrosTests",
             dependencies: ["SwiftDataMacros"],
@@ -64,7 +65,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SwiftDataTests",
-            dependencies: ["SwiftData", "SwiftDataSQLite", "SwiftDataSQL", "CSQLite", "TestChildProcess"]
+            dependencies: ["SwiftData", "SwiftDataSQLite", "SwiftDataSQL", "CSQLite", "SharedTestModels", "TestChildProcess"]
         ),
     ],
     swiftLanguageModes: [.v6]

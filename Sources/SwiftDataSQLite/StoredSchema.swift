@@ -29,9 +29,15 @@ struct StoredSchema: Codable, Equatable {
             name: entity.name,
             attributes: entity.orderedAttributes.map { attribute in
                 StoredAttribute(
-                    name: attribute.name, type: String(describing: attribute.valueType),
+                    name: attribute.name, type: typeName(attribute.valueType),
                     storage: attribute.layout.map(SQLiteStore.storage) ?? .blob, isOptional: attribute.isOptional)
             })
+    }
+
+    /// A type's name as Swift code spells it: `String?` rather than `Optional<String>`.
+    static func typeName(_ type: Any.Type) -> String {
+        if let optional = type as? any _OptionalValue.Type { return typeName(optional._wrappedType) + "?" }
+        return String(describing: type)
     }
 
     /// Why the stored entity cannot hold the model's, or `nil` when it can.

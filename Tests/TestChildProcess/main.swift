@@ -1,1 +1,44 @@
-print("child")
+// A program the tests run as a child process, to check what reaches the disk across processes.
+import Foundation
+import SharedTestModels
+import SwiftData
+
+let arguments = CommandLine.arguments.dropFirst()
+guard let command = arguments.first else {
+    FileHandle.standardError.write(Data("usage: TestChildProcess <command> [store] [name]\n".utf8))
+    exit(2)
+}
+let storeURL = arguments.dropFirst().first.map { URL(fileURLWithPath: $0) }
+let name = arguments.dropFirst(2).first ?? "visit"
+
+func container() throws -> ModelContainer {
+    if let storeURL { return try ModelContainer(for: Visit.self, configurations: ModelConfiguration(url: storeURL)) }
+    return try ModelContainer(for: Visit.self)
+}
+
+switch command {
+case "insert-and-return":
+    // Inserts through the main context and returns without saving: autosave must keep it.
+    try container().mainContext.insert(Visit(name: name))
+case "insert-and-exit":
+    // Inserts and exits at once, before the scheduled autosave can run: the exit handler must save it.
+    try container().mainContext.insert(Visit(name: name))
+    exit(0)
+case "insert-wait-and-kill":
+    // Inserts, lets the main queue run, then dies without running exit handlers: only the scheduled autosave
+    // can have saved it.
+    try container().mainContext.insert(Visit(name: name))
+    try await Task.sleep(for: .milliseconds(300))
+    kill(getpid(), SIGKILL)
+case "insert-and-save":
+    let context = ModelContext(try container())
+    context.insert(Visit(name: name))
+    try context.save()
+case "list":
+    for visit in try ModelContext(try container()).fetch(FetchDescriptor<Visit>(sortBy: [SortDescriptor(\.name)])) {
+        print(visit.name)
+    }
+default:
+    FileHandle.standardError.write(Data("unknown command \(command)\n".utf8))
+    exit(2)
+}

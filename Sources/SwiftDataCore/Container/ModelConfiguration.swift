@@ -108,9 +108,15 @@ public struct ModelConfiguration: Identifiable, Hashable, Sendable, CustomDebugS
         "ModelConfiguration(\(name), \(isStoredInMemoryOnly ? "in memory" : url.path)\(allowsSave ? "" : ", read-only"))"
     }
 
-    /// The directory that holds an executable's default stores: `$XDG_DATA_HOME/<executable>`.
+    /// The directory that holds this executable's default stores: `$XDG_DATA_HOME/<executable>`.
     public static var defaultDirectory: URL {
-        let environment = ProcessInfo.processInfo.environment
+        defaultDirectory(
+            environment: ProcessInfo.processInfo.environment, executable: CommandLine.arguments.first ?? "swiftdata")
+    }
+
+    /// `$XDG_DATA_HOME/<executable name>`, where `XDG_DATA_HOME` defaults to `$HOME/.local/share` and must be
+    /// absolute to count, as the XDG Base Directory specification says.
+    package static func defaultDirectory(environment: [String: String], executable: String) -> URL {
         let dataHome: URL
         if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
             dataHome = URL(fileURLWithPath: xdg, isDirectory: true)
@@ -118,8 +124,7 @@ public struct ModelConfiguration: Identifiable, Hashable, Sendable, CustomDebugS
             let home = environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
             dataHome = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".local/share")
         }
-        let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? "swiftdata").lastPathComponent
-        return dataHome.appendingPathComponent(executable, isDirectory: true)
+        return dataHome.appendingPathComponent(URL(fileURLWithPath: executable).lastPathComponent, isDirectory: true)
     }
 
     static func defaultURL(name: String) -> URL {

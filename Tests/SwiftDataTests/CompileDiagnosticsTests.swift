@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+/// Seed code that must not compile gets a clear error with a fix-it: checked by compiling it with the
+/// `swiftc` that built the package, against the built modules.
+@Suite struct CompileDiagnosticsTests {
+    /// Type-checks `source` and returns the compiler's diagnostics in LLVM style.
+    func typecheck(_ source: String) throws -> String {
+        let buildDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let directory = TemporaryDirectory()
+        let file = directory.url.appendingPathComponent("Seed.swift")
+        try source.write(to: file, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "swiftc", "-typecheck", "-diagnostic-style=llvm",
+            "-I", buildDirectory.appendingPathComponent("Modules").path,
+            "-I", package.appendingPathComponent("Sources/CSQLite").path, file.path,
+        ]
+        let pipe = Pipe()
+        process.standardError = pipe
+        process.standardOutput = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    @Test func seedPreviewContainerGetsBothErrors() throws {
+        // The ToDo seed's preview container, as written.
+        let output = try typecheck("""
+            import SwiftData
+            func previewContainer(_ type: any PersistentModel.Type) throws -> ModelContainer {
+                try ModelContainer(for: type,
+                                   ModelConfiguration(inMemory: true))
+            }
+            """)
+        #expect(output.contains("Seed.swift:3:9: error: 'init(for:_:)' has been renamed to 'init(for:configurations:)'"), "\(output)")
+        #expect(output.contains("Seed.swift:4:24: error: 'init(inMemory:)' has been renamed to 'init(isStoredInMemoryOnly:)'"), "\(output)")
+    }
+
+    @Test func fixItsRenameAndAddTheLabels() throws {
+        let output = try typecheck("""
+            import SwiftData
+            func previewContainer(_ type: any PersistentModel.Type) throws -> ModelContainer {
+                try ModelContainer(for: type, ModelConfiguration(inMemory: true))
+            }
+            """)
+        let lines = output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(lines.contains("isStoredInMemoryOnly"), "a fix-it renames the label:\n\(output)")
+        #expect(lines.contains("configurations:"), "a fix-it adds the label:\n\(output)")
+    }
+}
