@@ -39,7 +39,6 @@ let package = Package(
     products: [
         .library(name: "SwiftData", targets: ["SwiftData"]),
         .executable(name: "todo", targets: ["todo"]),
-        .executable(name: "Benchmarks", targets: ["Benchmarks"]),
     ],
     targets: [
         .macro(
@@ -53,7 +52,6 @@ let package = Package(
         .target(name: "SwiftDataSQLite", dependencies: ["SwiftDataCore", "SwiftDataSQL", "CSQLite"]),
         .target(name: "SwiftData", dependencies: ["SwiftDataCore", "SwiftDataSQLite", "SwiftDataMacros"]),
         .executableTarget(name: "todo", dependencies: ["SwiftData"], path: "Examples/todo"),
-        .executableTarget(name: "Benchmarks", dependencies: ["SwiftData", "CSQLite"]),
         .target(name: "SharedTestModels", dependencies: ["SwiftData"], path: "Tests/SharedTestModels"),
         .executableTarget(
             name: "TestChildProcess", dependencies: ["SwiftData", "SharedTestModels"], path: "Tests/TestChildProcess"),
@@ -65,7 +63,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SwiftDataTests",
-            dependencies: ["SwiftData", "SwiftDataSQLite", "SwiftDataSQL", "CSQLite", "SharedTestModels", "TestChildProcess"]
+            dependencies: ["SwiftData", "SwiftDataSQLite", "SwiftDataSQL", "CSQLite", "SharedTestModels", "TestChildProcess", "todo"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+/// The `todo` example, run as a user runs it, on a default store in a temporary data home.
+@Suite struct TodoExampleTests {
+    let dataHome = TemporaryDirectory()
+
+    func todo(_ arguments: String...) throws -> (status: Int32, output: String, errors: String) {
+        try todo(arguments: arguments)
+    }
+
+    func todo(arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("todo")
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(["XDG_DATA_HOME": dataHome.url.path]) { $1 }
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+    }
+
+    @Test func addListToggleDelete() throws {
+        #expect(try todo().output == "Nothing to do. Add something with: todo add \"Buy milk\"\n")
+        #expect(try todo("add", "Walk the dog").status == 0)
+        #expect(try todo("add", "Buy milk", "--priority", "high").status == 0)
+        #expect(try todo("add", "Read", "-p", "low").status == 0)
+        #expect(try todo("toggle", "2").output == "1 ○ Buy milk (high)\n2 ✓ Walk the dog (normal)\n3 ○ Read (low)\n")
+        #expect(try todo("delete", "1").status == 0)
+        #expect(try todo("list").output == "1 ✓ Walk the dog (normal)\n2 ○ Read (low)\n")
+        let store = dataHome.url.appendingPathComponent("todo/default.store")
+        #expect(FileManager.default.fileExists(atPath: store.path))
+    }
+
+    @Test func badArgumentsGetUsageAndNonZeroExit() throws {
+        for arguments in [["bogus"], ["add"], ["add", "x", "--priority", "urgent"], ["toggle"], ["toggle", "abc"], ["delete", "1", "2"]] {
+            let result = try todo(arguments: arguments)
+            #expect(result.status == 2, "todo \(arguments.joined(separator: " ")) exits with 2")
+            #expect(result.errors.contains("usage: todo"), "todo \(arguments.joined(separator: " ")) prints the usage")
+        }
+        let missing = try todo("toggle", "7")
+        #expect(missing.status == 1)
+        #expect(missing.errors == "todo: there is no item 7; the list has 0 items\n")
+    }
+}
