@@ -184,6 +184,7 @@ enum Changed {
         #expect(failures.errors.count == 1)
         #expect((failures.errors.first as? SwiftDataError) == .storeError)
         #expect(container.mainContext.hasChanges, "the changes stay pending")
+        container.mainContext.rollback()
     }
 }
 

@@ -55,7 +55,8 @@ public class ModelContainer: Equatable, @unchecked Sendable, CustomDebugStringCo
         self.stores = stores
     }
 
-    /// The context bound to the main actor, with autosave on.
+    /// The context bound to the main actor, with autosave on. The container and its main context keep each
+    /// other alive: once used, the main context lasts as long as the container does, as in Apple's.
     @MainActor
     public var mainContext: ModelContext {
         if let context = _mainContext { return context }
