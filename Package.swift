@@ -51,7 +51,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "SwiftDataSQLite", dependencies: ["SwiftDataCore", "SwiftDataSQL", "CSQLite"]),
         .target(name: "SwiftData", dependencies: ["SwiftDataCore", "SwiftDataSQLite", "SwiftDataMacros"]),
-        .executableTarget(name: "todo", dependencies: ["SwiftData"], path: "Examples/todo"),
+        .executableTarget(name: "todo", dependencies: ["SwiftData"], path: "Examples/todo", exclude: ["README.md"]),
         .target(name: "SharedTestModels", dependencies: ["SwiftData"], path: "Tests/SharedTestModels"),
         .executableTarget(
             name: "TestChildProcess", dependencies: ["SwiftData", "SharedTestModels"], path: "Tests/TestChildProcess"),

@@ -115,12 +115,7 @@ extension ModelContext {
             for (column, property) in properties.enumerated() {
                 try model._$load(property, from: reader, column: Int32(column + 1))
             }
-            var state = _PersistentState()
-            state.context = self
-            state.status = .registered
-            state.key = key
-            state.binding = binding
-            model._$persistentState = state
+            model._$persistentState = registeredState(key: key, binding: binding)
             map[key] = model
             results.append(model)
         }
