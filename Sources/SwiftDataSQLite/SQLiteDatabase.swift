@@ -8,6 +8,8 @@ final class SQLiteDatabase {
     let handle: OpaquePointer
     let path: String
     private var statements: [String: SQLiteStatement] = [:]
+    /// Called with the SQL of every statement about to run (for tests and diagnostics).
+    var observer: ((String) -> Void)?
 
     /// Opens (or, when `create`, creates) the database at `path`; `:memory:` opens a private in-memory one.
     init(path: String, readOnly: Bool, create: Bool) throws {
@@ -38,6 +40,7 @@ final class SQLiteDatabase {
 
     /// A prepared statement for `sql`, reused across calls.
     func statement(_ sql: String) throws -> SQLiteStatement {
+        observer?(sql)
         if let statement = statements[sql] {
             statement.reset()
             return statement
@@ -60,6 +63,7 @@ final class SQLiteDatabase {
     /// Runs statements that take no parameters, separated by semicolons.
     func executeScript(_ sql: String) throws {
         Log.debug(sql)
+        observer?(sql)
         var message: UnsafeMutablePointer<CChar>?
         let code = sqlite3_exec(handle, sql, nil, nil, &message)
         if code != SQLITE_OK {

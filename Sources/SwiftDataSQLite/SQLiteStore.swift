@@ -38,6 +38,12 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
         identifier = try SQLiteStore.prepare(database, schema: schema, configuration: configuration)
     }
 
+    /// Calls `observer` with the SQL of every statement the store runs from now on (`nil` stops). A statement
+    /// that runs once per row of a save is reported once per save.
+    package func observeStatements(_ observer: (@Sendable (String) -> Void)?) {
+        withDatabase { $0.observer = observer }
+    }
+
     /// Runs `body` with the connection, one caller at a time.
     func withDatabase<Result>(_ body: (SQLiteDatabase) throws -> Result) rethrows -> Result {
         lock.lock()

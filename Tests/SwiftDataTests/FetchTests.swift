@@ -185,3 +185,22 @@ import SwiftData
         #expect(try context.fetch(FetchDescriptor<Counter>()).map(\.value).reduce(0, +) == 55)
     }
 }
+
+/// Predicates and sorting run in SQL, not in memory: the statement log shows them.
+@Suite struct SQLTranslationTests {
+    @Test func predicateAndSortRunInTheStore() throws {
+        let container = try makeMemoryContainer(Counter.self)
+        let context = ModelContext(container)
+        context.insert(Counter(label: "a"))
+        try context.save()
+        let log = StatementLog(container)
+        let minimum = 3
+        var descriptor = FetchDescriptor<Counter>(
+            predicate: #Predicate { $0.value >= minimum && $0.label != "b" }, sortBy: [SortDescriptor(\.label, order: .reverse)])
+        descriptor.fetchLimit = 5
+        _ = try context.fetch(descriptor)
+        #expect(log.selects == [
+            #"SELECT "_pk", "label", "value" FROM "Counter" WHERE (("value" >= ?) AND ("label" <> ?)) ORDER BY "label" DESC, "_pk" LIMIT ? OFFSET ?"#
+        ])
+    }
+}
