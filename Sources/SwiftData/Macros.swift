@@ -1,7 +1,7 @@
 /// Turns a class into a stored model: every stored `var` becomes a persisted property with change tracking
 /// and observation, and the class conforms to `PersistentModel` and `Observable`.
 @attached(member, names: named(_$persistentState), named(_$observationRegistrar), named(init),
-    named(persistentBackingData), named(schemaMetadata), named(_$load), named(_$store), named(_$unload))
+    named(persistentBackingData), named(schemaMetadata), named(_$load), named(_$store), named(_$get), named(_$set))
 @attached(memberAttribute)
 @attached(extension, conformances: PersistentModel, Observable)
 public macro Model() = #externalMacro(module: "SwiftDataMacros", type: "ModelMacro")

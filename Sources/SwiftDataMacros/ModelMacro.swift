@@ -32,8 +32,11 @@ public enum ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         let stores = properties.enumerated().map { index, property in
             "case \(index): try writer.write(_$\(property.name), parameter, property: \(literal("\(className).\(property.name)")))"
         }
-        let unloads = properties.enumerated().map { index, property in
-            "case \(index): _$\(property.name) = nil"
+        let gets = properties.enumerated().map { index, property in
+            "case \(index): return _$\(property.name).map { $0 as Any }"
+        }
+        let sets = properties.enumerated().map { index, property in
+            "case \(index): _$observationRegistrar.withMutation(of: self, keyPath: \\.\(property.name)) { _$\(property.name) = SwiftData._storedValue(value, as: _$\(property.name)) }"
         }
 
         return [
@@ -61,7 +64,8 @@ public enum ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
             switchFunction(
                 "\(access)func _$store(_ property: Int, into writer: any SwiftData._RowWriter, parameter: Int32) throws",
                 cases: stores),
-            switchFunction("\(access)func _$unload(_ property: Int)", cases: unloads),
+            switchFunction("\(access)func _$get(_ property: Int) -> Any?", cases: gets, otherwise: "return nil"),
+            switchFunction("\(access)func _$set(_ property: Int, _ value: Any?)", cases: sets),
         ]
     }
 
@@ -138,8 +142,10 @@ public enum ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         element.label == nil && element.expression.trimmedDescription.hasSuffix(".cascade")
     }
 
-    private static func switchFunction(_ signature: String, cases: [String]) -> DeclSyntax {
-        let body = cases.isEmpty ? "" : "switch property {\n\(cases.joined(separator: "\n"))\ndefault: break\n}"
+    private static func switchFunction(_ signature: String, cases: [String], otherwise: String = "break") -> DeclSyntax {
+        let body = cases.isEmpty
+            ? (otherwise == "break" ? "" : otherwise)
+            : "switch property {\n\(cases.joined(separator: "\n"))\ndefault: \(otherwise)\n}"
         return "\(raw: signature) {\n\(raw: body)\n}"
     }
 

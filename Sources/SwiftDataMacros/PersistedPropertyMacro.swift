@@ -25,10 +25,12 @@ public enum PersistedPropertyMacro: AccessorMacro, PeerMacro {
             """,
             """
             set {
+                _$willSet(\(raw: index), _$\(raw: name))
+                let oldValue = _$\(raw: name)
                 _$observationRegistrar.withMutation(of: self, keyPath: \\.\(raw: name)) {
                     _$\(raw: name) = newValue
                 }
-                _$didSet(\(raw: index))
+                _$didSet(\(raw: index), oldValue, newValue)
             }
             """,
         ]

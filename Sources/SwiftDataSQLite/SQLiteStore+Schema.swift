@@ -41,11 +41,15 @@ extension SQLiteStore {
     /// The key column name is the store's; a model cannot use it.
     static func checkReservedNames(_ schema: Schema) throws {
         for entity in schema.entities {
-            if !entity.relationships.isEmpty {
-                throw SwiftDataError.loadIssueModelContainer.with(
-                    reason: "relationships are not supported by this version of the store", model: entity.name,
-                    property: entity.relationships.first?.name,
-                    suggestion: "Store the related model's persistentModelID instead until relationships arrive")
+            for relationship in entity.orderedRelationships where relationship.storage != .column {
+                guard let destination = relationship.destinationType,
+                    schema.entitiesByName[String(describing: destination)] != nil
+                else {
+                    throw SwiftDataError.loadIssueModelContainer.with(
+                        reason: "\(entity.name).\(relationship.name) leads to \(relationship.destination), which another configuration stores",
+                        model: entity.name, property: relationship.name,
+                        suggestion: "Keep related models in the same configuration")
+                }
             }
             if let attribute = entity.orderedAttributes.first(where: { $0.name == keyColumn }) {
                 throw SwiftDataError.loadIssueModelContainer.with(
@@ -153,10 +157,12 @@ extension SQLiteStore {
         return (identifier, schema)
     }
 
-    /// `CREATE TABLE` for an entity.
+    /// `CREATE TABLE` for an entity, the indexes of its foreign keys, and the join tables it owns.
     static func createTable(_ entity: Schema.Entity) -> String {
         let dialect = SQLiteDialect()
+        let table = dialect.quote(entity.name)
         var columns = ["\(dialect.quote(keyColumn)) INTEGER PRIMARY KEY"]
+        var statements: [String] = []
         for attribute in entity.orderedAttributes {
             let storage = attribute.layout.map(storage) ?? .blob
             var column = "\(dialect.quote(attribute.name)) \(storage.rawValue.uppercased())"
@@ -164,6 +170,23 @@ extension SQLiteStore {
             if !attribute.isOptional && storage != .real { column += " NOT NULL" }
             columns.append(column)
         }
-        return "CREATE TABLE \(dialect.quote(entity.name)) (\(columns.joined(separator: ", ")))"
+        for relationship in entity.orderedRelationships {
+            switch relationship.storage {
+            case .column:
+                columns.append("\(dialect.quote(relationship.name)) INTEGER")
+                if let position = relationship.positionColumn { columns.append("\(dialect.quote(position)) INTEGER") }
+                statements.append(
+                    "CREATE INDEX \(dialect.quote("\(entity.name)_\(relationship.name)")) ON \(table) (\(dialect.quote(relationship.name)))")
+            case .joinTable(let name, true):
+                statements.append("""
+                    CREATE TABLE \(dialect.quote(name)) ("owner" INTEGER NOT NULL, "member" INTEGER NOT NULL, \
+                    "position" INTEGER, "inverse_position" INTEGER, PRIMARY KEY ("owner", "member")) WITHOUT ROWID
+                    """)
+                statements.append("CREATE INDEX \(dialect.quote("\(name)_member")) ON \(dialect.quote(name)) (\"member\")")
+            case .joinTable, .inverseColumn:
+                continue
+            }
+        }
+        return (["CREATE TABLE \(table) (\(columns.joined(separator: ", ")))"] + statements).joined(separator: ";\n")
     }
 }

@@ -66,6 +66,49 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
         }
     }
 
+    package func fetchMembers(
+        of relationship: Schema.Relationship, owners: [Int64], destination: Schema.Entity, properties: [Int],
+        row: (_ owner: Int64, _ member: Int64, any _RowReader) throws -> Void
+    ) throws {
+        let memberColumns = properties.compactMap { columnName(of: $0, in: destination) }.map { "d.\(dialect.quote($0))" }
+        let key = dialect.quote(SQLiteStore.keyColumn)
+        let table = dialect.quote(destination.name)
+        let select: (String) -> String
+        switch relationship.storage {
+        case .inverseColumn:
+            guard let inverse = relationship.inverse else { return }
+            let column = "d.\(dialect.quote(inverse.name))"
+            let order = ([column] + (inverse.positionColumn.map { ["d.\(dialect.quote($0))"] } ?? []) + ["d.\(key)"])
+            select = { list in
+                "SELECT \((["d.\(key)", column] + memberColumns).joined(separator: ", ")) FROM \(table) AS d WHERE \(column) IN \(list) ORDER BY \(order.joined(separator: ", "))"
+            }
+        case .joinTable:
+            guard let join = JoinColumns(relationship) else { return }
+            select = { list in
+                "SELECT \((["d.\(key)", "j.\(join.owner)"] + memberColumns).joined(separator: ", ")) FROM \(self.dialect.quote(join.table)) AS j JOIN \(table) AS d ON d.\(key) = j.\(join.member) WHERE j.\(join.owner) IN \(list) ORDER BY j.\(join.owner), j.\(join.position), d.\(key)"
+            }
+        case .column:
+            return
+        }
+        try withDatabase { database in
+            for chunk in owners.chunked(by: 10_000) {
+                let statement = try database.statement(select("(" + Array(repeating: "?", count: chunk.count).joined(separator: ", ") + ")"))
+                defer { statement.reset() }
+                try statement.bind(chunk.map { .integer($0) })
+                while try statement.step() {
+                    try row(statement.int64(1), statement.int64(0), statement)
+                }
+            }
+        }
+    }
+
+    /// The column of a persisted property: an attribute's, or a to-one relationship's foreign key.
+    func columnName(of property: Int, in entity: Schema.Entity) -> String? {
+        if let attribute = entity.attribute(at: property) { return attribute.name }
+        if let relationship = entity.relationship(at: property), relationship.storage == .column { return relationship.name }
+        return nil
+    }
+
     package func fetchCount<T: PersistentModel>(_ request: FetchRequest<T>) throws -> Int {
         guard request.keys == nil else {
             var count = 0
@@ -94,6 +137,11 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
             try withoutLock { database in
                 for entity in schema.entities {
                     try database.execute("DELETE FROM \(dialect.quote(entity.name))")
+                    for relationship in entity.orderedRelationships {
+                        if case .joinTable(let table, true) = relationship.storage {
+                            try database.execute("DELETE FROM \(dialect.quote(table))")
+                        }
+                    }
                 }
             }
         }
@@ -112,8 +160,8 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
         let table = dialect.quote(entity.name)
         var columns = [dialect.quote(SQLiteStore.keyColumn)]
         for property in request.properties {
-            guard let attribute = entity.orderedAttributes.first(where: { $0.index == property }) else { continue }
-            columns.append(dialect.quote(attribute.name))
+            guard let column = columnName(of: property, in: entity) else { continue }
+            columns.append(dialect.quote(column))
         }
         let base = SQLStatement(sql: "SELECT \(columns.joined(separator: ", ")) FROM \(table)")
         var conditions: [SQLExpression] = []

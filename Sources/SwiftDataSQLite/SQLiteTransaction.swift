@@ -2,65 +2,152 @@ import Foundation
 import SwiftDataCore
 import SwiftDataSQL
 
-/// The writes of one `BEGIN IMMEDIATE ... COMMIT` transaction. Statements are prepared once and reused for
-/// every row.
+/// The writes of one `BEGIN IMMEDIATE ... COMMIT` transaction. Statements are prepared once per shape and reused
+/// for every row.
 struct SQLiteTransaction: DataStoreTransaction {
     let store: SQLiteStore
     let database: SQLiteDatabase
     private var dialect: SQLiteDialect { store.dialect }
+    private var keyColumn: String { dialect.quote(SQLiteStore.keyColumn) }
 
     init(store: SQLiteStore, database: SQLiteDatabase) {
         self.store = store
         self.database = database
     }
 
-    func insert(_ models: [any PersistentModel], entity: Schema.Entity) throws -> [Int64] {
-        guard !models.isEmpty else { return [] }
-        let first = try allocateKeys(count: models.count, entity: entity)
-        let attributes = entity.orderedAttributes
-        let columns = ([SQLiteStore.keyColumn] + attributes.map(\.name)).map(dialect.quote)
-        let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
-        let sql = "INSERT INTO \(dialect.quote(entity.name)) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))"
-        let statement = try database.statement(sql)
-        defer { statement.reset() }
-        var keys: [Int64] = []
-        keys.reserveCapacity(models.count)
-        for (offset, model) in models.enumerated() {
-            let key = first + Int64(offset)
-            try statement.bind(key, 1)
-            for (position, attribute) in attributes.enumerated() {
-                try bindValue(of: model, attribute: attribute, to: statement, parameter: Int32(position + 2), entity: entity)
-            }
-            try run(statement, entity: entity)
-            statement.rewind()
-            keys.append(key)
-        }
-        return keys
+    func allocateKeys(count: Int, entity: Schema.Entity) throws -> Int64 {
+        let sequence = try database.rows(
+            "SELECT last_key FROM \(SQLiteStore.sequenceTable) WHERE entity = ?", [.text(entity.name)])
+        let highest = try database.rows("SELECT max(\(keyColumn)) FROM \(dialect.quote(entity.name))")
+        var last: Int64 = 0
+        if case .integer(let value) = sequence.first?.first { last = value }
+        if case .integer(let value) = highest.first?.first { last = max(last, value) }
+        try database.execute(
+            "INSERT OR REPLACE INTO \(SQLiteStore.sequenceTable) (entity, last_key) VALUES (?, ?)",
+            [.text(entity.name), .integer(last + Int64(count))])
+        return last + 1
     }
 
-    func update(_ model: any PersistentModel, entity: Schema.Entity, properties: PropertyMask) throws {
-        let attributes = entity.orderedAttributes.filter { properties.contains($0.index) }
-        guard !attributes.isEmpty else { return }
-        let assignments = attributes.map { "\(dialect.quote($0.name)) = ?" }.joined(separator: ", ")
-        let sql = "UPDATE \(dialect.quote(entity.name)) SET \(assignments) WHERE \(dialect.quote(SQLiteStore.keyColumn)) = ?"
+    func insert(
+        _ model: any PersistentModel, key: Int64, entity: Schema.Entity, attributes: [Int], references: [ReferenceWrite]
+    ) throws {
+        let assignments = self.assignments(entity, attributes: attributes, references: references)
+        let columns = [keyColumn] + assignments.map(\.column)
+        let sql = "INSERT INTO \(dialect.quote(entity.name)) (\(columns.joined(separator: ", "))) VALUES (?, \(assignments.map(\.value).joined(separator: ", ")))"
         let statement = try database.statement(sql)
         defer { statement.reset() }
-        for (position, attribute) in attributes.enumerated() {
-            try bindValue(of: model, attribute: attribute, to: statement, parameter: Int32(position + 1), entity: entity)
-        }
-        try statement.bind(model._$persistentState.key, Int32(attributes.count + 1))
+        try statement.bind(key, 1)
+        try bind(model, entity: entity, attributes: attributes, references: references, to: statement, from: 2)
         try run(statement, entity: entity)
+    }
+
+    func update(
+        _ model: any PersistentModel, key: Int64, entity: Schema.Entity, attributes: [Int], references: [ReferenceWrite]
+    ) throws {
+        try update(model as (any PersistentModel)?, key: key, entity: entity, attributes: attributes, references: references)
+    }
+
+    func update(key: Int64, entity: Schema.Entity, references: [ReferenceWrite]) throws {
+        try update(nil, key: key, entity: entity, attributes: [], references: references)
+    }
+
+    private func update(
+        _ model: (any PersistentModel)?, key: Int64, entity: Schema.Entity, attributes: [Int], references: [ReferenceWrite]
+    ) throws {
+        guard !attributes.isEmpty || !references.isEmpty else { return }
+        let assignments = self.assignments(entity, attributes: attributes, references: references)
+        let sql = "UPDATE \(dialect.quote(entity.name)) SET \(assignments.map { "\($0.column) = \($0.value)" }.joined(separator: ", ")) WHERE \(keyColumn) = ?"
+        let statement = try database.statement(sql)
+        defer { statement.reset() }
+        let next = try bind(model, entity: entity, attributes: attributes, references: references, to: statement, from: 1)
+        try statement.bind(key, next)
+        try run(statement, entity: entity)
+    }
+
+    func setMembers(_ members: [Int64], of owner: Int64, relationship: Schema.Relationship) throws {
+        guard let join = JoinColumns(relationship) else { return }
+        let table = dialect.quote(join.table)
+        let current = try database.rows("SELECT \(join.member) FROM \(table) WHERE \(join.owner) = ?", [.integer(owner)])
+        let kept = Set(members)
+        let remove = database.statementKeys(current).filter { !kept.contains($0) }
+        for member in remove {
+            try database.execute("DELETE FROM \(table) WHERE \(join.owner) = ? AND \(join.member) = ?", [.integer(owner), .integer(member)])
+        }
+        let sql = """
+            INSERT INTO \(table) (\(join.owner), \(join.member), \(join.position), \(join.otherPosition)) \
+            VALUES (?, ?, ?, (SELECT coalesce(max(\(join.otherPosition)), -1) + 1 FROM \(table) WHERE \(join.member) = ?)) \
+            ON CONFLICT (owner, member) DO UPDATE SET \(join.position) = excluded.\(join.position)
+            """
+        for (index, member) in members.enumerated() {
+            try database.execute(sql, [.integer(owner), .integer(member), .integer(Int64(index)), .integer(member)])
+        }
+    }
+
+    func related(_ relationship: Schema.Relationship, owners: [Int64]) throws -> [(owner: Int64, member: Int64)] {
+        var pairs: [(owner: Int64, member: Int64)] = []
+        for chunk in owners.chunked(by: 10_000) {
+            let list = placeholders(chunk.count)
+            let sql: String
+            switch relationship.storage {
+            case .column:
+                let column = dialect.quote(relationship.name)
+                sql = "SELECT \(keyColumn), \(column) FROM \(dialect.quote(relationshipOwner(relationship))) WHERE \(keyColumn) IN \(list) AND \(column) IS NOT NULL"
+            case .inverseColumn:
+                guard let inverse = relationship.inverse else { continue }
+                let column = dialect.quote(inverse.name)
+                sql = "SELECT \(column), \(keyColumn) FROM \(dialect.quote(relationship.destination)) WHERE \(column) IN \(list)"
+            case .joinTable:
+                guard let join = JoinColumns(relationship) else { continue }
+                sql = "SELECT \(join.owner), \(join.member) FROM \(dialect.quote(join.table)) WHERE \(join.owner) IN \(list)"
+            }
+            for row in try database.rows(sql, chunk.map { .integer($0) }) {
+                if case .integer(let owner) = row[0], case .integer(let member) = row[1] { pairs.append((owner, member)) }
+            }
+        }
+        return pairs
+    }
+
+    func clearReferences(_ relationship: Schema.Relationship, to destinations: [Int64]) throws -> [Int64] {
+        var sources: [Int64] = []
+        for chunk in destinations.chunked(by: 10_000) {
+            let list = placeholders(chunk.count)
+            let values = chunk.map { StoredValue.integer($0) }
+            switch relationship.storage {
+            case .column:
+                let table = dialect.quote(relationshipOwner(relationship))
+                let column = dialect.quote(relationship.name)
+                sources += database.statementKeys(try database.rows("SELECT \(keyColumn) FROM \(table) WHERE \(column) IN \(list)", values))
+                var set = "\(column) = NULL"
+                if let position = relationship.positionColumn { set += ", \(dialect.quote(position)) = NULL" }
+                try database.execute("UPDATE \(table) SET \(set) WHERE \(column) IN \(list)", values)
+            case .joinTable:
+                guard let join = JoinColumns(relationship) else { continue }
+                let table = dialect.quote(join.table)
+                sources += database.statementKeys(try database.rows("SELECT \(join.owner) FROM \(table) WHERE \(join.member) IN \(list)", values))
+                try database.execute("DELETE FROM \(table) WHERE \(join.member) IN \(list)", values)
+            case .inverseColumn:
+                continue
+            }
+        }
+        return sources
     }
 
     func delete(keys: [Int64], entity: Schema.Entity) throws {
         guard !keys.isEmpty else { return }
-        let sql = "DELETE FROM \(dialect.quote(entity.name)) WHERE \(dialect.quote(SQLiteStore.keyColumn)) = ?"
-        let statement = try database.statement(sql)
+        let statement = try database.statement("DELETE FROM \(dialect.quote(entity.name)) WHERE \(keyColumn) = ?")
         defer { statement.reset() }
         for key in keys {
             try statement.bind(key, 1)
             try run(statement, entity: entity)
             statement.rewind()
+        }
+        for relationship in entity.orderedRelationships {
+            guard let join = JoinColumns(relationship) else { continue }
+            for chunk in keys.chunked(by: 10_000) {
+                try database.execute(
+                    "DELETE FROM \(dialect.quote(join.table)) WHERE \(join.owner) IN \(placeholders(chunk.count))",
+                    chunk.map { .integer($0) })
+            }
         }
     }
 
@@ -75,31 +162,67 @@ struct SQLiteTransaction: DataStoreTransaction {
         return keys
     }
 
-    /// Reserves `count` new keys for the entity and returns the first. Keys are never reused, even after
-    /// the rows that had them are deleted.
-    private func allocateKeys(count: Int, entity: Schema.Entity) throws -> Int64 {
-        let sequence = try database.rows(
-            "SELECT last_key FROM \(SQLiteStore.sequenceTable) WHERE entity = ?", [.text(entity.name)])
-        let highest = try database.rows(
-            "SELECT max(\(dialect.quote(SQLiteStore.keyColumn))) FROM \(dialect.quote(entity.name))")
-        var last: Int64 = 0
-        if case .integer(let value) = sequence.first?.first { last = value }
-        if case .integer(let value) = highest.first?.first { last = max(last, value) }
-        try database.execute(
-            "INSERT OR REPLACE INTO \(SQLiteStore.sequenceTable) (entity, last_key) VALUES (?, ?)",
-            [.text(entity.name), .integer(last + Int64(count))])
-        return last + 1
+    // MARK: Helpers
+
+    /// The entity that holds a column relationship: the inverse's destination, or its own entity when it has no
+    /// inverse (found through the schema).
+    private func relationshipOwner(_ relationship: Schema.Relationship) -> String {
+        if let inverse = relationship.inverse { return inverse.destination }
+        return store.schema.entities.first { $0.orderedRelationships.contains { $0 === relationship } }?.name ?? ""
     }
 
-    private func bindValue(
-        of model: any PersistentModel, attribute: Schema.Attribute, to statement: SQLiteStatement, parameter: Int32,
-        entity: Schema.Entity
-    ) throws {
-        do {
-            try model._$store(attribute.index, into: statement, parameter: parameter)
-        } catch let error as SwiftDataError {
-            throw error.with(model: entity.name, property: attribute.name)
+    /// Column assignments of a row: `(quoted column, value SQL)`, attributes first, then each reference's foreign
+    /// key and position. A position after the last member is computed by SQL in the same statement.
+    private func assignments(_ entity: Schema.Entity, attributes: [Int], references: [ReferenceWrite])
+        -> [(column: String, value: String)]
+    {
+        var result = attributes.compactMap { entity.attribute(at: $0) }.map { (dialect.quote($0.name), "?") }
+        for reference in references {
+            result.append((dialect.quote(reference.relationship.name), "?"))
+            guard let position = reference.relationship.positionColumn else { continue }
+            let column = dialect.quote(position)
+            switch reference.position {
+            case .last?:
+                result.append((column, "(SELECT coalesce(max(\(column)), -1) + 1 FROM \(dialect.quote(entity.name)) WHERE \(dialect.quote(reference.relationship.name)) = ?)"))
+            case .index?, nil:
+                result.append((column, "?"))
+            }
         }
+        return result
+    }
+
+    /// Binds what `assignments` placed, from parameter `first` on; returns the next free parameter.
+    @discardableResult
+    private func bind(
+        _ model: (any PersistentModel)?, entity: Schema.Entity, attributes: [Int], references: [ReferenceWrite],
+        to statement: SQLiteStatement, from first: Int32
+    ) throws -> Int32 {
+        var parameter = first
+        for index in attributes {
+            do {
+                try model?._$store(index, into: statement, parameter: parameter)
+            } catch let error as SwiftDataError {
+                throw error.with(model: entity.name, property: entity.attribute(at: index)?.name)
+            }
+            parameter += 1
+        }
+        for reference in references {
+            if let key = reference.key { try statement.bind(key, parameter) } else { try statement.bindNull(parameter) }
+            parameter += 1
+            guard reference.relationship.positionColumn != nil else { continue }
+            switch reference.position {
+            case .index(let index)?: try statement.bind(Int64(index), parameter)
+            case .last?:
+                if let key = reference.key { try statement.bind(key, parameter) } else { try statement.bindNull(parameter) }
+            case nil: try statement.bindNull(parameter)
+            }
+            parameter += 1
+        }
+        return parameter
+    }
+
+    private func placeholders(_ count: Int) -> String {
+        "(" + Array(repeating: "?", count: count).joined(separator: ", ") + ")"
     }
 
     private func run(_ statement: SQLiteStatement, entity: Schema.Entity) throws {
@@ -108,5 +231,38 @@ struct SQLiteTransaction: DataStoreTransaction {
         } catch let error as SwiftDataError {
             throw error.with(model: entity.name)
         }
+    }
+}
+
+/// The column names of a join-table relationship, from the point of view of the relationship's side.
+struct JoinColumns {
+    let table: String
+    /// This side's key column, and the other side's.
+    let owner: String
+    let member: String
+    /// The member's position in this side's array, and this side's position in the member's inverse array.
+    let position: String
+    let otherPosition: String
+
+    init?(_ relationship: Schema.Relationship) {
+        guard case .joinTable(let table, let isOwner) = relationship.storage else { return nil }
+        self.table = table
+        owner = isOwner ? "\"owner\"" : "\"member\""
+        member = isOwner ? "\"member\"" : "\"owner\""
+        position = isOwner ? "\"position\"" : "\"inverse_position\""
+        otherPosition = isOwner ? "\"inverse_position\"" : "\"position\""
+    }
+}
+
+extension Array {
+    func chunked(by size: Int) -> [ArraySlice<Element>] {
+        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
+    }
+}
+
+extension SQLiteDatabase {
+    /// The integers of the first column of rows.
+    func statementKeys(_ rows: [[StoredValue]]) -> [Int64] {
+        rows.compactMap { if case .integer(let key) = $0.first { key } else { nil } }
     }
 }

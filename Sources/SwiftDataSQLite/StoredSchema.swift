@@ -8,6 +8,18 @@ struct StoredSchema: Codable, Equatable {
     struct StoredEntity: Codable, Equatable {
         var name: String
         var attributes: [StoredAttribute]
+        var relationships: [StoredRelationship]? = nil
+    }
+
+    struct StoredRelationship: Codable, Equatable {
+        var name: String
+        var destination: String
+        var isToMany: Bool
+        var inverse: String?
+        /// Where it lives: `column`, `inverse`, or `join:<table>:owner|member`.
+        var storage: String
+
+        var description: String { "\(name) -> \(isToMany ? "[\(destination)]" : destination)" }
     }
 
     struct StoredAttribute: Codable, Equatable {
@@ -31,6 +43,17 @@ struct StoredSchema: Codable, Equatable {
                 StoredAttribute(
                     name: attribute.name, type: typeName(attribute.valueType),
                     storage: attribute.layout.map(SQLiteStore.storage) ?? .blob, isOptional: attribute.isOptional)
+            },
+            relationships: entity.orderedRelationships.map { relationship in
+                let storage: String
+                switch relationship.storage {
+                case .column: storage = "column"
+                case .inverseColumn: storage = "inverse"
+                case .joinTable(let table, let isOwner): storage = "join:\(table):\(isOwner ? "owner" : "member")"
+                }
+                return StoredRelationship(
+                    name: relationship.name, destination: relationship.destination,
+                    isToMany: !relationship.isToOneRelationship, inverse: relationship.inverse?.name, storage: storage)
             })
     }
 
@@ -56,6 +79,15 @@ struct StoredSchema: Codable, Equatable {
         }
         for attribute in stored.attributes where modelByName[attribute.name] == nil {
             differences.append("the store has '\(attribute.columnDescription)', which the model lacks")
+        }
+        let storedRelationships = stored.relationships ?? []
+        for relationship in model.relationships ?? [] where !storedRelationships.contains(relationship) {
+            let old = storedRelationships.first { $0.name == relationship.name }
+            differences.append(old.map { "relationship '\($0.description)' became '\(relationship.description)'" }
+                ?? "the model adds relationship '\(relationship.description)'")
+        }
+        for relationship in storedRelationships where !(model.relationships ?? []).contains(where: { $0.name == relationship.name }) {
+            differences.append("the store has relationship '\(relationship.description)', which the model lacks")
         }
         return differences.isEmpty ? nil : differences.joined(separator: "; ")
     }

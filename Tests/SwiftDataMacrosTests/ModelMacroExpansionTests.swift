@@ -33,10 +33,12 @@ struct ModelMacroExpansionTests {
                         return _$name!
                     }
                     set {
+                        _$willSet(0, _$name)
+                        let oldValue = _$name
                         _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
                             _$name = newValue
                         }
-                        _$didSet(0)
+                        _$didSet(0, oldValue, newValue)
                     }
                 }
 
@@ -50,10 +52,12 @@ struct ModelMacroExpansionTests {
                         return _$email!
                     }
                     set {
+                        _$willSet(1, _$email)
+                        let oldValue = _$email
                         _$observationRegistrar.withMutation(of: self, keyPath: \.email) {
                             _$email = newValue
                         }
-                        _$didSet(1)
+                        _$didSet(1, oldValue, newValue)
                     }
                 }
 
@@ -67,10 +71,12 @@ struct ModelMacroExpansionTests {
                         return _$nickname!
                     }
                     set {
+                        _$willSet(2, _$nickname)
+                        let oldValue = _$nickname
                         _$observationRegistrar.withMutation(of: self, keyPath: \.nickname) {
                             _$nickname = newValue
                         }
-                        _$didSet(2)
+                        _$didSet(2, oldValue, newValue)
                     }
                 }
 
@@ -84,10 +90,12 @@ struct ModelMacroExpansionTests {
                         return _$imageData!
                     }
                     set {
+                        _$willSet(3, _$imageData)
+                        let oldValue = _$imageData
                         _$observationRegistrar.withMutation(of: self, keyPath: \.imageData) {
                             _$imageData = newValue
                         }
-                        _$didSet(3)
+                        _$didSet(3, oldValue, newValue)
                     }
                 }
 
@@ -156,16 +164,47 @@ struct ModelMacroExpansionTests {
                     }
                 }
 
-                func _$unload(_ property: Int) {
+                func _$get(_ property: Int) -> Any? {
                     switch property {
                     case 0:
-                        _$name = nil
+                        return _$name.map {
+                            $0 as Any
+                        }
                     case 1:
-                        _$email = nil
+                        return _$email.map {
+                            $0 as Any
+                        }
                     case 2:
-                        _$nickname = nil
+                        return _$nickname.map {
+                            $0 as Any
+                        }
                     case 3:
-                        _$imageData = nil
+                        return _$imageData.map {
+                            $0 as Any
+                        }
+                    default:
+                        return nil
+                    }
+                }
+
+                func _$set(_ property: Int, _ value: Any?) {
+                    switch property {
+                    case 0:
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
+                            _$name = SwiftData._storedValue(value, as: _$name)
+                        }
+                    case 1:
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.email) {
+                            _$email = SwiftData._storedValue(value, as: _$email)
+                        }
+                    case 2:
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.nickname) {
+                            _$nickname = SwiftData._storedValue(value, as: _$nickname)
+                        }
+                    case 3:
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.imageData) {
+                            _$imageData = SwiftData._storedValue(value, as: _$imageData)
+                        }
                     default:
                         break
                     }

@@ -17,7 +17,9 @@ import Testing
         process.arguments = [
             "swiftc", "-typecheck", "-diagnostic-style=llvm",
             "-I", buildDirectory.appendingPathComponent("Modules").path,
-            "-I", package.appendingPathComponent("Sources/CSQLite").path, file.path,
+            "-I", package.appendingPathComponent("Sources/CSQLite").path,
+            "-load-plugin-executable", buildDirectory.appendingPathComponent("SwiftDataMacros-tool").path + "#SwiftDataMacros",
+            file.path,
         ]
         let pipe = Pipe()
         process.standardError = pipe
@@ -51,5 +53,47 @@ import Testing
         let lines = output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         #expect(lines.contains("isStoredInMemoryOnly"), "a fix-it renames the label:\n\(output)")
         #expect(lines.contains("configurations:"), "a fix-it adds the label:\n\(output)")
+    }
+
+    @Test func setRelationshipsAreRefused() throws {
+        let output = try typecheck("""
+            import SwiftData
+            @Model final class Tag {
+                var label = ""
+                init() {}
+            }
+            @Model final class Post {
+                var tags: Set<Tag> = []
+                init() {}
+            }
+            """)
+        #expect(output.contains("a to-many relationship is an array of models: declare [Model] instead of Set<Model>"), "\(output)")
+    }
+
+    @Test func unstorableTypesAreRefused() throws {
+        let output = try typecheck("""
+            import SwiftData
+            struct Point { var x = 0.0 }
+            @Model final class Shape {
+                var origin = Point()
+                init() {}
+            }
+            """)
+        #expect(output.contains("this property's type cannot be stored: make it Codable or RawRepresentable, or mark the property @Transient"), "\(output)")
+    }
+
+    @Test func seedModelsCompileWithoutWarnings() throws {
+        let output = try typecheck("""
+            import SwiftData
+            @Model final class User {
+                var name: String
+                var email: String
+                init(name: String, email: String) {
+                    self.name = name
+                    self.email = email
+                }
+            }
+            """)
+        #expect(output.isEmpty, "\(output)")
     }
 }

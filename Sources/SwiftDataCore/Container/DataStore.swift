@@ -9,8 +9,14 @@ package protocol DataStore: AnyObject, Sendable {
     var configuration: ModelConfiguration { get }
 
     /// Calls `row` for every row the request selects, with the row's primary key and a reader whose column
-    /// `i + 1` holds property `request.properties[i]`.
+    /// `i + 1` holds property `request.properties[i]` (for a to-one relationship stored in a column, the related
+    /// row's key or NULL).
     func fetch<T: PersistentModel>(_ request: FetchRequest<T>, row: (Int64, any _RowReader) throws -> Void) throws
+    /// Calls `row` for every member of a relationship of the given owners, in each owner's order, with the owner's
+    /// key, the member's key and a reader whose column `i + 2` holds the member's property `properties[i]`.
+    func fetchMembers(
+        of relationship: Schema.Relationship, owners: [Int64], destination: Schema.Entity, properties: [Int],
+        row: (_ owner: Int64, _ member: Int64, any _RowReader) throws -> Void) throws
     /// The number of rows the request selects (limit and offset applied).
     func fetchCount<T: PersistentModel>(_ request: FetchRequest<T>) throws -> Int
     /// Runs `body` in one write transaction: every change it makes is committed together, or none is.
@@ -21,14 +27,47 @@ package protocol DataStore: AnyObject, Sendable {
 
 /// The writes a store offers inside a transaction.
 package protocol DataStoreTransaction {
-    /// Inserts the models, all of `entity`, and returns their new primary keys in order.
-    func insert(_ models: [any PersistentModel], entity: Schema.Entity) throws -> [Int64]
-    /// Writes the given properties of a registered model.
-    func update(_ model: any PersistentModel, entity: Schema.Entity, properties: PropertyMask) throws
-    /// Deletes the rows with the given keys.
+    /// Reserves `count` new primary keys for the entity and returns the first; the others follow it. Keys are
+    /// never reused.
+    func allocateKeys(count: Int, entity: Schema.Entity) throws -> Int64
+    /// Inserts a row: the given attributes (read from the model) and foreign keys.
+    func insert(_ model: any PersistentModel, key: Int64, entity: Schema.Entity, attributes: [Int], references: [ReferenceWrite]) throws
+    /// Updates the given attributes and foreign keys of a row.
+    func update(_ model: any PersistentModel, key: Int64, entity: Schema.Entity, attributes: [Int], references: [ReferenceWrite]) throws
+    /// Updates foreign keys of a row without touching its attributes.
+    func update(key: Int64, entity: Schema.Entity, references: [ReferenceWrite]) throws
+    /// Makes `members`, in order, the members of a join-table relationship for `owner`.
+    func setMembers(_ members: [Int64], of owner: Int64, relationship: Schema.Relationship) throws
+    /// The (owner, member) pairs of a relationship for the given owners, as stored.
+    func related(_ relationship: Schema.Relationship, owners: [Int64]) throws -> [(owner: Int64, member: Int64)]
+    /// Clears a relationship's references to the given destination keys (foreign keys become NULL, join rows go)
+    /// and returns the keys of the rows that referred to them.
+    func clearReferences(_ relationship: Schema.Relationship, to destinations: [Int64]) throws -> [Int64]
+    /// Deletes the rows with the given keys, and their rows in join tables.
     func delete(keys: [Int64], entity: Schema.Entity) throws
     /// The primary keys of the rows a request selects, read inside the transaction.
     func fetchKeys<T: PersistentModel>(_ request: FetchRequest<T>) throws -> [Int64]
+}
+
+/// A foreign key to write: the column, the referenced key, and for a to-many inverse, the position in it.
+package struct ReferenceWrite {
+    package let relationship: Schema.Relationship
+    package let key: Int64?
+    package let position: Position?
+
+    /// Where the row goes in its owner's ordered to-many inverse.
+    package enum Position: Equatable {
+        /// At this index.
+        case index(Int)
+        /// After the owner's current last member.
+        case last
+    }
+
+    package init(relationship: Schema.Relationship, key: Int64?, position: Position?) {
+        self.relationship = relationship
+        self.key = key
+        self.position = position
+    }
 }
 
 /// A fetch as a store sees it.
@@ -60,8 +99,15 @@ package final class EntityBinding: Sendable {
         self.entity = entity
         self.store = store
         self.storeIdentifier = store.identifier
+        let columns = entity.orderedRelationships.filter { $0.storage == .column }
+        fetchedProperties = entity.orderedAttributes.map(\.index) + columns.map(\.index)
+        lazyRelationships = entity.orderedRelationships.filter { $0.storage != .column }.map(\.index)
     }
 
-    /// Every persisted attribute's property index, in order.
-    package var attributeIndexes: [Int] { entity.orderedAttributes.map(\.index) }
+    /// The properties a fetch reads, in order: the attributes, then the to-one relationships stored in a
+    /// column of this entity.
+    package let fetchedProperties: [Int]
+    /// The relationships a fetched model loads later, when first read.
+    package let lazyRelationships: [Int]
+
 }

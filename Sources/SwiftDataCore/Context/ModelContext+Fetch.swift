@@ -6,6 +6,7 @@ extension ModelContext {
         let binding = try binding(for: T.self)
         let merges = mergesPendingChanges(descriptor, entity: binding.entity)
         let models = try load(request(descriptor, binding: binding, window: !merges), binding: binding)
+        try prefetch(descriptor.relationshipKeyPathsForPrefetching, of: models, binding: binding)
         return merges ? try mergePendingChanges(into: models, descriptor) : models
     }
 
@@ -84,7 +85,7 @@ extension ModelContext {
         -> FetchRequest<T>
     {
         var request = FetchRequest<T>(
-            entity: binding.entity, predicate: descriptor.predicate, properties: binding.attributeIndexes)
+            entity: binding.entity, predicate: descriptor.predicate, properties: binding.fetchedProperties)
         request.sortBy = descriptor.sortBy
         if window {
             request.fetchLimit = descriptor.fetchLimit
@@ -95,39 +96,68 @@ extension ModelContext {
 
     /// Runs a store fetch and returns the context's object for every row, creating or refreshing them.
     func load<T: PersistentModel>(_ request: FetchRequest<T>, binding: EntityBinding) throws -> [T] {
-        let typeKey = ObjectIdentifier(T.self)
-        var map = registry.removeValue(forKey: typeKey) ?? [:]
-        defer { registry[typeKey] = map }
-        let backingData: any BackingData<T> = DefaultBackingData(for: T.self)
-        let properties = request.properties
         var results: [T] = []
-        try binding.store.fetch(request) { key, reader in
-            if let existing = map[key] {
-                let model = unsafeDowncast(existing, to: T.self)
-                let changes = model._$persistentState.changes
-                for (column, property) in properties.enumerated() where !changes.contains(property) {
-                    try model._$load(property, from: reader, column: Int32(column + 1))
-                }
-                results.append(model)
-                return
+        try withMaterializer(T.self, binding: binding, properties: request.properties) { materialize in
+            try binding.store.fetch(request) { key, reader in
+                results.append(try materialize(key, reader, 1))
             }
-            let model = T(backingData: backingData)
-            for (column, property) in properties.enumerated() {
-                try model._$load(property, from: reader, column: Int32(column + 1))
-            }
-            model._$persistentState = registeredState(key: key, binding: binding)
-            map[key] = model
-            results.append(model)
         }
         return results
     }
 
+    /// Runs `body` with a function that turns a row (its key, and its properties from a reader's column onward)
+    /// into the context's object for it: the registered one, refreshed where it has no unsaved changes, or a new
+    /// one. To-one relationships stored in the row resolve to registered models or to models loaded later.
+    func withMaterializer<T: PersistentModel>(
+        _ type: T.Type, binding: EntityBinding, properties: [Int],
+        _ body: (_ materialize: (Int64, any _RowReader, Int32) throws -> T) throws -> Void
+    ) throws {
+        let typeKey = ObjectIdentifier(T.self)
+        var map = registry.removeValue(forKey: typeKey) ?? [:]
+        defer { registry[typeKey] = map }
+        let backingData: any BackingData<T> = DefaultBackingData(for: T.self)
+        let references = properties.map { binding.entity.relationship(at: $0) }
+        let hasReferences = references.contains { $0 != nil }
+        try body { key, reader, first in
+            let model: T
+            let isNew: Bool
+            if let existing = map[key] {
+                model = unsafeDowncast(existing, to: T.self)
+                isNew = false
+            } else {
+                model = T(backingData: backingData)
+                model._$persistentState = registeredState(key: key, binding: binding)
+                map[key] = model
+                isNew = true
+            }
+            let changes = model._$persistentState.changes
+            for (offset, property) in properties.enumerated() where isNew || !changes.contains(property) {
+                let column = first + Int32(offset)
+                if hasReferences, let relationship = references[offset] {
+                    let target = reader.isNull(column) ? nil : reader.int64(column)
+                    let value: Any
+                    if let target, relationship.destinationType == T.self {
+                        value = map[target] ?? makeHollow(T.self, key: target, binding: binding, in: &map)
+                    } else {
+                        value = try reference(to: target, relationship)
+                    }
+                    model._$set(property, value)
+                } else {
+                    try model._$load(property, from: reader, column: column)
+                }
+            }
+            if isNew {
+                for property in binding.lazyRelationships { model._$set(property, nil) }
+            }
+            return model
+        }
+    }
     /// The models with the given keys; with `inOrder`, in the order of `keys` (rows that no longer exist are
     /// left out).
     func load<T: PersistentModel>(_ type: T.Type, keys: [Int64], binding: EntityBinding, inOrder: Bool = false)
         throws -> [T]
     {
-        var request = FetchRequest<T>(entity: binding.entity, properties: binding.attributeIndexes)
+        var request = FetchRequest<T>(entity: binding.entity, properties: binding.fetchedProperties)
         request.keys = keys
         let models = try load(request, binding: binding)
         guard inOrder else { return models }
@@ -143,7 +173,12 @@ extension ModelContext {
             keysByType[ObjectIdentifier(type), default: (type, [])].keys.append(model._$persistentState.key)
         }
         for (type, keys) in keysByType.values {
-            for model in models where Swift.type(of: model) == type { model._$persistentState.changes.removeAll() }
+            for model in models where Swift.type(of: model) == type {
+                // Changed relationships that live outside the row load again when next read.
+                let lazy = model._$persistentState.binding?.lazyRelationships ?? []
+                for property in lazy where model._$persistentState.changes.contains(property) { model._$set(property, nil) }
+                model._$persistentState.changes.removeAll()
+            }
             try reload(type, keys: keys)
         }
     }

@@ -31,53 +31,38 @@ extension ModelContext {
         }
         NotificationCenter.default.post(name: ModelContext.willSave, object: self)
 
-        let insertBindings = try inserts.map { try binding(for: type(of: $0)) }
-        var deletedIdentifiers = deletes.map(\.persistentModelID)
-        var insertedKeys: [Int: Int64] = [:]
-        var batchDeletedKeys: [(binding: EntityBinding, keys: [Int64])] = []
-        let involvedStores = storesInvolved(inserts: insertBindings, updates: updates, deletes: deletes, batches: batches)
-        for store in involvedStores {
+        var operation = SaveOperation(
+            context: self, inserts: inserts, insertBindings: try inserts.map { try binding(for: type(of: $0)) },
+            updates: updates, deletes: deletes, batches: batches)
+        try operation.validate()
+        for store in storesInvolved(inserts: operation.insertBindings, updates: updates, deletes: deletes, batches: batches) {
             guard store.configuration.allowsSave else {
                 throw SwiftDataError.storeError.with(
                     reason: "the store '\(store.configuration.name)' was opened with allowsSave: false",
                     suggestion: "Open it with allowsSave: true to save, or call rollback()")
             }
-            try store.write { transaction in
-                for batch in batches {
-                    let binding = try binding(for: batch.modelType)
-                    guard binding.store === store else { continue }
-                    let keys = try batch.keys(transaction)
-                    try transaction.delete(keys: keys, entity: binding.entity)
-                    batchDeletedKeys.append((binding, keys))
-                }
-                for (entity, keys) in groupDeletes(deletes, store: store) {
-                    try transaction.delete(keys: keys, entity: entity)
-                }
-                for (entity, positions) in groupInserts(insertBindings, store: store) {
-                    let keys = try transaction.insert(positions.map { inserts[$0] }, entity: entity)
-                    for (position, key) in zip(positions, keys) { insertedKeys[position] = key }
-                }
-                for model in updates where model._$persistentState.binding?.store === store {
-                    guard let entity = model._$persistentState.binding?.entity else { continue }
-                    try transaction.update(model, entity: entity, properties: model._$persistentState.changes)
-                }
-            }
+            try store.write { transaction in try operation.write(transaction, store: store) }
         }
 
         // Everything is committed: bring the models' states up to date.
         var insertedIdentifiers: [PersistentIdentifier] = []
-        for (position, model) in inserts.enumerated() {
-            guard let key = insertedKeys[position] else { continue }
-            register(model, key: key, binding: insertBindings[position])
+        for (model, binding) in zip(inserts, operation.insertBindings) {
+            guard let key = operation.insertedKeys[ObjectIdentifier(model)] else { continue }
+            register(model, key: key, binding: binding)
             insertedIdentifiers.append(model.persistentModelID)
         }
         let updatedIdentifiers = updates.map(\.persistentModelID)
         for model in updates { model._$persistentState.changes.removeAll() }
-        for model in deletes { detach(model) }
-        for (binding, keys) in batchDeletedKeys {
-            deletedIdentifiers += keys.map { identifier(key: $0, binding: binding) }
-            for key in keys { detachRegistered(binding, key: key) }
+        var deletedIdentifiers: [PersistentIdentifier] = []
+        for (entityName, keys) in operation.deletedKeys {
+            guard let binding = container.binding(forEntityName: entityName) else { continue }
+            for key in keys.sorted() {
+                deletedIdentifiers.append(identifier(key: key, binding: binding))
+                detachRegistered(binding, key: key)
+            }
         }
+        for model in deletes where model._$persistentState.status == .deleted { detach(model) }
+        if !operation.deletedKeys.isEmpty { removeReferences(toDeleted: operation.deletedKeys) }
         resetPendingLists()
         NotificationCenter.default.post(
             name: ModelContext.didSave, object: self,
@@ -86,6 +71,35 @@ extension ModelContext {
                 NotificationKey.updatedIdentifiers.rawValue: updatedIdentifiers,
                 NotificationKey.deletedIdentifiers.rawValue: deletedIdentifiers,
             ])
+    }
+
+    /// After deletes are committed, takes the deleted models out of the loaded relationships of the models left,
+    /// as the store did (except where the delete rule is `.noAction`).
+    private func removeReferences(toDeleted deleted: [String: Set<Int64>]) {
+        for entity in container.schema.entities {
+            let references = entity.orderedRelationships.filter {
+                deleted[$0.destination] != nil && $0.inverse?.deleteRule != .noAction
+            }
+            guard !references.isEmpty, let type = entity.modelType else { continue }
+            for object in registry[ObjectIdentifier(type)]?.values.map({ $0 }) ?? [] {
+                guard let model = object as? any PersistentModel else { continue }
+                for reference in references {
+                    guard let value = model._$get(reference.index) as? any _RelationshipValue else { continue }
+                    let related = value._relatedModels
+                    let kept = related.filter { other in
+                        !(other._$persistentState.status == .detached
+                            && deleted[reference.destination]?.contains(other._$persistentState.key) == true)
+                    }
+                    guard kept.count != related.count else { continue }
+                    model._$set(reference.index, reference.isToOneRelationship ? (kept.first.map { $0 as Any } ?? Optional<Any>.none as Any) : typed(kept, reference))
+                }
+            }
+        }
+    }
+
+    private func typed(_ models: [any PersistentModel], _ relationship: Schema.Relationship) -> Any {
+        func cast<D: PersistentModel>(_ type: D.Type) -> Any { models.compactMap { $0 as? D } }
+        return relationship.destinationType.map { cast($0) } ?? models
     }
 
     /// Runs `block`, then saves. If `block` throws, the context rolls back and the error propagates.
@@ -139,31 +153,6 @@ extension ModelContext {
         deletes.forEach { add($0._$persistentState.binding?.store) }
         batches.forEach { add(container.binding(for: $0.modelType)?.store) }
         return stores
-    }
-
-    private func groupInserts(_ bindings: [EntityBinding], store: any DataStore) -> [(Schema.Entity, [Int])] {
-        var groups: [(Schema.Entity, [Int])] = []
-        for (position, binding) in bindings.enumerated() where binding.store === store {
-            if let index = groups.firstIndex(where: { $0.0 === binding.entity }) {
-                groups[index].1.append(position)
-            } else {
-                groups.append((binding.entity, [position]))
-            }
-        }
-        return groups
-    }
-
-    private func groupDeletes(_ models: [any PersistentModel], store: any DataStore) -> [(Schema.Entity, [Int64])] {
-        var groups: [(Schema.Entity, [Int64])] = []
-        for model in models {
-            guard let binding = model._$persistentState.binding, binding.store === store else { continue }
-            if let index = groups.firstIndex(where: { $0.0 === binding.entity }) {
-                groups[index].1.append(model._$persistentState.key)
-            } else {
-                groups.append((binding.entity, [model._$persistentState.key]))
-            }
-        }
-        return groups
     }
 
     private func detach(_ model: any PersistentModel) {

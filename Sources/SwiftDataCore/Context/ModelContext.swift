@@ -24,6 +24,8 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
     var changed: [any PersistentModel] = []
     /// Registered models deleted since the last save.
     var deleted: [any PersistentModel] = []
+    /// Keys of registered models whose values are not loaded yet, by model type.
+    var hollow: [ObjectIdentifier: [Int64]] = [:]
     /// `delete(model:where:)` calls waiting for the next save.
     var batchDeletes: [PendingBatchDelete] = []
     let isMainContext: Bool
@@ -42,6 +44,7 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
     }
 
     deinit {
+        releaseRelationships()
         for model in inserted { model._$persistentState.context = nil }
     }
 
@@ -101,6 +104,7 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
             model._$persistentState.context = self
             model._$persistentState.status = .inserted
             inserted.append(model)
+            insertRelated(of: model)
         }
         scheduleAutosave()
     }

@@ -6,7 +6,7 @@ import Observation
 /// Besides Apple's requirements, the protocol has a few underscored ones that `@Model` generates: typed
 /// storage per property and functions that move values between that storage and a store's rows. They are
 /// internal plumbing, not API.
-public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable {
+public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable, _RelationshipValue {
     /// Creates a model whose values a store will fill in.
     init(backingData: any BackingData<Self>)
     /// The model's backing data; here a view of the model's own inline storage.
@@ -19,8 +19,11 @@ public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable {
     func _$load(_ property: Int, from reader: any _RowReader, column: Int32) throws
     /// Binds persisted property number `property` to `parameter`.
     func _$store(_ property: Int, into writer: any _RowWriter, parameter: Int32) throws
-    /// Forgets the value of persisted property number `property`, so the next read loads it again.
-    func _$unload(_ property: Int)
+    /// The stored value of persisted property number `property`, or `nil` when it has none (not loaded).
+    func _$get(_ property: Int) -> Any?
+    /// Replaces the stored value of persisted property number `property`, telling observers; `nil` empties it, so
+    /// the next read loads it again.
+    func _$set(_ property: Int, _ value: Any?)
 }
 
 extension PersistentModel {
@@ -76,7 +79,10 @@ extension PersistentModel {
     /// The entity name: the class name.
     package static var _entityName: String { String(describing: Self.self) }
 
-    /// Called by generated setters after persisted property number `property` changed.
+    /// A model is the value of a to-one relationship.
+    public var _relatedModels: [any PersistentModel] { [self] }
+
+    /// Records that persisted property number `property` changed (hand-written models call it from setters).
     @inlinable
     public func _$didSet(_ property: Int) {
         if _$persistentState.status == .registered, !_$persistentState.changes.contains(property) {
@@ -84,11 +90,34 @@ extension PersistentModel {
         }
     }
 
-    /// Called by generated getters when persisted property number `property` has no value: it was never
-    /// assigned (a programming error, reported like Swift reports an uninitialized variable).
+    /// Called by generated setters before an attribute changes: nothing to do.
+    @inlinable
+    public func _$willSet<Value>(_ property: Int, _ current: Value?) {}
+
+    /// Called by generated setters before a relationship changes: loads its current value, which the change
+    /// needs to update the inverse side.
+    public func _$willSet<Value: _RelationshipValue>(_ property: Int, _ current: Value?) {
+        if current == nil { _$persistentState.context?.faultIn(self, property: property) }
+    }
+
+    /// Called by generated getters when persisted property number `property` has no value: the context loads it
+    /// (a property of a model not loaded yet, or a relationship). A property of a new model that was never
+    /// assigned is a programming error, reported like Swift reports an uninitialized variable.
     public func _$fault(_ property: Int) {
+        let state = _$persistentState
         let name = Self.schemaMetadata.indices.contains(property) ? Self.schemaMetadata[property].name : "#\(property)"
-        fatalError("\(Self.self).\(name) was read before it was given a value; assign it in the initializer or declare a default value")
+        switch state.status {
+        case .registered, .deleted:
+            guard let context = state.context else {
+                fatalError("\(Self.self).\(name) is not loaded, and the model's context no longer exists: keep the context while you use its models")
+            }
+            context.faultIn(self, property: property)
+            if _$get(property) == nil {
+                fatalError("\(Self.self).\(name) could not be loaded from the store (see the error above); the model may have been deleted by another context")
+            }
+        default:
+            fatalError("\(Self.self).\(name) was read before it was given a value; assign it in the initializer or declare a default value")
+        }
     }
 
     @usableFromInline

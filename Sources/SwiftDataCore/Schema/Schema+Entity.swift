@@ -14,6 +14,8 @@ extension Schema {
         package var modelType: (any PersistentModel.Type)?
         /// Persisted attributes in declaration order.
         package var orderedAttributes: [Attribute] = []
+        /// Relationships in declaration order.
+        package var orderedRelationships: [Relationship] = []
         /// Problems found while reading the model class; the container reports them when it opens.
         package var problems: [SwiftDataError] = []
         private var indexByKeyPath: [AnyKeyPath: Int] = [:]
@@ -40,6 +42,17 @@ extension Schema {
         private func add(_ property: any SchemaProperty) {
             storedProperties.append(property)
             if let attribute = property as? Attribute { orderedAttributes.append(attribute) }
+            if let relationship = property as? Relationship { orderedRelationships.append(relationship) }
+        }
+
+        /// The relationship at a persisted property index, if that property is one.
+        package func relationship(at index: Int) -> Relationship? {
+            orderedRelationships.first { $0.index == index }
+        }
+
+        /// The attribute at a persisted property index, if that property is one.
+        package func attribute(at index: Int) -> Attribute? {
+            orderedAttributes.first { $0.index == index }
         }
 
         /// Builds the attribute or relationship a metadata entry describes.

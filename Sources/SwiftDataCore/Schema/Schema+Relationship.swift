@@ -22,6 +22,28 @@ extension Schema {
         package var index = 0
         /// The model type at the other end.
         package var destinationType: (any PersistentModel.Type)?
+        /// The inverse relationship on the destination, once the schema has paired them.
+        package weak var inverse: Relationship?
+        /// Where the store keeps the relationship.
+        package var storage = Storage.column
+
+        /// Where a relationship lives in a store's tables.
+        package enum Storage: Equatable, Sendable {
+            /// A foreign-key column of this entity, named after the relationship (to-one relationships whose
+            /// inverse is to-many or absent, and one side of a one-to-one).
+            case column
+            /// The inverse's foreign-key column (to-many relationships whose inverse is to-one, and the other side
+            /// of a one-to-one).
+            case inverseColumn
+            /// A join table of (owner, member) pairs; `isOwner` tells whether this side is its owner column.
+            case joinTable(name: String, isOwner: Bool)
+        }
+
+        /// The column that keeps a to-many inverse's order, on the foreign-key side.
+        package var positionColumn: String? {
+            guard case .column = storage, inverse?.isToOneRelationship == false else { return nil }
+            return "_\(name)_position"
+        }
 
         /// A rule applied to related models when a model is deleted.
         public enum DeleteRule: String, Codable, Hashable, Sendable {

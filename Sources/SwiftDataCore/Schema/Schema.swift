@@ -49,6 +49,7 @@ public final class Schema: Hashable, @unchecked Sendable, CustomDebugStringConve
 
     /// A schema of already-built entities.
     package init(entities: [Entity], version: Version) {
+        RelationshipResolver.resolve(entities)
         self.entities = entities
         self.version = version
         self.encodingVersion = Schema.schemaEncodingVersion

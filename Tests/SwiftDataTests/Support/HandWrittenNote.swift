@@ -86,11 +86,20 @@ final class HandWrittenNote: PersistentModel {
         }
     }
 
-    func _$unload(_ property: Int) {
+    func _$get(_ property: Int) -> Any? {
         switch property {
-        case 0: storedTitle = nil
-        case 1: storedStars = nil
-        case 2: storedComment = nil
+        case 0: storedTitle.map { $0 as Any }
+        case 1: storedStars.map { $0 as Any }
+        case 2: storedComment.map { $0 as Any }
+        default: nil
+        }
+    }
+
+    func _$set(_ property: Int, _ value: Any?) {
+        switch property {
+        case 0: registrar.withMutation(of: self, keyPath: \.title) { storedTitle = _storedValue(value, as: storedTitle) }
+        case 1: registrar.withMutation(of: self, keyPath: \.stars) { storedStars = _storedValue(value, as: storedStars) }
+        case 2: registrar.withMutation(of: self, keyPath: \.comment) { storedComment = _storedValue(value, as: storedComment) }
         default: break
         }
     }

@@ -1,0 +1,219 @@
+import Foundation
+
+/// One save of a context: the rows it writes, in an order that keeps references valid (inserts, updates,
+/// relationship members, then deletes with their delete rules), and the in-memory state it leaves once committed.
+struct SaveOperation {
+    let context: ModelContext
+    let inserts: [any PersistentModel]
+    let insertBindings: [EntityBinding]
+    let updates: [any PersistentModel]
+    let deletes: [any PersistentModel]
+    let batches: [PendingBatchDelete]
+
+    /// Keys given to inserted models, by object.
+    private(set) var insertedKeys: [ObjectIdentifier: Int64] = [:]
+    /// Keys deleted, by entity name, including cascades.
+    private(set) var deletedKeys: [String: Set<Int64>] = [:]
+
+    // MARK: Validation
+
+    /// Refuses relationship counts outside `minimumModelCount` / `maximumModelCount`.
+    func validate() throws {
+        for model in inserts + updates {
+            guard let entity = Relationships.entity(of: model) else { continue }
+            for relationship in entity.orderedRelationships where !relationship.isToOneRelationship {
+                guard let value = model._$get(relationship.index) as? any _RelationshipValue else { continue }
+                let count = value._relatedModels.count
+                if let minimum = relationship.minimumModelCount, minimum > 0, count < minimum {
+                    throw countError(entity, relationship, "has \(count) models, fewer than its minimum of \(minimum)")
+                }
+                if let maximum = relationship.maximumModelCount, maximum > 0, count > maximum {
+                    throw countError(entity, relationship, "has \(count) models, more than its maximum of \(maximum)")
+                }
+            }
+        }
+    }
+
+    private func countError(_ entity: Schema.Entity, _ relationship: Schema.Relationship, _ detail: String) -> SwiftDataError {
+        SwiftDataError.modelValidationFailure.with(
+            reason: "\(entity.name).\(relationship.name) \(detail)", model: entity.name, property: relationship.name,
+            suggestion: "Add or remove related models before saving")
+    }
+
+    // MARK: Writing
+
+    /// Writes everything that belongs to `store` in the transaction.
+    mutating func write(_ transaction: any DataStoreTransaction, store: any DataStore) throws {
+        try allocateKeys(transaction, store: store)
+        for (model, binding) in zip(inserts, insertBindings) where binding.store === store {
+            let entity = binding.entity
+            try transaction.insert(
+                model, key: try key(of: model), entity: entity, attributes: entity.orderedAttributes.map(\.index),
+                references: try references(of: model, entity: entity, only: nil))
+        }
+        for model in updates {
+            guard let binding = model._$persistentState.binding, binding.store === store else { continue }
+            let changes = model._$persistentState.changes
+            let attributes = binding.entity.orderedAttributes.map(\.index).filter(changes.contains)
+            let references = try references(of: model, entity: binding.entity, only: changes)
+            guard !attributes.isEmpty || !references.isEmpty else { continue }
+            try transaction.update(
+                model, key: model._$persistentState.key, entity: binding.entity, attributes: attributes,
+                references: references)
+        }
+        for (model, binding) in zip(inserts, insertBindings) where binding.store === store {
+            try writeMembers(of: model, entity: binding.entity, isNew: true, transaction)
+        }
+        for model in updates {
+            guard let binding = model._$persistentState.binding, binding.store === store else { continue }
+            try writeMembers(of: model, entity: binding.entity, isNew: false, transaction)
+        }
+        try deleteWithRules(transaction, store: store)
+    }
+
+    private mutating func allocateKeys(_ transaction: any DataStoreTransaction, store: any DataStore) throws {
+        var groups: [(entity: Schema.Entity, models: [any PersistentModel])] = []
+        for (model, binding) in zip(inserts, insertBindings) where binding.store === store {
+            if let index = groups.firstIndex(where: { $0.entity === binding.entity }) {
+                groups[index].models.append(model)
+            } else {
+                groups.append((binding.entity, [model]))
+            }
+        }
+        for (entity, models) in groups {
+            let first = try transaction.allocateKeys(count: models.count, entity: entity)
+            for (offset, model) in models.enumerated() { insertedKeys[ObjectIdentifier(model)] = first + Int64(offset) }
+        }
+    }
+
+    /// The store key of a model this save can refer to.
+    private func key(of model: any PersistentModel) throws -> Int64 {
+        if let key = insertedKeys[ObjectIdentifier(model)] { return key }
+        let state = model._$persistentState
+        if (state.status == .registered || state.status == .deleted) && state.context === context {
+            return state.key
+        }
+        throw SwiftDataError.missingModelContext.with(
+                reason: "a relationship refers to a \(type(of: model)) that is not saved in this context",
+                model: String(describing: type(of: model)),
+                suggestion: "Insert the related model into the same context before saving")
+    }
+
+    /// The foreign keys a model's row holds (all of them, or the changed ones).
+    private func references(of model: any PersistentModel, entity: Schema.Entity, only changes: PropertyMask?) throws
+        -> [ReferenceWrite]
+    {
+        try entity.orderedRelationships.compactMap { relationship in
+            guard relationship.storage == .column, changes?.contains(relationship.index) ?? true,
+                let value = model._$get(relationship.index) as? any _RelationshipValue
+            else { return nil }
+            let target = value._relatedModels.first
+            var position: ReferenceWrite.Position?
+            if relationship.positionColumn != nil, let target, let inverse = relationship.inverse {
+                if let members = target._$get(inverse.index) as? any _RelationshipValue,
+                    let index = members._relatedModels.firstIndex(where: { $0 === model })
+                {
+                    position = .index(index)
+                } else {
+                    position = .last
+                }
+            }
+            return ReferenceWrite(relationship: relationship, key: try target.map(key(of:)), position: position)
+        }
+    }
+
+    /// Writes the members of a model's changed to-many relationships (and a new model's non-empty ones).
+    private func writeMembers(
+        of model: any PersistentModel, entity: Schema.Entity, isNew: Bool, _ transaction: any DataStoreTransaction
+    ) throws {
+        let changes = model._$persistentState.changes
+        for relationship in entity.orderedRelationships where !relationship.isToOneRelationship {
+            guard isNew || changes.contains(relationship.index),
+                let value = model._$get(relationship.index) as? any _RelationshipValue
+            else { continue }
+            let members = value._relatedModels
+            if isNew && members.isEmpty { continue }
+            let owner = try key(of: model)
+            switch relationship.storage {
+            case .joinTable:
+                try transaction.setMembers(try members.map(key(of:)), of: owner, relationship: relationship)
+            case .inverseColumn:
+                guard let inverse = relationship.inverse, let destination = context.container.binding(forEntityName: relationship.destination)
+                else { continue }
+                for (index, member) in members.enumerated() {
+                    try transaction.update(
+                        key: try key(of: member), entity: destination.entity,
+                        references: [ReferenceWrite(relationship: inverse, key: owner, position: .index(index))])
+                }
+            case .column:
+                continue
+            }
+        }
+    }
+
+    /// Deletes the deleted models and what their delete rules reach: cascades follow relationships to any depth,
+    /// `.deny` refuses the save while related models exist, and references to deleted rows are cleared (unless the
+    /// rule is `.noAction`), failing when a required to-one would be left empty.
+    private mutating func deleteWithRules(_ transaction: any DataStoreTransaction, store: any DataStore) throws {
+        var pending: [(Schema.Entity, [Int64])] = []
+        func add(_ keys: [Int64], of entity: Schema.Entity) {
+            let new = keys.filter { deletedKeys[entity.name, default: []].insert($0).inserted }
+            if !new.isEmpty { pending.append((entity, new)) }
+        }
+        for model in deletes {
+            guard let binding = model._$persistentState.binding, binding.store === store else { continue }
+            add([model._$persistentState.key], of: binding.entity)
+        }
+        for batch in batches {
+            guard let binding = context.container.binding(for: batch.modelType), binding.store === store else { continue }
+            add(try batch.keys(transaction), of: binding.entity)
+        }
+        var deletedEntities: [Schema.Entity] = []
+        while !pending.isEmpty {
+            let (entity, keys) = pending.removeFirst()
+            if !deletedEntities.contains(where: { $0 === entity }) { deletedEntities.append(entity) }
+            for relationship in entity.orderedRelationships {
+                switch relationship.deleteRule {
+                case .cascade:
+                    guard let destination = context.container.binding(forEntityName: relationship.destination) else { continue }
+                    add(try transaction.related(relationship, owners: keys).map(\.member), of: destination.entity)
+                case .deny:
+                    let related = try transaction.related(relationship, owners: keys)
+                    if !related.isEmpty {
+                        throw SwiftDataError.modelValidationFailure.with(
+                            reason: "\(entity.name).\(relationship.name) has the .deny delete rule and still relates to \(related.count) \(relationship.destination) model\(related.count == 1 ? "" : "s")",
+                            model: entity.name, property: relationship.name,
+                            suggestion: "Remove the related models from \(relationship.name) before deleting, or change the delete rule")
+                    }
+                case .nullify, .noAction:
+                    continue
+                }
+            }
+        }
+        for entity in deletedEntities {
+            let keys = Array(deletedKeys[entity.name] ?? [])
+            for (source, reference) in references(to: entity) {
+                let cleared = try transaction.clearReferences(reference, to: keys)
+                let survivors = cleared.filter { !(deletedKeys[source.name]?.contains($0) ?? false) }
+                if reference.isToOneRelationship, !reference.isOptional, !survivors.isEmpty {
+                    throw SwiftDataError.modelValidationFailure.with(
+                        reason: "deleting \(entity.name) would leave \(survivors.count) \(source.name) model\(survivors.count == 1 ? "" : "s") without the required \(reference.name)",
+                        model: source.name, property: reference.name,
+                        suggestion: "Give them another \(reference.name) first, or make the inverse's delete rule .cascade")
+                }
+            }
+            try transaction.delete(keys: keys, entity: entity)
+        }
+    }
+
+    /// The relationships (with their entity) that refer to `entity` and whose references are cleared when its
+    /// rows are deleted: all of them, except inverses of `.noAction` relationships.
+    func references(to entity: Schema.Entity) -> [(Schema.Entity, Schema.Relationship)] {
+        context.container.schema.entities.flatMap { source in
+            source.orderedRelationships.filter { reference in
+                reference.destination == entity.name && reference.storage != .inverseColumn
+                    && reference.inverse?.deleteRule != .noAction
+            }.map { (source, $0) }
+        }
+    }
+}

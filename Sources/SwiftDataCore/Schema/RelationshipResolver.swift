@@ -1,0 +1,99 @@
+/// Pairs relationships with their inverses and decides where a store keeps each one.
+///
+/// An inverse is taken from `@Relationship(inverse:)` on either side; without one, a relationship whose
+/// destination has exactly one relationship back (and which is the only relationship of its entity to that
+/// destination) is paired with it, as Apple's SwiftData does. Anything else that could pair in more than one way is
+/// a problem the container reports, naming the properties.
+enum RelationshipResolver {
+    static func resolve(_ entities: [Schema.Entity]) {
+        let byName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        for entity in entities {
+            for relationship in entity.orderedRelationships where relationship.inverse == nil {
+                guard let destination = byName[relationship.destination] else { continue }
+                if let inverse = inverse(of: relationship, in: entity, destination: destination) {
+                    relationship.inverse = inverse
+                    inverse.inverse = relationship
+                }
+            }
+        }
+        for entity in entities {
+            for relationship in entity.orderedRelationships {
+                relationship.storage = storage(of: relationship, in: entity)
+            }
+        }
+    }
+
+    /// The inverse of `relationship`, or `nil`; records a problem when the declarations are contradictory or
+    /// ambiguous.
+    private static func inverse(
+        of relationship: Schema.Relationship, in entity: Schema.Entity, destination: Schema.Entity
+    ) -> Schema.Relationship? {
+        let backward = destination.orderedRelationships.filter { $0.destination == entity.name && $0 !== relationship }
+        if let keyPath = relationship.inverseKeyPath {
+            guard let inverse = destination.orderedRelationships.first(where: { $0.keypath == keyPath }) else {
+                entity.problems.append(problem(
+                    "the inverse of \(entity.name).\(relationship.name) is not a relationship of \(destination.name) back to \(entity.name)",
+                    entity, relationship))
+                return nil
+            }
+            if let other = inverse.inverse, other !== relationship {
+                entity.problems.append(problem(
+                    "\(entity.name).\(relationship.name) and \(entity.name).\(other.name) both name \(destination.name).\(inverse.name) as their inverse",
+                    entity, relationship))
+                return nil
+            }
+            if let declared = inverse.inverseKeyPath, declared != relationship.keypath {
+                entity.problems.append(problem(
+                    "\(entity.name).\(relationship.name) names \(destination.name).\(inverse.name) as its inverse, but \(destination.name).\(inverse.name) names another",
+                    entity, relationship))
+                return nil
+            }
+            return inverse
+        }
+        if let declaring = backward.first(where: { $0.inverseKeyPath == relationship.keypath }) { return declaring }
+        let candidates = backward.filter { $0.inverseKeyPath == nil && $0.inverse == nil }
+        guard !candidates.isEmpty else { return nil }
+        let rivals = entity.orderedRelationships.filter { rival in
+            rival.destination == destination.name && rival.inverseKeyPath == nil && rival.inverse == nil
+                && rival !== relationship && !candidates.contains { $0 === rival }
+        }
+        guard candidates.count == 1, rivals.isEmpty else {
+            let names = ([relationship] + rivals).map { "\(entity.name).\($0.name)" }
+                + candidates.map { "\(destination.name).\($0.name)" }
+            entity.problems.append(problem(
+                "the inverse of \(entity.name).\(relationship.name) is ambiguous between \(names.joined(separator: ", "))",
+                entity, relationship))
+            return nil
+        }
+        return candidates[0]
+    }
+
+    private static func storage(of relationship: Schema.Relationship, in entity: Schema.Entity) -> Schema.Relationship.Storage {
+        guard let inverse = relationship.inverse else {
+            return relationship.isToOneRelationship ? .column : .joinTable(name: "\(entity.name)_\(relationship.name)", isOwner: true)
+        }
+        switch (relationship.isToOneRelationship, inverse.isToOneRelationship) {
+        case (true, false): return .column
+        case (false, true): return .inverseColumn
+        case (true, true):
+            // One side holds the column: the one that sorts first.
+            return isFirst(relationship, in: entity) ? .column : .inverseColumn
+        case (false, false):
+            let owner = isFirst(relationship, in: entity)
+            let ownerName = owner ? "\(entity.name)_\(relationship.name)" : "\(relationship.destination)_\(inverse.name)"
+            return .joinTable(name: ownerName, isOwner: owner)
+        }
+    }
+
+    /// Whether `relationship` sorts before its inverse by entity name, then property name.
+    private static func isFirst(_ relationship: Schema.Relationship, in entity: Schema.Entity) -> Bool {
+        guard let inverse = relationship.inverse else { return true }
+        return (entity.name, relationship.name) <= (relationship.destination, inverse.name)
+    }
+
+    private static func problem(_ reason: String, _ entity: Schema.Entity, _ relationship: Schema.Relationship) -> SwiftDataError {
+        SwiftDataError.loadIssueModelContainer.with(
+            reason: reason, model: entity.name, property: relationship.name,
+            suggestion: "Name the inverse on one side with @Relationship(inverse: \\Destination.property)")
+    }
+}
