@@ -28,40 +28,56 @@ struct SQLiteTransaction: DataStoreTransaction {
         return last + 1
     }
 
-    func insert(
-        _ model: any PersistentModel, key: Int64, entity: Schema.Entity, attributes: [Int], references: [ReferenceWrite]
-    ) throws {
-        let assignments = self.assignments(entity, attributes: attributes, references: references)
-        let columns = [keyColumn] + assignments.map(\.column)
-        let sql = "INSERT INTO \(dialect.quote(entity.name)) (\(columns.joined(separator: ", "))) VALUES (?, \(assignments.map(\.value).joined(separator: ", ")))"
-        let statement = try database.statement(sql)
-        defer { statement.reset() }
-        try statement.bind(key, 1)
-        try bind(model, entity: entity, attributes: attributes, references: references, to: statement, from: 2)
-        try run(statement, entity: entity)
+    func insert(_ rows: [RowWrite], entity: Schema.Entity) throws {
+        try write(rows, entity: entity) { row in
+            let assignments = self.assignments(entity, attributes: row.attributes, references: row.references)
+            let columns = [keyColumn] + assignments.map(\.column)
+            return (
+                "INSERT INTO \(dialect.quote(entity.name)) (\(columns.joined(separator: ", "))) VALUES (?, \(assignments.map(\.value).joined(separator: ", ")))",
+                keyFirst: true
+            )
+        }
     }
 
-    func update(
-        _ model: any PersistentModel, key: Int64, entity: Schema.Entity, attributes: [Int], references: [ReferenceWrite]
-    ) throws {
-        try update(model as (any PersistentModel)?, key: key, entity: entity, attributes: attributes, references: references)
+    func update(_ rows: [RowWrite], entity: Schema.Entity) throws {
+        try write(rows.filter { !$0.attributes.isEmpty || !$0.references.isEmpty }, entity: entity) { row in
+            let assignments = self.assignments(entity, attributes: row.attributes, references: row.references)
+            return (
+                "UPDATE \(dialect.quote(entity.name)) SET \(assignments.map { "\($0.column) = \($0.value)" }.joined(separator: ", ")) WHERE \(keyColumn) = ?",
+                keyFirst: false
+            )
+        }
     }
 
-    func update(key: Int64, entity: Schema.Entity, references: [ReferenceWrite]) throws {
-        try update(nil, key: key, entity: entity, attributes: [], references: references)
-    }
-
-    private func update(
-        _ model: (any PersistentModel)?, key: Int64, entity: Schema.Entity, attributes: [Int], references: [ReferenceWrite]
+    /// Runs one statement per row; consecutive rows of the same shape reuse the prepared statement.
+    private func write(
+        _ rows: [RowWrite], entity: Schema.Entity, sql: (RowWrite) -> (String, keyFirst: Bool)
     ) throws {
-        guard !attributes.isEmpty || !references.isEmpty else { return }
-        let assignments = self.assignments(entity, attributes: attributes, references: references)
-        let sql = "UPDATE \(dialect.quote(entity.name)) SET \(assignments.map { "\($0.column) = \($0.value)" }.joined(separator: ", ")) WHERE \(keyColumn) = ?"
-        let statement = try database.statement(sql)
-        defer { statement.reset() }
-        let next = try bind(model, entity: entity, attributes: attributes, references: references, to: statement, from: 1)
-        try statement.bind(key, next)
-        try run(statement, entity: entity)
+        var shape: RowShape?
+        var statement: SQLiteStatement?
+        var keyFirst = false
+        defer { statement?.reset() }
+        for row in rows {
+            let rowShape = RowShape(row)
+            if let current = statement, rowShape == shape {
+                current.rewind()
+            } else {
+                statement?.reset()
+                let (text, first) = sql(row)
+                statement = try database.statement(text)
+                shape = rowShape
+                keyFirst = first
+            }
+            guard let statement else { continue }
+            var parameter: Int32 = 1
+            if keyFirst {
+                try statement.bind(row.key, 1)
+                parameter = 2
+            }
+            parameter = try bind(row.model, entity: entity, attributes: row.attributes, references: row.references, to: statement, from: parameter)
+            if !keyFirst { try statement.bind(row.key, parameter) }
+            try run(statement, entity: entity)
+        }
     }
 
     func setMembers(_ members: [Int64], of owner: Int64, relationship: Schema.Relationship) throws {
@@ -231,6 +247,17 @@ struct SQLiteTransaction: DataStoreTransaction {
         } catch let error as SwiftDataError {
             throw error.with(model: entity.name)
         }
+    }
+}
+
+/// What decides a row's SQL: the attributes it writes and, per foreign key, whether its position is computed.
+private struct RowShape: Equatable {
+    let attributes: [Int]
+    let references: [Int]
+
+    init(_ row: RowWrite) {
+        attributes = row.attributes
+        references = row.references.map { $0.relationship.index * 2 + ($0.position == .last ? 1 : 0) }
     }
 }
 

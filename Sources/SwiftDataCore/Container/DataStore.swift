@@ -30,12 +30,10 @@ package protocol DataStoreTransaction {
     /// Reserves `count` new primary keys for the entity and returns the first; the others follow it. Keys are
     /// never reused.
     func allocateKeys(count: Int, entity: Schema.Entity) throws -> Int64
-    /// Inserts a row: the given attributes (read from the model) and foreign keys.
-    func insert(_ model: any PersistentModel, key: Int64, entity: Schema.Entity, attributes: [Int], references: [ReferenceWrite]) throws
-    /// Updates the given attributes and foreign keys of a row.
-    func update(_ model: any PersistentModel, key: Int64, entity: Schema.Entity, attributes: [Int], references: [ReferenceWrite]) throws
-    /// Updates foreign keys of a row without touching its attributes.
-    func update(key: Int64, entity: Schema.Entity, references: [ReferenceWrite]) throws
+    /// Inserts rows of the entity.
+    func insert(_ rows: [RowWrite], entity: Schema.Entity) throws
+    /// Updates the given columns of rows of the entity.
+    func update(_ rows: [RowWrite], entity: Schema.Entity) throws
     /// Makes `members`, in order, the members of a join-table relationship for `owner`.
     func setMembers(_ members: [Int64], of owner: Int64, relationship: Schema.Relationship) throws
     /// The (owner, member) pairs of a relationship for the given owners, as stored.
@@ -47,6 +45,21 @@ package protocol DataStoreTransaction {
     func delete(keys: [Int64], entity: Schema.Entity) throws
     /// The primary keys of the rows a request selects, read inside the transaction.
     func fetchKeys<T: PersistentModel>(_ request: FetchRequest<T>) throws -> [Int64]
+}
+
+/// One row to insert or update: its key, the attributes to write (read from the model) and the foreign keys.
+package struct RowWrite {
+    package let model: (any PersistentModel)?
+    package let key: Int64
+    package let attributes: [Int]
+    package let references: [ReferenceWrite]
+
+    package init(model: (any PersistentModel)?, key: Int64, attributes: [Int], references: [ReferenceWrite]) {
+        self.model = model
+        self.key = key
+        self.attributes = attributes
+        self.references = references
+    }
 }
 
 /// A foreign key to write: the column, the referenced key, and for a to-many inverse, the position in it.
@@ -100,7 +113,8 @@ package final class EntityBinding: Sendable {
         self.store = store
         self.storeIdentifier = store.identifier
         let columns = entity.orderedRelationships.filter { $0.storage == .column }
-        fetchedProperties = entity.orderedAttributes.map(\.index) + columns.map(\.index)
+        attributeIndexes = entity.orderedAttributes.map(\.index)
+        fetchedProperties = attributeIndexes + columns.map(\.index)
         lazyRelationships = entity.orderedRelationships.filter { $0.storage != .column }.map(\.index)
     }
 
@@ -109,5 +123,7 @@ package final class EntityBinding: Sendable {
     package let fetchedProperties: [Int]
     /// The relationships a fetched model loads later, when first read.
     package let lazyRelationships: [Int]
+    /// The attributes' property indexes, in order.
+    package let attributeIndexes: [Int]
 
 }

@@ -155,10 +155,11 @@ extension ModelContext {
     /// Releases the relationships between the context's models, so that models referring to each other are freed
     /// with the context.
     func releaseRelationships() {
-        let models = registry.values.flatMap(\.values).compactMap { $0 as? any PersistentModel } + inserted
-        for model in models {
-            guard let entity = model._$persistentState.binding?.entity ?? Relationships.entity(of: model) else { continue }
+        func release(_ model: any PersistentModel) {
+            guard let entity = Relationships.entity(of: model), !entity.orderedRelationships.isEmpty else { return }
             for relationship in entity.orderedRelationships { model._$set(relationship.index, nil) }
         }
+        forEachRegistered(release)
+        inserted.forEach(release)
     }
 }

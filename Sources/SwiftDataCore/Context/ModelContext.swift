@@ -45,6 +45,8 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
 
     deinit {
         releaseRelationships()
+        // Models refer to their context without retaining it; none may outlive it still pointing to it.
+        forEachRegistered { $0._$persistentState.context = nil }
         for model in inserted { model._$persistentState.context = nil }
     }
 
@@ -100,7 +102,10 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
             Log.error("insert(_:) was given a \(T.self) that was deleted; create a new model instead")
             return
         case .unmanaged, .detached:
-            _ = model.persistentModelID  // assigns the temporary identifier
+            if model._$persistentState.key == 0 || state.status == .detached {
+                model._$persistentState.key = PersistentIdentifier.nextTemporaryKey()
+            }
+            model._$persistentState.binding = nil
             model._$persistentState.context = self
             model._$persistentState.status = .inserted
             inserted.append(model)
@@ -206,6 +211,16 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
             return registry[ObjectIdentifier(type)]?[key] as? any PersistentModel
         case .temporary:
             return inserted.first { $0._$persistentState.status == .inserted && $0.persistentModelID == id }
+        }
+    }
+
+    /// Calls `body` with every registered model.
+    func forEachRegistered(_ body: (any PersistentModel) -> Void) {
+        func visit<M: PersistentModel>(_ type: M.Type) {
+            for object in registry[ObjectIdentifier(M.self)]?.values ?? [:].values { body(unsafeDowncast(object, to: M.self)) }
+        }
+        for entity in container.schema.entities {
+            if let type = entity.modelType { visit(type) }
         }
     }
 

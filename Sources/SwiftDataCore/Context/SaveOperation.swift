@@ -14,6 +14,8 @@ struct SaveOperation {
     private(set) var insertedKeys: [ObjectIdentifier: Int64] = [:]
     /// Keys deleted, by entity name, including cascades.
     private(set) var deletedKeys: [String: Set<Int64>] = [:]
+    /// Positions of members in loaded to-many arrays, computed once per array.
+    private let positions = MemberPositions()
 
     // MARK: Validation
 
@@ -45,29 +47,35 @@ struct SaveOperation {
     /// Writes everything that belongs to `store` in the transaction.
     mutating func write(_ transaction: any DataStoreTransaction, store: any DataStore) throws {
         try allocateKeys(transaction, store: store)
+        var inserted = RowBatches()
         for (model, binding) in zip(inserts, insertBindings) where binding.store === store {
             let entity = binding.entity
-            try transaction.insert(
-                model, key: try key(of: model), entity: entity, attributes: entity.orderedAttributes.map(\.index),
-                references: try references(of: model, entity: entity, only: nil))
+            inserted.append(
+                RowWrite(
+                    model: model, key: try key(of: model), attributes: binding.attributeIndexes,
+                    references: try references(of: model, entity: entity, only: nil)),
+                to: entity)
         }
+        for (entity, rows) in inserted.batches { try transaction.insert(rows, entity: entity) }
+        var updated = RowBatches()
         for model in updates {
             guard let binding = model._$persistentState.binding, binding.store === store else { continue }
             let changes = model._$persistentState.changes
-            let attributes = binding.entity.orderedAttributes.map(\.index).filter(changes.contains)
+            let attributes = binding.attributeIndexes.filter(changes.contains)
             let references = try references(of: model, entity: binding.entity, only: changes)
             guard !attributes.isEmpty || !references.isEmpty else { continue }
-            try transaction.update(
-                model, key: model._$persistentState.key, entity: binding.entity, attributes: attributes,
-                references: references)
+            updated.append(
+                RowWrite(model: model, key: model._$persistentState.key, attributes: attributes, references: references),
+                to: binding.entity)
         }
         for (model, binding) in zip(inserts, insertBindings) where binding.store === store {
-            try writeMembers(of: model, entity: binding.entity, isNew: true, transaction)
+            try writeMembers(of: model, entity: binding.entity, isNew: true, into: &updated, transaction)
         }
         for model in updates {
             guard let binding = model._$persistentState.binding, binding.store === store else { continue }
-            try writeMembers(of: model, entity: binding.entity, isNew: false, transaction)
+            try writeMembers(of: model, entity: binding.entity, isNew: false, into: &updated, transaction)
         }
+        for (entity, rows) in updated.batches { try transaction.update(rows, entity: entity) }
         try deleteWithRules(transaction, store: store)
     }
 
@@ -110,21 +118,18 @@ struct SaveOperation {
             let target = value._relatedModels.first
             var position: ReferenceWrite.Position?
             if relationship.positionColumn != nil, let target, let inverse = relationship.inverse {
-                if let members = target._$get(inverse.index) as? any _RelationshipValue,
-                    let index = members._relatedModels.firstIndex(where: { $0 === model })
-                {
-                    position = .index(index)
-                } else {
-                    position = .last
-                }
+                position = positions.position(of: model, in: target, inverse: inverse).map { .index($0) } ?? .last
             }
             return ReferenceWrite(relationship: relationship, key: try target.map(key(of:)), position: position)
         }
     }
 
-    /// Writes the members of a model's changed to-many relationships (and a new model's non-empty ones).
+    /// Writes the members of a model's changed to-many relationships (and a new model's non-empty ones): join
+    /// rows at once, foreign keys of the members into `rows`. A member inserted by this save already has its
+    /// foreign key and position.
     private func writeMembers(
-        of model: any PersistentModel, entity: Schema.Entity, isNew: Bool, _ transaction: any DataStoreTransaction
+        of model: any PersistentModel, entity: Schema.Entity, isNew: Bool, into rows: inout RowBatches,
+        _ transaction: any DataStoreTransaction
     ) throws {
         let changes = model._$persistentState.changes
         for relationship in entity.orderedRelationships where !relationship.isToOneRelationship {
@@ -140,10 +145,12 @@ struct SaveOperation {
             case .inverseColumn:
                 guard let inverse = relationship.inverse, let destination = context.container.binding(forEntityName: relationship.destination)
                 else { continue }
-                for (index, member) in members.enumerated() {
-                    try transaction.update(
-                        key: try key(of: member), entity: destination.entity,
-                        references: [ReferenceWrite(relationship: inverse, key: owner, position: .index(index))])
+                for (index, member) in members.enumerated() where insertedKeys[ObjectIdentifier(member)] == nil {
+                    rows.append(
+                        RowWrite(
+                            model: nil, key: try key(of: member), attributes: [],
+                            references: [ReferenceWrite(relationship: inverse, key: owner, position: .index(index))]),
+                        to: destination.entity)
                 }
             case .column:
                 continue
@@ -160,17 +167,21 @@ struct SaveOperation {
             let new = keys.filter { deletedKeys[entity.name, default: []].insert($0).inserted }
             if !new.isEmpty { pending.append((entity, new)) }
         }
+        var direct = RowBatches()
         for model in deletes {
             guard let binding = model._$persistentState.binding, binding.store === store else { continue }
-            add([model._$persistentState.key], of: binding.entity)
+            direct.append(RowWrite(model: nil, key: model._$persistentState.key, attributes: [], references: []), to: binding.entity)
         }
+        for (entity, rows) in direct.batches { add(rows.map(\.key), of: entity) }
         for batch in batches {
             guard let binding = context.container.binding(for: batch.modelType), binding.store === store else { continue }
             add(try batch.keys(transaction), of: binding.entity)
         }
         var deletedEntities: [Schema.Entity] = []
-        while !pending.isEmpty {
-            let (entity, keys) = pending.removeFirst()
+        var next = 0
+        while next < pending.count {
+            let (entity, keys) = pending[next]
+            next += 1
             if !deletedEntities.contains(where: { $0 === entity }) { deletedEntities.append(entity) }
             for relationship in entity.orderedRelationships {
                 switch relationship.deleteRule {
@@ -215,5 +226,37 @@ struct SaveOperation {
                     && reference.inverse?.deleteRule != .noAction
             }.map { (source, $0) }
         }
+    }
+}
+
+/// Rows grouped by entity, in the order their entities first appear.
+struct RowBatches {
+    private(set) var batches: [(entity: Schema.Entity, rows: [RowWrite])] = []
+    private var positions: [ObjectIdentifier: Int] = [:]
+
+    mutating func append(_ row: RowWrite, to entity: Schema.Entity) {
+        if let index = positions[ObjectIdentifier(entity)] {
+            batches[index].rows.append(row)
+        } else {
+            positions[ObjectIdentifier(entity)] = batches.count
+            batches.append((entity, [row]))
+        }
+    }
+}
+
+/// The index of each member in an owner's loaded to-many array, computed once per owner and relationship.
+final class MemberPositions {
+    private var indexes: [ObjectIdentifier: [ObjectIdentifier: Int]] = [:]
+
+    /// The index of `member` in `owner`'s `relationship`, or `nil` when the array is not loaded or lacks it.
+    func position(of member: any PersistentModel, in owner: any PersistentModel, inverse relationship: Schema.Relationship) -> Int? {
+        let key = ObjectIdentifier(owner)
+        if indexes[key] == nil {
+            guard let members = owner._$get(relationship.index) as? any _RelationshipValue else { return nil }
+            var index: [ObjectIdentifier: Int] = [:]
+            for (position, element) in members._relatedModels.enumerated() { index[ObjectIdentifier(element)] = position }
+            indexes[key] = index
+        }
+        return indexes[key]?[ObjectIdentifier(member)]
     }
 }

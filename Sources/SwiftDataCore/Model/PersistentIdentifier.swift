@@ -41,10 +41,9 @@ public struct PersistentIdentifier: Hashable, Identifiable, Comparable, Codable,
 
     private static let temporaryCounter = Atomic<UInt64>(0)
 
-    /// A new temporary identifier, unique in this process.
-    package static func temporary(entityName: String) -> PersistentIdentifier {
-        let number = temporaryCounter.add(1, ordering: .relaxed).newValue
-        return PersistentIdentifier(storeIdentifier: nil, entityName: entityName, key: .temporary(number))
+    /// A new temporary key, unique in this process, as stored in a model's state.
+    package static func nextTemporaryKey() -> Int64 {
+        Int64(bitPattern: temporaryCounter.add(1, ordering: .relaxed).newValue)
     }
 
     /// An identifier for the model with `primaryKey` in the store `storeIdentifier`. Keys of this store are

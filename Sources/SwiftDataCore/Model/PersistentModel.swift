@@ -36,24 +36,13 @@ extension PersistentModel {
     /// The model's identity. Temporary until the model's first save, then permanent.
     public var persistentModelID: PersistentIdentifier {
         let state = _$persistentState
-        switch state.status {
-        case .registered, .deleted:
+        if let binding = state.binding, state.status != .inserted {
             return PersistentIdentifier(
-                storeIdentifier: state.binding?.storeIdentifier, entityName: Self._entityName,
-                key: .permanent(state.key))
-        case .detached where state.binding != nil:
-            return PersistentIdentifier(
-                storeIdentifier: state.binding?.storeIdentifier, entityName: Self._entityName,
-                key: .permanent(state.key))
-        default:
-            if state.key == 0 {
-                let temporary = PersistentIdentifier.temporary(entityName: Self._entityName)
-                if case .temporary(let number) = temporary.key { _$persistentState.key = Int64(bitPattern: number) }
-                return temporary
-            }
-            return PersistentIdentifier(
-                storeIdentifier: nil, entityName: Self._entityName, key: .temporary(UInt64(bitPattern: state.key)))
+                storeIdentifier: binding.storeIdentifier, entityName: binding.entity.name, key: .permanent(state.key))
         }
+        if state.key == 0 { _$persistentState.key = PersistentIdentifier.nextTemporaryKey() }
+        return PersistentIdentifier(
+            storeIdentifier: nil, entityName: Self._entityName, key: .temporary(UInt64(bitPattern: _$persistentState.key)))
     }
 
     /// Identity, as Apple's: a model is equal only to itself.
@@ -77,7 +66,7 @@ extension PersistentModel {
     public var isDeleted: Bool { _$persistentState.status == .deleted }
 
     /// The entity name: the class name.
-    package static var _entityName: String { String(describing: Self.self) }
+    package static var _entityName: String { Relationships.entity(of: Self.self)?.name ?? String(describing: Self.self) }
 
     /// A model is the value of a to-one relationship.
     public var _relatedModels: [any PersistentModel] { [self] }

@@ -17,7 +17,9 @@ public struct _PersistentState {
         case detached
     }
 
-    @usableFromInline package weak var context: ModelContext?
+    /// The managing context. Not retained: a context holds its models, and clears this when it goes away, so a
+    /// model never points to a freed context.
+    @usableFromInline package unowned(unsafe) var context: ModelContext? = nil
     @usableFromInline package var status = Status.unmanaged
     /// Whether the model is in its context's list of changed models.
     package var isInChangedList = false

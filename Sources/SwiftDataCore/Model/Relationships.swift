@@ -4,18 +4,23 @@ import Synchronization
 /// updates the inverse to-one or to-many side, changing a to-many side updates its members' inverse, and a
 /// model that joins a managed model's relationship is inserted into its context.
 enum Relationships {
-    /// Schemas built from single model classes, kept alive because entities refer to their inverses weakly.
-    private static let schemas = Mutex<[ObjectIdentifier: Schema]>([:])
+    /// Entities built from single model classes, with their schemas (entities refer to their inverses weakly,
+    /// so the schemas must stay alive).
+    private static let entities = Mutex<[ObjectIdentifier: (entity: Schema.Entity?, schema: Schema)]>([:])
 
     /// The entity of a model: its container's, or one built from its class (for models not inserted yet).
     static func entity(of model: some PersistentModel) -> Schema.Entity? {
         if let entity = model._$persistentState.binding?.entity { return entity }
-        let type = Swift.type(of: model)
-        let name = String(describing: type)
-        if let cached = schemas.withLock({ $0[ObjectIdentifier(type)] }) { return cached.entitiesByName[name] }
+        return entity(of: Swift.type(of: model))
+    }
+
+    /// The entity of a model class, built from its metadata once.
+    static func entity(of type: any PersistentModel.Type) -> Schema.Entity? {
+        if let cached = entities.withLock({ $0[ObjectIdentifier(type)] }) { return cached.entity }
         let schema = Schema([type])
-        schemas.withLock { $0[ObjectIdentifier(type)] = schema }
-        return schema.entitiesByName[name]
+        let entity = schema.entitiesByName[String(describing: type)]
+        entities.withLock { $0[ObjectIdentifier(type)] = (entity, schema) }
+        return entity
     }
 
     /// Updates the inverse side after relationship `property` of `model` changed from `old` to `new`.
@@ -46,13 +51,13 @@ enum Relationships {
 
     /// `other` no longer relates to `model`: take `model` out of `other`'s inverse.
     private static func detach(_ other: any PersistentModel, inverse: Schema.Relationship, from model: any PersistentModel) {
-        guard let current = other._$get(inverse.index) as? any _RelationshipValue,
-            current._relatedModels.contains(where: { $0 === model })
-        else { return }
+        guard let current = other._$get(inverse.index) else { return }
         if inverse.isToOneRelationship {
-            assign(Optional<Any>.none as Any, to: other, property: inverse.index)
+            if (current as? any PersistentModel) === model {
+                assign(Optional<Any>.none as Any, to: other, property: inverse.index)
+            }
         } else {
-            assign(current._relatedModels.filter { $0 !== model }, to: other, inverse: inverse)
+            edit(current, of: other, inverse: inverse, removing: model)
         }
     }
 
@@ -65,24 +70,36 @@ enum Relationships {
         if other._$get(inverse.index) == nil, inverse.isToOneRelationship {
             other._$persistentState.context?.faultIn(other, property: inverse.index)
         }
-        guard let current = other._$get(inverse.index) as? any _RelationshipValue else { return }
-        let members = current._relatedModels
-        guard !members.contains(where: { $0 === model }) else { return }
+        guard let current = other._$get(inverse.index) else { return }
         if inverse.isToOneRelationship {
+            let previous = current as? any PersistentModel
+            guard previous !== model else { return }
             assign(model, to: other, property: inverse.index)
-            if let previous = members.first, previous !== model { detach(previous, inverse: forward, from: other) }
+            if let previous { detach(previous, inverse: forward, from: other) }
         } else {
-            assign(members + [model], to: other, inverse: inverse)
+            edit(current, of: other, inverse: inverse, adding: model)
         }
     }
 
-    private static func assign(_ models: [any PersistentModel], to other: any PersistentModel, inverse: Schema.Relationship) {
-        guard let type = inverse.destinationType else { return }
-        assign(typedArray(models, of: type), to: other, property: inverse.index)
-    }
-
-    private static func typedArray<D: PersistentModel>(_ models: [any PersistentModel], of type: D.Type) -> [D] {
-        models.compactMap { $0 as? D }
+    /// Adds a model to, or removes one from, the typed array of a loaded to-many relationship.
+    private static func edit(
+        _ current: Any, of other: any PersistentModel, inverse: Schema.Relationship,
+        adding: (any PersistentModel)? = nil, removing: (any PersistentModel)? = nil
+    ) {
+        func edit<D: PersistentModel>(_ type: D.Type) {
+            var members = current as? [D] ?? []
+            var changed = false
+            if let removing, let index = members.firstIndex(where: { $0 === removing }) {
+                members.remove(at: index)
+                changed = true
+            }
+            if let adding = adding as? D, !members.contains(where: { $0 === adding }) {
+                members.append(adding)
+                changed = true
+            }
+            if changed { assign(members, to: other, property: inverse.index) }
+        }
+        if let type = inverse.destinationType { edit(type) }
     }
 
     private static func assign(_ value: Any, to model: any PersistentModel, property: Int) {
