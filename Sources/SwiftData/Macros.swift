@@ -1,7 +1,8 @@
 /// Turns a class into a stored model: every stored `var` becomes a persisted property with change tracking
 /// and observation, and the class conforms to `PersistentModel` and `Observable`.
 @attached(member, names: named(_$persistentState), named(_$observationRegistrar), named(init),
-    named(persistentBackingData), named(schemaMetadata), named(_$load), named(_$store), named(_$get), named(_$set))
+    named(persistentBackingData), named(schemaMetadata), named(_$load), named(_$store), named(_$get), named(_$set),
+    named(_$uniquenessConstraints), named(_$indices))
 @attached(memberAttribute)
 @attached(extension, conformances: PersistentModel, Observable)
 public macro Model() = #externalMacro(module: "SwiftDataMacros", type: "ModelMacro")
@@ -30,3 +31,14 @@ public macro Transient() = #externalMacro(module: "SwiftDataMacros", type: "Tran
 @attached(accessor, names: named(get), named(set))
 @attached(peer, names: prefixed(`_$`))
 public macro _PersistedProperty(_ index: Int) = #externalMacro(module: "SwiftDataMacros", type: "PersistedPropertyMacro")
+
+/// Declares unique constraints of a model: each array is one constraint over one or more properties
+/// (attributes or to-one relationships). Inserting a model whose values match a stored one updates it.
+@freestanding(declaration)
+public macro Unique<T: PersistentModel>(_ constraints: [PartialKeyPath<T>]...) =
+    #externalMacro(module: "SwiftDataMacros", type: "ConstraintMacro")
+
+/// Declares indexes of a model: each array is one index over one or more properties.
+@freestanding(declaration)
+public macro Index<T: PersistentModel>(_ indices: [PartialKeyPath<T>]...) =
+    #externalMacro(module: "SwiftDataMacros", type: "ConstraintMacro")

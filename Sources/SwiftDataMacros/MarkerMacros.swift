@@ -44,3 +44,10 @@ public enum TransientMacro: PeerMacro {
         return []
     }
 }
+
+/// `#Unique` and `#Index`: markers `@Model` reads from the class body; they generate nothing themselves.
+public enum ConstraintMacro: DeclarationMacro {
+    public static func expansion(
+        of node: some FreestandingMacroExpansionSyntax, in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] { [] }
+}

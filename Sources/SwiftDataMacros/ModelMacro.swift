@@ -65,6 +65,7 @@ public enum ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
                 "\(access)func _$store(_ property: Int, into writer: any SwiftData._RowWriter, parameter: Int32) throws",
                 cases: stores),
             switchFunction("\(access)func _$get(_ property: Int) -> Any?", cases: gets, otherwise: "return nil"),
+        ] + constraints(of: classDecl, className: className, access: access) + [
             switchFunction("\(access)func _$set(_ property: Int, _ value: Any?)", cases: sets),
         ]
     }
@@ -100,6 +101,32 @@ public enum ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
     }
 
     // MARK: Generated code
+
+    /// `_$uniquenessConstraints` and `_$indices` from the class body's `#Unique` and `#Index`, when it has any.
+    private static func constraints(of classDecl: ClassDeclSyntax, className: String, access: String) -> [DeclSyntax] {
+        var result: [DeclSyntax] = []
+        for (macro, member) in [("Unique", "_$uniquenessConstraints"), ("Index", "_$indices")] {
+            let lists = classDecl.memberBlock.members.compactMap { $0.decl.as(MacroExpansionDeclSyntax.self) }
+                .filter { $0.macroName.text == macro }
+                .flatMap { $0.arguments.map { "\(rooted($0.expression, at: className)) as [AnyKeyPath]" } }
+            guard !lists.isEmpty else { continue }
+            result.append("\(raw: access)static var \(raw: member): [[AnyKeyPath]] { [\(raw: lists.joined(separator: ", "))] }")
+        }
+        return result
+    }
+
+    /// The expression with every root-less key path (`\.name`) given the class as its root.
+    private static func rooted(_ expression: ExprSyntax, at className: String) -> String {
+        final class Rooter: SyntaxRewriter {
+            let root: String
+            init(root: String) { self.root = root }
+            override func visit(_ node: KeyPathExprSyntax) -> ExprSyntax {
+                guard node.root == nil else { return ExprSyntax(node) }
+                return ExprSyntax(node.with(\.root, TypeSyntax(IdentifierTypeSyntax(name: .identifier(root)))))
+            }
+        }
+        return Rooter(root: className).rewrite(expression).trimmedDescription
+    }
 
     /// `public ` for a public or open class, nothing otherwise.
     private static func accessModifier(of classDecl: ClassDeclSyntax) -> String {

@@ -11,6 +11,7 @@ struct SwiftDataMacrosPlugin: PluginProvider {
         "AttributeMacro": AttributeMacro.self,
         "RelationshipMacro": RelationshipMacro.self,
         "TransientMacro": TransientMacro.self,
+        "ConstraintMacro": ConstraintMacro.self,
         ]
     }
 

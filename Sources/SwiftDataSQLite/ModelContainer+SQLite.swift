@@ -26,7 +26,7 @@ extension ModelContainer {
     ) throws {
         try self.init(
             schema: givenSchema, migrationPlan: migrationPlan, configurations: configurations,
-            openStore: { try SQLiteStore(configuration: $0, schema: $1) })
+            openStore: { try SQLiteStore(configuration: $0, schema: $1, migrationPlan: migrationPlan) })
     }
 
     /// The configuration needs its label: `ModelContainer(for: Item.self, configurations: config)`.

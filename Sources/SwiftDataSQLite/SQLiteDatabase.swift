@@ -86,8 +86,25 @@ final class SQLiteDatabase {
         return rows
     }
 
-    /// Runs `body` in a write transaction that waits for other writers; rolls back if `body` throws.
+    private var savepoints = 0
+
+    /// Runs `body` in a write transaction that waits for other writers; rolls back if `body` throws. Inside a
+    /// transaction already, it runs in a savepoint, so that only its own changes roll back.
     func writeTransaction<Result>(_ body: () throws -> Result) throws -> Result {
+        if sqlite3_get_autocommit(handle) == 0 {
+            savepoints += 1
+            let name = "swiftdata_\(savepoints)"
+            defer { savepoints -= 1 }
+            try executeScript("SAVEPOINT \(name)")
+            do {
+                let result = try body()
+                try executeScript("RELEASE \(name)")
+                return result
+            } catch {
+                do { try executeScript("ROLLBACK TO \(name); RELEASE \(name)") } catch { Log.error("rollback failed: \(error)") }
+                throw error
+            }
+        }
         try execute("BEGIN IMMEDIATE")
         do {
             let result = try body()

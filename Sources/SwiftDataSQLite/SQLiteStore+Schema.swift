@@ -59,9 +59,13 @@ extension SQLiteStore {
         }
     }
 
-    /// Reads or creates the store's metadata and tables, and returns the store identifier. Nothing is
-    /// written until the existing contents are known to fit the schema.
-    static func prepare(_ database: SQLiteDatabase, schema: Schema, configuration: ModelConfiguration) throws -> String {
+    /// Reads or creates the store's metadata and tables, migrating an existing store to `schema` (through the
+    /// stages of `migrationPlan` first, when the store records an older version), and returns the store
+    /// identifier. Everything happens in one transaction: a failure leaves the store exactly as it was.
+    static func prepare(
+        _ database: SQLiteDatabase, schema: Schema, configuration: ModelConfiguration,
+        migrationPlan: (any SchemaMigrationPlan.Type)?
+    ) throws -> String {
         let tables: Set<String>
         do {
             tables = Set(try database.rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap {
@@ -74,75 +78,79 @@ extension SQLiteStore {
                 suggestion: "The file is damaged or not a store; restore it from a backup or move it away")
         }
         let stored = try readMetadata(database, tables: tables, configuration: configuration)
-        var identifier = stored.identifier
-        var toCreate: [Schema.Entity] = []
-        for entity in schema.entities {
-            let model = StoredSchema.entity(entity)
-            guard let old = stored.schema?.entities.first(where: { $0.name == entity.name }) else {
-                if tables.contains(entity.name) {
-                    throw SwiftDataError.loadIssueModelContainer.with(
-                        reason: "the store has a table \(entity.name) that it did not create", model: entity.name,
-                        suggestion: "Use a separate store file")
-                }
-                toCreate.append(entity)
-                continue
-            }
-            if let mismatch = StoredSchema.mismatch(stored: old, model: model) {
-                throw SwiftDataError.loadIssueModelContainer.with(
-                    reason: "the store's \(entity.name) does not match the model: \(mismatch)", model: entity.name,
-                    suggestion: "Schema migrations are not supported yet: open a new store file, or restore the model's previous properties")
-            }
-        }
         guard configuration.allowsSave else {
-            if let missing = toCreate.first {
-                throw SwiftDataError.loadIssueModelContainer.with(
-                    reason: "the read-only store has no table for \(missing.name)", model: missing.name,
-                    suggestion: "Open the store with allowsSave: true once to add it")
-            }
-            return identifier ?? UUID().uuidString
+            try checkReadOnly(stored.schema, against: schema)
+            return stored.identifier ?? UUID().uuidString
         }
         if !configuration.isStoredInMemoryOnly {
             _ = try database.rows("PRAGMA journal_mode = WAL")
         }
-        if identifier == nil || !toCreate.isEmpty {
-            try database.writeTransaction {
-                try database.executeScript("""
-                    CREATE TABLE IF NOT EXISTS \(metadataTable) (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-                    CREATE TABLE IF NOT EXISTS \(sequenceTable) (entity TEXT PRIMARY KEY, last_key INTEGER NOT NULL)
-                    """)
-                for entity in toCreate { try database.executeScript(createTable(entity)) }
-                if identifier == nil {
-                    identifier = UUID().uuidString
-                    try database.execute(
-                        "INSERT INTO \(metadataTable) (key, value) VALUES ('store_identifier', ?)", [.text(identifier!)])
-                }
-                var recorded = stored.schema ?? StoredSchema(Schema())
-                recorded.entities += toCreate.map(StoredSchema.entity)
-                let json = String(decoding: try JSONEncoder().encode(recorded), as: UTF8.self)
-                try database.execute(
-                    "INSERT OR REPLACE INTO \(metadataTable) (key, value) VALUES ('schema', ?)", [.text(json)])
+        let target = StoredSchema(schema)
+        if let recorded = stored.schema, stored.version == schema.version,
+            target.entities.allSatisfy({ entity in recorded.entities.contains(entity) })
+        {
+            return stored.identifier ?? UUID().uuidString
+        }
+        let identifier = stored.identifier ?? UUID().uuidString
+        try database.writeTransaction {
+            try database.executeScript("""
+                CREATE TABLE IF NOT EXISTS \(metadataTable) (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+                CREATE TABLE IF NOT EXISTS \(sequenceTable) (entity TEXT PRIMARY KEY, last_key INTEGER NOT NULL)
+                """)
+            var migrator = SQLiteMigrator(database: database, stored: stored.schema ?? StoredSchema(entities: []))
+            if let plan = migrationPlan, stored.schema != nil, let version = stored.version, version != schema.version {
+                try SQLiteStore.runStages(
+                    of: plan, from: version, to: schema.version, migrator: &migrator, configuration: configuration,
+                    identifier: identifier, tables: tables)
+            }
+            try migrator.migrate(to: schema, existingTables: stored.schema == nil ? tables : [])
+            let json = String(decoding: try JSONEncoder().encode(migrator.stored), as: UTF8.self)
+            try database.execute(
+                "INSERT OR REPLACE INTO \(metadataTable) (key, value) VALUES ('schema', ?), ('store_identifier', ?), ('schema_version', ?)",
+                [.text(json), .text(identifier), .text(schema.version.description)])
+        }
+        return identifier
+    }
+
+    /// A read-only store cannot migrate: its recorded schema must already hold every entity as the models
+    /// describe it.
+    private static func checkReadOnly(_ recorded: StoredSchema?, against schema: Schema) throws {
+        for entity in schema.entities {
+            let model = StoredSchema.entity(entity)
+            guard let old = recorded?.entities.first(where: { $0.name == entity.name }) else {
+                throw SwiftDataError.loadIssueModelContainer.with(
+                    reason: "the read-only store has no table for \(entity.name)", model: entity.name,
+                    suggestion: "Open the store with allowsSave: true once to add it")
+            }
+            if let mismatch = StoredSchema.mismatch(stored: old, model: model) {
+                throw SwiftDataError.loadIssueModelContainer.with(
+                    reason: "the read-only store's \(entity.name) does not match the model: \(mismatch)", model: entity.name,
+                    suggestion: "Open the store with allowsSave: true once, so that it migrates")
             }
         }
-        return identifier ?? UUID().uuidString
     }
 
     private static func readMetadata(
         _ database: SQLiteDatabase, tables: Set<String>, configuration: ModelConfiguration
-    ) throws -> (identifier: String?, schema: StoredSchema?) {
+    ) throws -> (identifier: String?, schema: StoredSchema?, version: Schema.Version?) {
         guard tables.contains(metadataTable) else {
             if !tables.isEmpty {
                 throw SwiftDataError.loadIssueModelContainer.with(
                     reason: "\(configuration.url.path) is an SQLite database that this framework did not create; it was left untouched",
                     suggestion: "Use a separate store file")
             }
-            return (nil, nil)
+            return (nil, nil, nil)
         }
         var identifier: String?
         var schema: StoredSchema?
+        var version: Schema.Version?
         for row in try database.rows("SELECT key, value FROM \(metadataTable)") {
             guard case .text(let key) = row[0], case .text(let value) = row[1] else { continue }
             switch key {
             case "store_identifier": identifier = value
+            case "schema_version":
+                let parts = value.split(separator: ".").compactMap { Int($0) }
+                if parts.count == 3 { version = Schema.Version(parts[0], parts[1], parts[2]) }
             case "schema":
                 do {
                     schema = try JSONDecoder().decode(StoredSchema.self, from: Data(value.utf8))
@@ -154,13 +162,14 @@ extension SQLiteStore {
             default: break
             }
         }
-        return (identifier, schema)
+        return (identifier, schema, version ?? (schema == nil ? nil : Schema.Version(1, 0, 0)))
     }
 
-    /// `CREATE TABLE` for an entity, the indexes of its foreign keys, and the join tables it owns.
-    static func createTable(_ entity: Schema.Entity) -> String {
+    /// `CREATE TABLE` for an entity (named `tableName` when given), the indexes of its foreign keys and
+    /// constraints, and the join tables it owns (unless `withJoinTables` is false).
+    static func createTable(_ entity: Schema.Entity, tableName: String? = nil, withJoinTables: Bool = true) -> String {
         let dialect = SQLiteDialect()
-        let table = dialect.quote(entity.name)
+        let table = dialect.quote(tableName ?? entity.name)
         var columns = ["\(dialect.quote(keyColumn)) INTEGER PRIMARY KEY"]
         var statements: [String] = []
         for attribute in entity.orderedAttributes {
@@ -175,18 +184,42 @@ extension SQLiteStore {
             case .column:
                 columns.append("\(dialect.quote(relationship.name)) INTEGER")
                 if let position = relationship.positionColumn { columns.append("\(dialect.quote(position)) INTEGER") }
-                statements.append(
-                    "CREATE INDEX \(dialect.quote("\(entity.name)_\(relationship.name)")) ON \(table) (\(dialect.quote(relationship.name)))")
-            case .joinTable(let name, true):
-                statements.append("""
-                    CREATE TABLE \(dialect.quote(name)) ("owner" INTEGER NOT NULL, "member" INTEGER NOT NULL, \
-                    "position" INTEGER, "inverse_position" INTEGER, PRIMARY KEY ("owner", "member")) WITHOUT ROWID
-                    """)
-                statements.append("CREATE INDEX \(dialect.quote("\(name)_member")) ON \(dialect.quote(name)) (\"member\")")
+                if tableName == nil { statements.append(foreignKeyIndex(entity, relationship)) }
+            case .joinTable(let name, true) where withJoinTables:
+                statements += createJoinTable(name)
             case .joinTable, .inverseColumn:
                 continue
             }
         }
+        if tableName == nil { statements += indexStatements(entity) }
         return (["CREATE TABLE \(table) (\(columns.joined(separator: ", ")))"] + statements).joined(separator: ";\n")
+    }
+
+    /// The index of a foreign-key column.
+    static func foreignKeyIndex(_ entity: Schema.Entity, _ relationship: Schema.Relationship) -> String {
+        let dialect = SQLiteDialect()
+        return "CREATE INDEX \(dialect.quote("\(entity.name)_\(relationship.name)")) ON \(dialect.quote(entity.name)) (\(dialect.quote(relationship.name)))"
+    }
+
+    /// The join tables an entity owns, created on their own.
+    static func createJoinTable(_ name: String) -> [String] {
+        let dialect = SQLiteDialect()
+        return [
+            """
+            CREATE TABLE \(dialect.quote(name)) ("owner" INTEGER NOT NULL, "member" INTEGER NOT NULL, \
+            "position" INTEGER, "inverse_position" INTEGER, PRIMARY KEY ("owner", "member")) WITHOUT ROWID
+            """,
+            "CREATE INDEX \(dialect.quote("\(name)_member")) ON \(dialect.quote(name)) (\"member\")",
+        ]
+    }
+
+    /// `CREATE [UNIQUE] INDEX` for the entity's unique constraints and indexes.
+    static func indexStatements(_ entity: Schema.Entity) -> [String] {
+        let dialect = SQLiteDialect()
+        func create(_ columns: [String], unique: Bool) -> String {
+            let name = "\(entity.name)_\(unique ? "unique" : "index")_\(columns.joined(separator: "_"))"
+            return "CREATE \(unique ? "UNIQUE " : "")INDEX \(dialect.quote(name)) ON \(dialect.quote(entity.name)) (\(columns.map(dialect.quote).joined(separator: ", ")))"
+        }
+        return entity.uniquenessConstraints.map { create($0, unique: true) } + entity.indices.map { create($0, unique: false) }
     }
 }

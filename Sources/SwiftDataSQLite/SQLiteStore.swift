@@ -22,8 +22,11 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
     static let metadataTable = "_swiftdata_metadata"
     static let sequenceTable = "_swiftdata_sequence"
 
-    /// Opens the store of `configuration`, creating it if needed, and checks that it can hold `schema`.
-    package init(configuration: ModelConfiguration, schema: Schema) throws {
+    /// Opens the store of `configuration`, creating it if needed, and migrates it to `schema` (through the plan's
+    /// stages first, when it records an older version of the plan's schemas).
+    package init(
+        configuration: ModelConfiguration, schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)? = nil
+    ) throws {
         self.configuration = configuration
         self.schema = schema
         try SQLiteStore.checkReservedNames(schema)
@@ -35,7 +38,17 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
             try SQLiteStore.checkFile(at: configuration.url, creating: configuration.allowsSave)
         }
         database = try SQLiteDatabase(path: path, readOnly: !configuration.allowsSave, create: true)
-        identifier = try SQLiteStore.prepare(database, schema: schema, configuration: configuration)
+        identifier = try SQLiteStore.prepare(
+            database, schema: schema, configuration: configuration, migrationPlan: migrationPlan)
+    }
+
+    /// A store over a connection that another store owns, for a schema its tables already have: what the contexts
+    /// of a migration stage use, inside the migration's transaction.
+    init(sharing database: SQLiteDatabase, configuration: ModelConfiguration, schema: Schema, identifier: String) {
+        self.configuration = configuration
+        self.schema = schema
+        self.database = database
+        self.identifier = identifier
     }
 
     /// Calls `observer` with the SQL of every statement the store runs from now on (`nil` stops). A statement

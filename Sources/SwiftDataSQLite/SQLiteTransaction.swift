@@ -167,6 +167,15 @@ struct SQLiteTransaction: DataStoreTransaction {
         }
     }
 
+    func existingKey(in entity: Schema.Entity, matching values: [(property: Int, value: StoredValue)]) throws -> Int64? {
+        let conditions = values.compactMap { store.columnName(of: $0.property, in: entity) }.map { "\(dialect.quote($0)) = ?" }
+        guard conditions.count == values.count, !values.contains(where: { $0.value == .null }) else { return nil }
+        let rows = try database.rows(
+            "SELECT \(keyColumn) FROM \(dialect.quote(entity.name)) WHERE \(conditions.joined(separator: " AND ")) LIMIT 1",
+            values.map(\.value))
+        return database.statementKeys(rows).first
+    }
+
     func fetchKeys<T: PersistentModel>(_ request: FetchRequest<T>) throws -> [Int64] {
         var keys: [Int64] = []
         for select in try store.selectStatements(request) {

@@ -9,6 +9,8 @@ struct StoredSchema: Codable, Equatable {
         var name: String
         var attributes: [StoredAttribute]
         var relationships: [StoredRelationship]? = nil
+        var uniquenessConstraints: [[String]]? = nil
+        var indices: [[String]]? = nil
     }
 
     struct StoredRelationship: Codable, Equatable {
@@ -28,6 +30,8 @@ struct StoredSchema: Codable, Equatable {
         var type: String
         var storage: StorageClass
         var isOptional: Bool
+        /// The attribute's options that matter to the store (`externalStorage`, `ephemeral`).
+        var options: [String]? = nil
 
         var columnDescription: String { "\(name): \(type)" }
     }
@@ -36,13 +40,18 @@ struct StoredSchema: Codable, Equatable {
         entities = schema.entities.map(StoredSchema.entity)
     }
 
+    init(entities: [StoredEntity]) {
+        self.entities = entities
+    }
+
     static func entity(_ entity: Schema.Entity) -> StoredEntity {
         StoredEntity(
             name: entity.name,
             attributes: entity.orderedAttributes.map { attribute in
                 StoredAttribute(
                     name: attribute.name, type: typeName(attribute.valueType),
-                    storage: attribute.layout.map(SQLiteStore.storage) ?? .blob, isOptional: attribute.isOptional)
+                    storage: attribute.layout.map(SQLiteStore.storage) ?? .blob, isOptional: attribute.isOptional,
+                    options: storedOptions(of: attribute))
             },
             relationships: entity.orderedRelationships.map { relationship in
                 let storage: String
@@ -54,7 +63,14 @@ struct StoredSchema: Codable, Equatable {
                 return StoredRelationship(
                     name: relationship.name, destination: relationship.destination,
                     isToMany: !relationship.isToOneRelationship, inverse: relationship.inverse?.name, storage: storage)
-            })
+            },
+            uniquenessConstraints: entity.uniquenessConstraints, indices: entity.indices)
+    }
+
+    /// The options of an attribute the store records.
+    static func storedOptions(of attribute: Schema.Attribute) -> [String]? {
+        let options = [Schema.Attribute.Option.externalStorage, .ephemeral].filter(attribute.options.contains)
+        return options.isEmpty ? nil : options.map(\.debugDescription)
     }
 
     /// A type's name as Swift code spells it: `String?` rather than `Optional<String>`.

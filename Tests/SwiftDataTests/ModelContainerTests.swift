@@ -3,16 +3,6 @@ import Testing
 @testable import SwiftDataCore
 import SwiftData
 
-/// A second version of `Counter`, with the same entity name and different attributes.
-enum Changed {
-    @Model final class Counter {
-        var label: String = ""
-        var value: Double = 0
-        var note: String?
-        init() {}
-    }
-}
-
 /// Containers, configurations and the stores they open.
 @Suite struct ModelContainerTests {
     @Test func defaultStoreLivesInTheXDGDataHome() {
@@ -66,29 +56,6 @@ enum Changed {
         #expect(throws: SwiftDataError.loadIssueModelContainer) {
             try makeContainer(User.self, in: directory, name: "missing", allowsSave: false)
         }
-    }
-
-    @Test func storeWithADifferentSchemaIsAClearError() throws {
-        let directory = TemporaryDirectory()
-        do {
-            let context = ModelContext(try makeContainer(Counter.self, in: directory))
-            context.insert(Counter(label: "old"))
-            try context.save()
-        }
-        let before = try Data(contentsOf: directory.store())
-        #expect {
-            try makeContainer(Changed.Counter.self, in: directory)
-        } throws: { error in
-            let error = try #require(error as? SwiftDataError)
-            let reason = error.reason ?? ""
-            return error == .loadIssueModelContainer && error.modelName == "Counter"
-                && reason.contains("'value' was Int, the model has Double") && reason.contains("adds 'note: String?'")
-        }
-        #expect(try Data(contentsOf: directory.store()) == before, "the store is left untouched")
-        // The original models still open it, and a new model type gets its own table.
-        let context = ModelContext(try makeContainer(Counter.self, User.self, in: directory))
-        #expect(try context.fetch(FetchDescriptor<Counter>()).map(\.label) == ["old"])
-        #expect(try context.fetchCount(FetchDescriptor<User>()) == 0)
     }
 
     @Test func fileThatIsNotAStoreIsLeftUntouched() throws {

@@ -43,6 +43,8 @@ package protocol DataStoreTransaction {
     func clearReferences(_ relationship: Schema.Relationship, to destinations: [Int64]) throws -> [Int64]
     /// Deletes the rows with the given keys, and their rows in join tables.
     func delete(keys: [Int64], entity: Schema.Entity) throws
+    /// The key of the row whose properties hold the given values (`NULL` matches nothing), if there is one.
+    func existingKey(in entity: Schema.Entity, matching values: [(property: Int, value: StoredValue)]) throws -> Int64?
     /// The primary keys of the rows a request selects, read inside the transaction.
     func fetchKeys<T: PersistentModel>(_ request: FetchRequest<T>) throws -> [Int64]
 }

@@ -46,12 +46,29 @@ extension ModelContext {
 
         // Everything is committed: bring the models' states up to date.
         var insertedIdentifiers: [PersistentIdentifier] = []
-        for (model, binding) in zip(inserts, operation.insertBindings) {
+        var updatedIdentifiers: [PersistentIdentifier] = []
+        let duplicates = Set(operation.merged.map { ObjectIdentifier($0.duplicate) })
+        for (model, binding) in zip(inserts, operation.insertBindings) where !duplicates.contains(ObjectIdentifier(model)) {
             guard let key = operation.insertedKeys[ObjectIdentifier(model)] else { continue }
-            register(model, key: key, binding: binding)
-            insertedIdentifiers.append(model.persistentModelID)
+            if operation.upserts[ObjectIdentifier(model)] != nil {
+                // The new model became a stored row: it replaces the context's old object for that row, and its
+                // to-many relationships load again to include the row's members.
+                if let old = registry[ObjectIdentifier(type(of: model))]?[key] as? any PersistentModel, old !== model {
+                    detach(old)
+                }
+                register(model, key: key, binding: binding)
+                for property in binding.lazyRelationships { model._$set(property, nil) }
+                updatedIdentifiers.append(model.persistentModelID)
+            } else {
+                register(model, key: key, binding: binding)
+                insertedIdentifiers.append(model.persistentModelID)
+            }
         }
-        let updatedIdentifiers = updates.map(\.persistentModelID)
+        for (duplicate, _) in operation.merged {
+            duplicate._$persistentState.status = .detached
+            duplicate._$persistentState.context = nil
+        }
+        updatedIdentifiers += updates.map(\.persistentModelID)
         for model in updates { model._$persistentState.changes.removeAll() }
         var deletedIdentifiers: [PersistentIdentifier] = []
         for (entityName, keys) in operation.deletedKeys {

@@ -16,6 +16,10 @@ struct SaveOperation {
     private(set) var deletedKeys: [String: Set<Int64>] = [:]
     /// Positions of members in loaded to-many arrays, computed once per array.
     private let positions = MemberPositions()
+    /// Inserted models merged into another by a unique constraint: the duplicate and the model it merged into.
+    private(set) var merged: [(duplicate: any PersistentModel, survivor: any PersistentModel)] = []
+    /// Inserted models whose unique values matched a stored row: they become that row.
+    private(set) var upserts: [ObjectIdentifier: Int64] = [:]
 
     // MARK: Validation
 
@@ -47,17 +51,22 @@ struct SaveOperation {
     /// Writes everything that belongs to `store` in the transaction.
     mutating func write(_ transaction: any DataStoreTransaction, store: any DataStore) throws {
         try allocateKeys(transaction, store: store)
+        try resolveUniqueness(transaction, store: store)
+        let duplicates = Set(merged.map { ObjectIdentifier($0.duplicate) })
         var inserted = RowBatches()
+        var updated = RowBatches()
         for (model, binding) in zip(inserts, insertBindings) where binding.store === store {
-            let entity = binding.entity
-            inserted.append(
-                RowWrite(
-                    model: model, key: try key(of: model), attributes: binding.attributeIndexes,
-                    references: try references(of: model, entity: entity, only: nil)),
-                to: entity)
+            guard !duplicates.contains(ObjectIdentifier(model)) else { continue }
+            let row = RowWrite(
+                model: model, key: try key(of: model), attributes: binding.attributeIndexes,
+                references: try references(of: model, entity: binding.entity, only: nil))
+            if upserts[ObjectIdentifier(model)] != nil {
+                updated.append(row, to: binding.entity)
+            } else {
+                inserted.append(row, to: binding.entity)
+            }
         }
         for (entity, rows) in inserted.batches { try transaction.insert(rows, entity: entity) }
-        var updated = RowBatches()
         for model in updates {
             guard let binding = model._$persistentState.binding, binding.store === store else { continue }
             let changes = model._$persistentState.changes
@@ -91,6 +100,74 @@ struct SaveOperation {
         for (entity, models) in groups {
             let first = try transaction.allocateKeys(count: models.count, entity: entity)
             for (offset, model) in models.enumerated() { insertedKeys[ObjectIdentifier(model)] = first + Int64(offset) }
+        }
+    }
+
+    /// Applies unique constraints to the inserted models: among inserted duplicates the last one survives, and a
+    /// survivor whose values match a stored row takes that row's key, so its save updates the row. The duplicates'
+    /// keys become the survivor's, so references to them lead to the surviving row.
+    private mutating func resolveUniqueness(_ transaction: any DataStoreTransaction, store: any DataStore) throws {
+        var survivors: [String: [[StoredValue]: any PersistentModel]] = [:]
+        var survivorOf: [ObjectIdentifier: any PersistentModel] = [:]
+        for (model, binding) in zip(inserts, insertBindings) where binding.store === store {
+            let entity = binding.entity
+            for (number, constraint) in entity.uniquenessConstraints.enumerated() {
+                guard let values = try constraintValues(model, constraint, entity), !values.contains(.null) else { continue }
+                let bucket = "\(entity.name)#\(number)"
+                if let earlier = survivors[bucket]?[values], earlier !== model {
+                    survivorOf[ObjectIdentifier(earlier)] = model
+                }
+                survivors[bucket, default: [:]][values] = model
+            }
+        }
+        func survivor(of model: any PersistentModel) -> any PersistentModel {
+            var current = model
+            while let next = survivorOf[ObjectIdentifier(current)], next !== current { current = next }
+            return current
+        }
+        for (model, binding) in zip(inserts, insertBindings) where binding.store === store {
+            let last = survivor(of: model)
+            if last !== model { merged.append((model, last)); continue }
+            var existing: Int64?
+            for constraint in binding.entity.uniquenessConstraints {
+                guard let values = try constraintValues(model, constraint, binding.entity),
+                    let key = try transaction.existingKey(
+                        in: binding.entity, matching: zip(indexes(of: constraint, in: binding.entity), values).map { ($0, $1) })
+                else { continue }
+                if let existing, existing != key {
+                    throw SwiftDataError.modelValidationFailure.with(
+                        reason: "a new \(binding.entity.name) matches two stored models on different unique constraints",
+                        model: binding.entity.name, property: constraint.joined(separator: ", "),
+                        suggestion: "Change the values so they match at most one stored model")
+                }
+                existing = key
+            }
+            if let existing {
+                upserts[ObjectIdentifier(model)] = existing
+                insertedKeys[ObjectIdentifier(model)] = existing
+            }
+        }
+        for (duplicate, survivor) in merged {
+            insertedKeys[ObjectIdentifier(duplicate)] = insertedKeys[ObjectIdentifier(survivor)]
+        }
+    }
+
+    /// The stored form of a model's values for a unique constraint, or `nil` when one is missing.
+    private func constraintValues(_ model: any PersistentModel, _ constraint: [String], _ entity: Schema.Entity) throws
+        -> [StoredValue]?
+    {
+        try indexes(of: constraint, in: entity).map { index -> StoredValue in
+            if entity.relationship(at: index) != nil {
+                guard let target = (model._$get(index) as? any _RelationshipValue)?._relatedModels.first else { return .null }
+                return .integer(try key(of: target))
+            }
+            return try model._$get(index).map { try StoredValue(encoding: $0) } ?? .null
+        }
+    }
+
+    private func indexes(of constraint: [String], in entity: Schema.Entity) -> [Int] {
+        constraint.compactMap { name in
+            entity.attributesByName[name]?.index ?? entity.relationshipsByName[name]?.index
         }
     }
 

@@ -24,6 +24,10 @@ public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable, 
     /// Replaces the stored value of persisted property number `property`, telling observers; `nil` empties it, so
     /// the next read loads it again.
     func _$set(_ property: Int, _ value: Any?)
+    /// The unique constraints `#Unique` declares: key paths of the properties of each.
+    static var _$uniquenessConstraints: [[AnyKeyPath]] { get }
+    /// The indexes `#Index` declares: key paths of the properties of each.
+    static var _$indices: [[AnyKeyPath]] { get }
 }
 
 extension PersistentModel {
@@ -67,6 +71,9 @@ extension PersistentModel {
 
     /// The entity name: the class name.
     package static var _entityName: String { Relationships.entity(of: Self.self)?.name ?? String(describing: Self.self) }
+
+    public static var _$uniquenessConstraints: [[AnyKeyPath]] { [] }
+    public static var _$indices: [[AnyKeyPath]] { [] }
 
     /// A model is the value of a to-one relationship.
     public var _relatedModels: [any PersistentModel] { [self] }

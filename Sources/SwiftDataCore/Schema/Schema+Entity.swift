@@ -33,10 +33,29 @@ extension Schema {
         package convenience init(modelType: any PersistentModel.Type) {
             self.init(String(describing: modelType))
             self.modelType = modelType
-            for (index, metadata) in modelType.schemaMetadata.enumerated() {
-                add(Entity.property(metadata, index: index, entity: name, problems: &problems))
-                indexByKeyPath[metadata.keyPath] = index
+            let metadata = modelType.schemaMetadata
+            for (index, property) in metadata.enumerated() {
+                add(Entity.property(property, index: index, entity: name, problems: &problems))
+                indexByKeyPath[property.keyPath] = index
             }
+            uniquenessConstraints = orderedAttributes.filter(\.isUnique).map { [$0.name] }
+                + orderedRelationships.filter(\.isUnique).map { [$0.name] }
+                + names(of: modelType._$uniquenessConstraints, metadata, what: "#Unique")
+            indices = names(of: modelType._$indices, metadata, what: "#Index")
+        }
+
+        /// Property names of key-path lists; a key path that is not a persisted property is a problem.
+        private func names(of lists: [[AnyKeyPath]], _ metadata: [PropertyMetadata], what: String) -> [[String]] {
+            lists.map { keyPaths in
+                keyPaths.compactMap { keyPath in
+                    if let property = metadata.first(where: { $0.keyPath == keyPath }) { return property.name }
+                    problems.append(
+                        SwiftDataError.loadIssueModelContainer.with(
+                            reason: "\(what) names \(keyPath), which is not a stored property of \(name)", model: name,
+                            suggestion: "List stored attributes or to-one relationships"))
+                    return nil
+                }
+            }.filter { !$0.isEmpty }
         }
 
         private func add(_ property: any SchemaProperty) {
