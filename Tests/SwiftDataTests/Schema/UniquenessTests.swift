@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+@testable import SwiftDataCore
+import SwiftData
+
+/// Unique constraints turn inserts of existing values into updates (upserts), as Apple's do.
+@Suite struct UniquenessTests {
+    @Test func insertingAnExistingValueUpdatesTheStoredModel() throws {
+        let container = try makeMemoryContainer(Country.self)
+        let context = ModelContext(container)
+        let france = Country(code: "FR", name: "France")
+        context.insert(france)
+        try context.save()
+        let storedID = france.persistentModelID
+
+        let renamed = Country(code: "FR", name: "République française")
+        context.insert(renamed)
+        try context.save()
+        #expect(renamed.persistentModelID == storedID, "the new model takes the stored row's identity")
+        #expect(renamed.modelContext === context)
+        #expect(france.modelContext == nil, "the context's older object for the row is replaced")
+        let stored = try ModelContext(container).fetch(FetchDescriptor<Country>())
+        #expect(stored.map(\.name) == ["République française"], "last write wins")
+    }
+
+    @Test func duplicatesInOneSaveBecomeOneModel() throws {
+        let container = try makeMemoryContainer(Country.self)
+        let context = ModelContext(container)
+        let first = Country(code: "DE", name: "Germany")
+        let second = Country(code: "DE", name: "Deutschland")
+        first.cities = [City(name: "Berlin")]
+        second.cities = [City(name: "Hamburg")]
+        context.insert(first)
+        context.insert(second)
+        try context.save()
+        #expect(first.modelContext == nil && second.modelContext === context)
+        let fresh = ModelContext(container)
+        let countries = try fresh.fetch(FetchDescriptor<Country>())
+        #expect(countries.map(\.name) == ["Deutschland"])
+        #expect(countries.first?.cities.map(\.name).sorted() == ["Berlin", "Hamburg"],
+            "members of the duplicate's one-to-many relationships join the surviving model")
+    }
+
+    @Test func compoundAndRelationshipConstraints() throws {
+        let container = try makeMemoryContainer(Seat.self)
+        let context = ModelContext(container)
+        context.insert(Seat(row: "A", number: 1, price: 10))
+        context.insert(Seat(row: "A", number: 2, price: 10))
+        try context.save()
+        context.insert(Seat(row: "A", number: 1, price: 25))
+        try context.save()
+        let seats = try ModelContext(container).fetch(FetchDescriptor<Seat>(sortBy: [SortDescriptor(\.number)]))
+        #expect(seats.map(\.price) == [25, 10])
+
+        let ticket = Ticket(code: "T1")
+        let held = Seat(row: "B", number: 1)
+        held.holder = ticket
+        context.insert(held)
+        try context.save()
+        let moved = Seat(row: "B", number: 1, price: 99)
+        moved.holder = ticket
+        context.insert(moved)
+        try context.save()
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<Seat>()) == 3)
+        let constraints = try #require(container.schema.entitiesByName["Seat"]?.uniquenessConstraints)
+        #expect(constraints == [["row", "number"], ["holder"]])
+    }
+
+    @Test func changingAValueToAnExistingOneIsAnError() throws {
+        let container = try makeMemoryContainer(Country.self)
+        let context = ModelContext(container)
+        let spain = Country(code: "ES", name: "Spain")
+        let italy = Country(code: "IT", name: "Italy")
+        context.insert(spain)
+        context.insert(italy)
+        try context.save()
+        italy.code = "ES"
+        #expect {
+            try context.save()
+        } throws: { error in
+            let error = try #require(error as? SwiftDataError)
+            return error == .modelValidationFailure && (error.storeMessage ?? "").contains("UNIQUE constraint failed: Country.code")
+        }
+        #expect(try ModelContext(container).fetch(FetchDescriptor<Country>(sortBy: [SortDescriptor(\.code)])).map(\.code) == ["ES", "IT"])
+    }
+
+    @Test func nilValuesNeverCollide() throws {
+        let container = try makeMemoryContainer(Seat.self)
+        let context = ModelContext(container)
+        context.insert(Seat(row: "C", number: 1))
+        context.insert(Seat(row: "C", number: 2))
+        try context.save()
+        #expect(try context.fetchCount(FetchDescriptor<Seat>()) == 2, "two seats without a holder")
+    }
+}
