@@ -14,6 +14,12 @@ struct ModelProperty {
     var attribute: AttributeSyntax? { declaration.attribute(named: "Attribute") }
     var relationship: AttributeSyntax? { declaration.attribute(named: "Relationship") }
 
+    /// Whether `@Attribute(...)` stores the property through a value transformer.
+    var isTransformable: Bool {
+        guard case .argumentList(let arguments) = attribute?.arguments else { return false }
+        return arguments.contains { $0.expression.trimmedDescription.hasPrefix(".transformable") }
+    }
+
     /// Whether the declared type is optional (`T?`, `T!` or `Optional<T>`).
     var isOptionalType: Bool {
         guard let type else { return false }

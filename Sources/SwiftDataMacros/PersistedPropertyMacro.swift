@@ -13,6 +13,8 @@ public enum PersistedPropertyMacro: AccessorMacro, PeerMacro {
     ) throws -> [AccessorDeclSyntax] {
         guard let (property, index) = property(declaration, node) else { return [] }
         let name = property.name
+        // A transformable value's type is the transformer's business, not the compiler's.
+        let didSet = property.isTransformable ? "_$didSetTransformable" : "_$didSet"
         return [
             """
             get {
@@ -30,7 +32,7 @@ public enum PersistedPropertyMacro: AccessorMacro, PeerMacro {
                 _$observationRegistrar.withMutation(of: self, keyPath: \\.\(raw: name)) {
                     _$\(raw: name) = newValue
                 }
-                _$didSet(\(raw: index), oldValue, newValue)
+                \(raw: didSet)(\(raw: index), oldValue, newValue)
             }
             """,
         ]

@@ -11,10 +11,12 @@ struct SQLiteMigrator {
     /// The schema the store holds now; updated as entities migrate.
     private(set) var stored: StoredSchema
     private let dialect = SQLiteDialect()
+    private let external: ExternalStorage?
 
-    init(database: SQLiteDatabase, stored: StoredSchema) {
+    init(database: SQLiteDatabase, stored: StoredSchema, external: ExternalStorage?) {
         self.database = database
         self.stored = stored
+        self.external = external
     }
 
     /// Migrates every entity of `target`; entities the store has and `target` lacks are kept as they are.
@@ -57,6 +59,7 @@ struct SQLiteMigrator {
         var columns: [Column] = []
         var rebuild = false
         var used = Set<String>()
+        var moved: [(name: String, toFiles: Bool)] = []
 
         for attribute in entity.orderedAttributes where !attribute.options.contains(.ephemeral) {
             guard let target = new.attributes.first(where: { $0.name == attribute.name }) else { continue }
@@ -89,6 +92,8 @@ struct SQLiteMigrator {
             if source.name != attribute.name || source.isOptional != target.isOptional || source.options != target.options {
                 rebuild = true
             }
+            let wasExternal = source.options?.contains("externalStorage") == true
+            if wasExternal != attribute.isExternal, external != nil { moved.append((attribute.name, attribute.isExternal)) }
             columns.append(Column(name: attribute.name, source: source.name, fill: source.isOptional ? fill : nil))
         }
         if old.attributes.contains(where: { !used.contains($0.name) }) { rebuild = true }
@@ -101,6 +106,7 @@ struct SQLiteMigrator {
 
         if rebuild {
             try rebuildTable(entity, columns: columns)
+            for (column, toFiles) in moved { try moveValues(of: table, column: column, toFiles: toFiles) }
         } else if old.uniquenessConstraints ?? [] != entity.uniquenessConstraints || old.indices ?? [] != entity.indices {
             try replaceIndexes(of: entity, old: old)
         }
@@ -225,6 +231,27 @@ struct SQLiteMigrator {
             }
         }
         for statement in SQLiteStore.indexStatements(entity) { try database.executeScript(statement) }
+    }
+
+    /// Moves an attribute's values between the rows and files, when `.externalStorage` was added or removed.
+    private func moveValues(of table: String, column: String, toFiles: Bool) throws {
+        guard let external else { return }
+        let key = dialect.quote(SQLiteStore.keyColumn)
+        let rows = try database.rows(
+            "SELECT \(key), \(dialect.quote(column)) FROM \(dialect.quote(table)) WHERE \(dialect.quote(column)) IS NOT NULL")
+        let update = "UPDATE \(dialect.quote(table)) SET \(dialect.quote(column)) = ? WHERE \(key) = ?"
+        for row in rows {
+            guard case .integer(let rowKey) = row[0] else { continue }
+            switch (toFiles, row[1]) {
+            case (true, .blob(let data)):
+                try database.execute(update, [.text(try external.write(data)), .integer(rowKey)])
+            case (false, .text(let name)):
+                try database.execute(update, [.blob(try external.read(name)), .integer(rowKey)])
+                external.replace(name)
+            default:
+                continue
+            }
+        }
     }
 
     // MARK: Helpers

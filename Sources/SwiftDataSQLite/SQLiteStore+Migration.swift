@@ -8,7 +8,8 @@ extension SQLiteStore {
     /// the whole run atomic; an error names the stage that failed.
     static func runStages(
         of plan: any SchemaMigrationPlan.Type, from stored: Schema.Version, to target: Schema.Version,
-        migrator: inout SQLiteMigrator, configuration: ModelConfiguration, identifier: String, tables: Set<String>
+        migrator: inout SQLiteMigrator, configuration: ModelConfiguration, identifier: String, tables: Set<String>,
+        external: ExternalStorage?
     ) throws {
         let versions = plan.schemas.map { $0.versionIdentifier }
         guard versions.contains(stored) else {
@@ -28,11 +29,11 @@ extension SQLiteStore {
             let name = "stage \(number + 1) (\(from.versionIdentifier) to \(to.versionIdentifier))"
             do {
                 if case .custom(_, _, let willMigrate?, _) = stage {
-                    try run(willMigrate, schema: Schema(versionedSchema: from), migrator.database, configuration, identifier)
+                    try run(willMigrate, schema: Schema(versionedSchema: from), migrator.database, configuration, identifier, external)
                 }
                 try migrator.migrate(to: Schema(versionedSchema: to), existingTables: [])
                 if case .custom(_, _, _, let didMigrate?) = stage {
-                    try run(didMigrate, schema: Schema(versionedSchema: to), migrator.database, configuration, identifier)
+                    try run(didMigrate, schema: Schema(versionedSchema: to), migrator.database, configuration, identifier, external)
                 }
             } catch {
                 throw SwiftDataError.loadIssueModelContainer.with(
@@ -52,12 +53,14 @@ extension SQLiteStore {
     /// changed.
     private static func run(
         _ body: (ModelContext) throws -> Void, schema: Schema, _ database: SQLiteDatabase,
-        _ configuration: ModelConfiguration, _ identifier: String
+        _ configuration: ModelConfiguration, _ identifier: String, _ external: ExternalStorage?
     ) throws {
         let container = try ModelContainer(
             schema: schema, migrationPlan: nil, configurations: [configuration],
             openStore: { configuration, schema in
-                SQLiteStore(sharing: database, configuration: configuration, schema: schema, identifier: identifier)
+                SQLiteStore(
+                    sharing: database, configuration: configuration, schema: schema, identifier: identifier,
+                    external: external)
             })
         let context = ModelContext(container)
         try body(context)

@@ -64,7 +64,7 @@ extension SQLiteStore {
     /// identifier. Everything happens in one transaction: a failure leaves the store exactly as it was.
     static func prepare(
         _ database: SQLiteDatabase, schema: Schema, configuration: ModelConfiguration,
-        migrationPlan: (any SchemaMigrationPlan.Type)?
+        migrationPlan: (any SchemaMigrationPlan.Type)?, external: ExternalStorage?
     ) throws -> String {
         let tables: Set<String>
         do {
@@ -92,16 +92,33 @@ extension SQLiteStore {
             return stored.identifier ?? UUID().uuidString
         }
         let identifier = stored.identifier ?? UUID().uuidString
+        do {
+            try migrate(database, stored: stored, schema: schema, plan: migrationPlan, configuration: configuration,
+                identifier: identifier, tables: tables, external: external)
+            external?.commit()
+        } catch {
+            external?.rollback()
+            throw error
+        }
+        return identifier
+    }
+
+    private static func migrate(
+        _ database: SQLiteDatabase, stored: (identifier: String?, schema: StoredSchema?, version: Schema.Version?),
+        schema: Schema, plan migrationPlan: (any SchemaMigrationPlan.Type)?, configuration: ModelConfiguration,
+        identifier: String, tables: Set<String>, external: ExternalStorage?
+    ) throws {
         try database.writeTransaction {
             try database.executeScript("""
                 CREATE TABLE IF NOT EXISTS \(metadataTable) (key TEXT PRIMARY KEY, value TEXT NOT NULL);
                 CREATE TABLE IF NOT EXISTS \(sequenceTable) (entity TEXT PRIMARY KEY, last_key INTEGER NOT NULL)
                 """)
-            var migrator = SQLiteMigrator(database: database, stored: stored.schema ?? StoredSchema(entities: []))
+            var migrator = SQLiteMigrator(
+                database: database, stored: stored.schema ?? StoredSchema(entities: []), external: external)
             if let plan = migrationPlan, stored.schema != nil, let version = stored.version, version != schema.version {
                 try SQLiteStore.runStages(
                     of: plan, from: version, to: schema.version, migrator: &migrator, configuration: configuration,
-                    identifier: identifier, tables: tables)
+                    identifier: identifier, tables: tables, external: external)
             }
             try migrator.migrate(to: schema, existingTables: stored.schema == nil ? tables : [])
             let json = String(decoding: try JSONEncoder().encode(migrator.stored), as: UTF8.self)
@@ -109,7 +126,6 @@ extension SQLiteStore {
                 "INSERT OR REPLACE INTO \(metadataTable) (key, value) VALUES ('schema', ?), ('store_identifier', ?), ('schema_version', ?)",
                 [.text(json), .text(identifier), .text(schema.version.description)])
         }
-        return identifier
     }
 
     /// A read-only store cannot migrate: its recorded schema must already hold every entity as the models
@@ -172,8 +188,10 @@ extension SQLiteStore {
         let table = dialect.quote(tableName ?? entity.name)
         var columns = ["\(dialect.quote(keyColumn)) INTEGER PRIMARY KEY"]
         var statements: [String] = []
-        for attribute in entity.orderedAttributes {
-            let storage = attribute.layout.map(storage) ?? .blob
+        for attribute in entity.orderedAttributes where !attribute.options.contains(.ephemeral) {
+            // An externally stored value's column holds its file name (in-memory stores keep the data itself:
+            // SQLite keeps a blob as it is in a column of any type).
+            let storage = attribute.isExternal ? .text : (attribute.layout.map(storage) ?? .blob)
             var column = "\(dialect.quote(attribute.name)) \(storage.rawValue.uppercased())"
             // NaN is stored as NULL, so REAL columns accept NULL even for non-optional values.
             if !attribute.isOptional && storage != .real { column += " NOT NULL" }

@@ -16,6 +16,8 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
     let dialect = SQLiteDialect()
     private let database: SQLiteDatabase
     private let lock = NSLock()
+    /// The files of `.externalStorage` values; `nil` for an in-memory store, which keeps them in the rows.
+    let external: ExternalStorage?
 
     /// The name of the primary key column of every entity table.
     static let keyColumn = "_pk"
@@ -38,17 +40,23 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
             try SQLiteStore.checkFile(at: configuration.url, creating: configuration.allowsSave)
         }
         database = try SQLiteDatabase(path: path, readOnly: !configuration.allowsSave, create: true)
+        external = configuration.isStoredInMemoryOnly ? nil : ExternalStorage(storeURL: configuration.url)
         identifier = try SQLiteStore.prepare(
-            database, schema: schema, configuration: configuration, migrationPlan: migrationPlan)
+            database, schema: schema, configuration: configuration, migrationPlan: migrationPlan, external: external)
+        if configuration.allowsSave { try collectExternalGarbage() }
     }
 
     /// A store over a connection that another store owns, for a schema its tables already have: what the contexts
     /// of a migration stage use, inside the migration's transaction.
-    init(sharing database: SQLiteDatabase, configuration: ModelConfiguration, schema: Schema, identifier: String) {
+    init(
+        sharing database: SQLiteDatabase, configuration: ModelConfiguration, schema: Schema, identifier: String,
+        external: ExternalStorage?
+    ) {
         self.configuration = configuration
         self.schema = schema
         self.database = database
         self.identifier = identifier
+        self.external = external
     }
 
     /// Calls `observer` with the SQL of every statement the store runs from now on (`nil` stops). A statement
@@ -139,13 +147,46 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
 
     package func write<Result>(_ body: (any DataStoreTransaction) throws -> Result) throws -> Result {
         try withDatabase { database in
-            try database.writeTransaction {
-                try body(SQLiteTransaction(store: self, database: database))
+            do {
+                let result = try database.writeTransaction {
+                    try body(SQLiteTransaction(store: self, database: database))
+                }
+                external?.commit()
+                return result
+            } catch {
+                external?.rollback()
+                throw error
             }
         }
     }
 
+    package func storesExternally(_ attribute: Schema.Attribute) -> Bool {
+        external != nil && attribute.isExternal
+    }
+
+    package func readExternal(_ reference: String) throws -> StoredValue {
+        guard let external else { return .null }
+        return .blob(try external.read(reference))
+    }
+
+    /// Deletes files that no row refers to (left by a crash between writing a file and committing).
+    private func collectExternalGarbage() throws {
+        guard let external, FileManager.default.fileExists(atPath: external.directory.path) else { return }
+        var referenced = Set<String>()
+        try withDatabase { database in
+            for entity in schema.entities {
+                for attribute in entity.orderedAttributes where attribute.isExternal {
+                    let rows = try database.rows(
+                        "SELECT \(dialect.quote(attribute.name)) FROM \(dialect.quote(entity.name)) WHERE \(dialect.quote(attribute.name)) IS NOT NULL")
+                    for case .text(let name)? in rows.map(\.first) { referenced.insert(name) }
+                }
+            }
+        }
+        external.collectGarbage(referenced: referenced)
+    }
+
     package func erase() throws {
+        defer { external?.deleteAll() }
         try write { _ in
             try withoutLock { database in
                 for entity in schema.entities {

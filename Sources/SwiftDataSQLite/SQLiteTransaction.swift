@@ -40,6 +40,11 @@ struct SQLiteTransaction: DataStoreTransaction {
     }
 
     func update(_ rows: [RowWrite], entity: Schema.Entity) throws {
+        if store.external != nil, entity.orderedAttributes.contains(where: \.isExternal) {
+            for row in rows where row.model != nil {
+                try replaceFiles(of: [row.key], entity: entity, attributes: row.attributes)
+            }
+        }
         try write(rows.filter { !$0.attributes.isEmpty || !$0.references.isEmpty }, entity: entity) { row in
             let assignments = self.assignments(entity, attributes: row.attributes, references: row.references)
             return (
@@ -150,6 +155,7 @@ struct SQLiteTransaction: DataStoreTransaction {
 
     func delete(keys: [Int64], entity: Schema.Entity) throws {
         guard !keys.isEmpty else { return }
+        try replaceFiles(of: keys, entity: entity)
         let statement = try database.statement("DELETE FROM \(dialect.quote(entity.name)) WHERE \(keyColumn) = ?")
         defer { statement.reset() }
         for key in keys {
@@ -225,7 +231,11 @@ struct SQLiteTransaction: DataStoreTransaction {
         var parameter = first
         for index in attributes {
             do {
-                try model?._$store(index, into: statement, parameter: parameter)
+                if let model, let attribute = entity.attribute(at: index), attribute.coding != nil || store.storesExternally(attribute) {
+                    try statement.bind([try codedValue(of: model, attribute)], from: parameter)
+                } else {
+                    try model?._$store(index, into: statement, parameter: parameter)
+                }
             } catch let error as SwiftDataError {
                 throw error.with(model: entity.name, property: entity.attribute(at: index)?.name)
             }
@@ -244,6 +254,33 @@ struct SQLiteTransaction: DataStoreTransaction {
             parameter += 1
         }
         return parameter
+    }
+
+    /// The stored form of an attribute that Core converts: encoded by its coding, and for an externally stored one,
+    /// written to a new file whose name is stored.
+    private func codedValue(of model: any PersistentModel, _ attribute: Schema.Attribute) throws -> StoredValue {
+        let value = model._$get(attribute.index)
+        var stored = try attribute.coding?.encode(value) ?? (value.map { try StoredValue(encoding: $0) } ?? .null)
+        if store.storesExternally(attribute), let external = store.external, case .blob(let data) = stored {
+            stored = .text(try external.write(data))
+        }
+        return stored
+    }
+
+    /// Marks the files of externally stored values of the given rows (those listed in `attributes`, or all) as
+    /// replaced: they are deleted once the transaction commits.
+    private func replaceFiles(of keys: [Int64], entity: Schema.Entity, attributes: [Int]? = nil) throws {
+        guard let external = store.external else { return }
+        let columns = entity.orderedAttributes.filter { store.storesExternally($0) && (attributes?.contains($0.index) ?? true) }
+        guard !columns.isEmpty else { return }
+        for chunk in keys.chunked(by: 10_000) {
+            for column in columns {
+                let rows = try database.rows(
+                    "SELECT \(dialect.quote(column.name)) FROM \(dialect.quote(entity.name)) WHERE \(keyColumn) IN \(placeholders(chunk.count)) AND \(dialect.quote(column.name)) IS NOT NULL",
+                    chunk.map { .integer($0) })
+                for case .text(let name)? in rows.map(\.first) { external.replace(name) }
+            }
+        }
     }
 
     private func placeholders(_ count: Int) -> String {

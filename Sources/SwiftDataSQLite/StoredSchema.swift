@@ -47,7 +47,7 @@ struct StoredSchema: Codable, Equatable {
     static func entity(_ entity: Schema.Entity) -> StoredEntity {
         StoredEntity(
             name: entity.name,
-            attributes: entity.orderedAttributes.map { attribute in
+            attributes: entity.orderedAttributes.filter { !$0.options.contains(.ephemeral) }.map { attribute in
                 StoredAttribute(
                     name: attribute.name, type: typeName(attribute.valueType),
                     storage: attribute.layout.map(SQLiteStore.storage) ?? .blob, isOptional: attribute.isOptional,

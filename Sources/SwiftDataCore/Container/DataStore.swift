@@ -23,6 +23,11 @@ package protocol DataStore: AnyObject, Sendable {
     func write<Result>(_ body: (any DataStoreTransaction) throws -> Result) throws -> Result
     /// Removes every row of every entity.
     func erase() throws
+    /// Whether the store keeps values of this attribute apart from the rows (`.externalStorage`); a fetch then
+    /// reads a reference (text, or NULL for no value) instead of the value.
+    func storesExternally(_ attribute: Schema.Attribute) -> Bool
+    /// The value behind a reference read from an externally stored attribute.
+    func readExternal(_ reference: String) throws -> StoredValue
 }
 
 /// The writes a store offers inside a transaction.
@@ -115,7 +120,10 @@ package final class EntityBinding: Sendable {
         self.store = store
         self.storeIdentifier = store.identifier
         let columns = entity.orderedRelationships.filter { $0.storage == .column }
-        attributeIndexes = entity.orderedAttributes.map(\.index)
+        let stored = entity.orderedAttributes.filter { !$0.options.contains(.ephemeral) }
+        attributeIndexes = stored.map(\.index)
+        externalAttributes = Set(stored.filter(store.storesExternally).map(\.index))
+        codedAttributes = externalAttributes.union(stored.filter { $0.coding != nil }.map(\.index))
         fetchedProperties = attributeIndexes + columns.map(\.index)
         lazyRelationships = entity.orderedRelationships.filter { $0.storage != .column }.map(\.index)
     }
@@ -125,7 +133,11 @@ package final class EntityBinding: Sendable {
     package let fetchedProperties: [Int]
     /// The relationships a fetched model loads later, when first read.
     package let lazyRelationships: [Int]
-    /// The attributes' property indexes, in order.
+    /// The stored attributes' property indexes, in order (`.ephemeral` ones are never stored).
     package let attributeIndexes: [Int]
+    /// Attributes whose values load when first read: the store keeps them apart from the row.
+    package let externalAttributes: Set<Int>
+    /// Attributes converted by Core (`.transformable`, `.codable`, external) rather than by generated code.
+    package let codedAttributes: Set<Int>
 
 }

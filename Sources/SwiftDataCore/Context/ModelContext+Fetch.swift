@@ -5,7 +5,7 @@ extension ModelContext {
     public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
         let binding = try binding(for: T.self)
         let merges = mergesPendingChanges(descriptor, entity: binding.entity)
-        let models = try load(request(descriptor, binding: binding, window: !merges), binding: binding)
+        let models = try load(try request(descriptor, binding: binding, window: !merges), binding: binding)
         try prefetch(descriptor.relationshipKeyPathsForPrefetching, of: models, binding: binding)
         return merges ? try mergePendingChanges(into: models, descriptor) : models
     }
@@ -14,7 +14,7 @@ extension ModelContext {
     public func fetchCount<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> Int {
         let binding = try binding(for: T.self)
         if mergesPendingChanges(descriptor, entity: binding.entity) { return try fetch(descriptor).count }
-        var request = request(descriptor, binding: binding, window: true)
+        var request = try request(descriptor, binding: binding, window: true)
         request.properties = []
         return try binding.store.fetchCount(request)
     }
@@ -81,17 +81,33 @@ extension ModelContext {
     // MARK: Loading
 
     /// The store request for a descriptor; `window` applies its limit and offset.
-    func request<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, binding: EntityBinding, window: Bool)
+    func request<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, binding: EntityBinding, window: Bool) throws
         -> FetchRequest<T>
     {
         var request = FetchRequest<T>(
-            entity: binding.entity, predicate: descriptor.predicate, properties: binding.fetchedProperties)
+            entity: binding.entity, predicate: descriptor.predicate,
+            properties: try fetchedProperties(descriptor.propertiesToFetch, binding: binding))
         request.sortBy = descriptor.sortBy
         if window {
             request.fetchLimit = descriptor.fetchLimit
             request.fetchOffset = descriptor.fetchOffset
         }
         return request
+    }
+
+    /// The properties a fetch reads: with `propertiesToFetch`, those attributes and the foreign keys; otherwise all.
+    private func fetchedProperties<T: PersistentModel>(_ keyPaths: [PartialKeyPath<T>], binding: EntityBinding) throws -> [Int] {
+        guard !keyPaths.isEmpty else { return binding.fetchedProperties }
+        var chosen = Set<Int>()
+        for keyPath in keyPaths {
+            guard let index = binding.entity.propertyIndex(for: keyPath), binding.fetchedProperties.contains(index) else {
+                throw SwiftDataError.unsupportedKeyPath.with(
+                    reason: "\(keyPath) is not a stored attribute of \(binding.entity.name), so it cannot be fetched on its own",
+                    model: binding.entity.name, suggestion: "List stored attributes in propertiesToFetch")
+            }
+            chosen.insert(index)
+        }
+        return binding.fetchedProperties.filter { chosen.contains($0) || binding.entity.relationship(at: $0) != nil }
     }
 
     /// Runs a store fetch and returns the context's object for every row, creating or refreshing them.
@@ -118,6 +134,9 @@ extension ModelContext {
         let backingData: any BackingData<T> = DefaultBackingData(for: T.self)
         let references = properties.map { binding.entity.relationship(at: $0) }
         let hasReferences = references.contains { $0 != nil }
+        let coded = binding.codedAttributes
+        let isPartial = properties.count < binding.fetchedProperties.count
+        let fetched = Set(properties)
         try body { key, reader, first in
             let model: T
             let isNew: Bool
@@ -142,16 +161,45 @@ extension ModelContext {
                         value = try reference(to: target, relationship)
                     }
                     model._$set(property, value)
+                } else if !coded.isEmpty, coded.contains(property) {
+                    try loadCoded(property, of: model, from: reader.value(column), binding: binding)
                 } else {
                     try model._$load(property, from: reader, column: column)
                 }
             }
             if isNew {
                 for property in binding.lazyRelationships { model._$set(property, nil) }
+                if isPartial {
+                    // The attributes left out load together, for every such model, when one is first read.
+                    for property in binding.attributeIndexes where !fetched.contains(property) { model._$set(property, nil) }
+                    hollow[ObjectIdentifier(T.self), default: []].append(key)
+                }
             }
             return model
         }
     }
+    /// Loads an attribute that Core converts: an externally stored one waits for its first read, keeping its
+    /// reference; another decodes through its coding.
+    func loadCoded(_ property: Int, of model: some PersistentModel, from stored: StoredValue, binding: EntityBinding) throws {
+        if binding.externalAttributes.contains(property), case .text(let reference) = stored {
+            model._$set(property, nil)
+            model._$persistentState.externalReferences = (model._$persistentState.externalReferences ?? [:])
+                .merging([property: reference]) { $1 }
+            return
+        }
+        model._$set(property, try decode(stored, property: property, binding: binding))
+    }
+
+    /// The property value of a stored attribute value, through the attribute's coding.
+    func decode(_ stored: StoredValue, property: Int, binding: EntityBinding) throws -> Any {
+        if let coding = binding.entity.attribute(at: property)?.coding { return try coding.decode(stored) }
+        switch stored {
+        case .blob(let data): return data
+        case .null: return Optional<Any>.none as Any
+        default: throw SwiftDataError.corruptValue("\(binding.entity.name) holds \(stored) where data was expected")
+        }
+    }
+
     /// The models with the given keys; with `inOrder`, in the order of `keys` (rows that no longer exist are
     /// left out).
     func load<T: PersistentModel>(_ type: T.Type, keys: [Int64], binding: EntityBinding, inOrder: Bool = false)
@@ -189,7 +237,7 @@ extension ModelContext {
 
     /// The primary keys a descriptor selects in the store, in order.
     func storedKeys<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, binding: EntityBinding) throws -> [Int64] {
-        var request = request(descriptor, binding: binding, window: true)
+        var request = try request(descriptor, binding: binding, window: true)
         request.properties = []
         var keys: [Int64] = []
         try binding.store.fetch(request) { key, _ in keys.append(key) }

@@ -39,7 +39,11 @@ extension ModelContext {
     func faultIn<M: PersistentModel>(_ model: M, property: Int) {
         guard let binding = model._$persistentState.binding else { return }
         do {
-            if let relationship = binding.entity.relationship(at: property), relationship.storage != .column {
+            if let reference = model._$persistentState.externalReferences?[property] {
+                let value = try decode(binding.store.readExternal(reference), property: property, binding: binding)
+                model._$persistentState.externalReferences?[property] = nil
+                model._$set(property, value)
+            } else if let relationship = binding.entity.relationship(at: property), relationship.storage != .column {
                 try loadRelationship(relationship, of: M.self, binding: binding, including: model)
             } else {
                 try loadHollow(M.self, binding: binding, including: model._$persistentState.key)

@@ -49,6 +49,12 @@ extension PersistentModel {
             self, property: property, from: oldValue?._relatedModels ?? [], to: newValue._relatedModels)
     }
 
+    /// A `.transformable` attribute changed: its value transformer decides what it can store.
+    @inlinable
+    public func _$didSetTransformable<Value>(_ property: Int, _ oldValue: Value?, _ newValue: Value) {
+        _$didSet(property)
+    }
+
     /// Any other type cannot be stored.
     @available(*, unavailable, message: "this property's type cannot be stored: make it Codable or RawRepresentable, or mark the property @Transient")
     public func _$didSet<Value>(_ property: Int, _ oldValue: Value?, _ newValue: Value) {}

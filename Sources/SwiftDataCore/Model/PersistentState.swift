@@ -29,6 +29,8 @@ public struct _PersistentState {
     package var binding: EntityBinding?
     /// The persisted properties changed since the last save.
     @usableFromInline package var changes = PropertyMask()
+    /// References to the values of externally stored attributes not read yet, by property index.
+    package var externalReferences: [Int: String]?
 
     public init() {}
 }

@@ -17,6 +17,10 @@ extension Schema {
         package var keyPath: AnyKeyPath?
         /// How values are laid out in a column; `nil` when the type cannot be stored.
         package var layout: ValueCodec.Layout?
+        /// The conversion of a `.transformable` or `.codable` attribute.
+        package var coding: AttributeCoding?
+        /// Whether the store keeps the value apart from the row (`.externalStorage` on data).
+        package var isExternal: Bool { options.contains(.externalStorage) && layout == .native(.blob) }
 
         /// The form `@Attribute(...)` takes: options and names, with the rest filled in from the property.
         public init(_ options: Option..., originalName: String? = nil, hashModifier: String? = nil) {
@@ -92,9 +96,19 @@ extension Schema.Attribute {
         public static var spotlight: Option { Option("spotlight") }
         /// Store the value in its `Codable` form.
         public static var codable: Option { Option("codable") }
-        /// Store the value through the named value transformer.
+        /// Store the value through the value transformer registered under this name.
         public static func transformable(by transformerName: String) -> Option {
             Option("transformable", transformerName: transformerName)
+        }
+
+        /// Store the value through a transformer of this class (registered under its class name when it is not
+        /// registered yet).
+        public static func transformable(by transformerType: ValueTransformer.Type) -> Option {
+            let name = NSValueTransformerName(String(describing: transformerType))
+            if ValueTransformer.named(name) == nil {
+                ValueTransformer.setValueTransformer(transformerType.init(), forName: name)
+            }
+            return Option("transformable", transformerName: name.rawValue)
         }
 
         /// Not an attribute option: delete rules belong to `@Relationship(deleteRule:)`. It exists so that

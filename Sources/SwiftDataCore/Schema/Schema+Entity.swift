@@ -66,12 +66,18 @@ extension Schema {
 
         /// The relationship at a persisted property index, if that property is one.
         package func relationship(at index: Int) -> Relationship? {
-            orderedRelationships.first { $0.index == index }
+            guard storedProperties.indices.contains(index), let relationship = storedProperties[index] as? Relationship,
+                relationship.index == index
+            else { return orderedRelationships.first { $0.index == index } }
+            return relationship
         }
 
         /// The attribute at a persisted property index, if that property is one.
         package func attribute(at index: Int) -> Attribute? {
-            orderedAttributes.first { $0.index == index }
+            guard storedProperties.indices.contains(index), let attribute = storedProperties[index] as? Attribute,
+                attribute.index == index
+            else { return orderedAttributes.first { $0.index == index } }
+            return attribute
         }
 
         /// Builds the attribute or relationship a metadata entry describes.
@@ -105,7 +111,15 @@ extension Schema {
                         reason: "'.cascade' is not an attribute option", model: entity, property: metadata.name,
                         suggestion: "Delete rules belong to relationships: use @Relationship(deleteRule: .cascade)"))
             }
-            if let (layout, isOptional) = ValueCodec.layout(of: valueType) {
+            do {
+                attribute.coding = try AttributeCoding.of(attribute)
+            } catch let error as SwiftDataError {
+                problems.append(error.with(model: entity))
+            } catch {}
+            if attribute.coding != nil {
+                attribute.layout = .native(.blob)
+                attribute.isOptional = valueType is any _OptionalValue.Type
+            } else if let (layout, isOptional) = ValueCodec.layout(of: valueType) {
                 attribute.layout = layout
                 attribute.isOptional = isOptional
             } else {

@@ -8,6 +8,8 @@ public protocol _RowReader: AnyObject {
     func double(_ column: Int32) -> Double
     func string(_ column: Int32) -> String
     func data(_ column: Int32) -> Data
+    /// The column's value as its storage class.
+    func value(_ column: Int32) -> StoredValue
 }
 
 /// Binds values to the parameters of a store's statement (internal plumbing; not API). Parameter indexes

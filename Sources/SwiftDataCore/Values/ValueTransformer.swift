@@ -1,0 +1,46 @@
+import Foundation
+
+/// The name a value transformer is registered under.
+public struct NSValueTransformerName: RawRepresentable, Hashable, Sendable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+}
+
+/// Foundation's value transformer, which Linux Foundation lacks: converts a value to another form and back.
+/// `@Attribute(.transformable(by:))` stores a property through one, as `Data`. Subclass it and override
+/// `transformedValue(_:)` (value to `Data`) and `reverseTransformedValue(_:)` (`Data` to value).
+open class ValueTransformer: NSObject {
+    /// The registered transformers; `lock` guards them.
+    nonisolated(unsafe) private static var registry: [NSValueTransformerName: ValueTransformer] = [:]
+    private static let lock = NSLock()
+
+    public required override init() {}
+
+    /// Registers `transformer` under `name`; `nil` removes the registration.
+    open class func setValueTransformer(_ transformer: ValueTransformer?, forName name: NSValueTransformerName) {
+        lock.withLock { registry[name] = transformer }
+    }
+
+    /// The transformer registered under `name`.
+    public static func named(_ name: NSValueTransformerName) -> ValueTransformer? {
+        lock.withLock { registry[name] }
+    }
+
+    /// The names of the registered transformers.
+    open class func valueTransformerNames() -> [NSValueTransformerName] {
+        lock.withLock { Array(registry.keys) }
+    }
+
+    /// Whether `reverseTransformedValue(_:)` is supported.
+    open class func allowsReverseTransformation() -> Bool { true }
+
+    /// The class of the transformed values.
+    open class func transformedValueClass() -> AnyClass { NSObject.self }
+
+    /// The value in its transformed form; the default returns it unchanged.
+    open func transformedValue(_ value: Any?) -> Any? { value }
+
+    /// The value back from its transformed form; the default returns it unchanged.
+    open func reverseTransformedValue(_ value: Any?) -> Any? { value }
+}
