@@ -39,6 +39,7 @@ let package = Package(
     products: [
         .library(name: "SwiftData", targets: ["SwiftData"]),
         .executable(name: "todo", targets: ["todo"]),
+        .executable(name: "foodpin", targets: ["foodpin"]),
     ],
     targets: [
         .macro(
@@ -52,6 +53,7 @@ let package = Package(
         .target(name: "SwiftDataSQLite", dependencies: ["SwiftDataCore", "SwiftDataSQL", "CSQLite"]),
         .target(name: "SwiftData", dependencies: ["SwiftDataCore", "SwiftDataSQLite", "SwiftDataMacros"]),
         .executableTarget(name: "todo", dependencies: ["SwiftData"], path: "Examples/todo", exclude: ["README.md"]),
+        .executableTarget(name: "foodpin", dependencies: ["SwiftData"], path: "Examples/foodpin", exclude: ["README.md"]),
         .target(name: "SharedTestModels", dependencies: ["SwiftData"], path: "Tests/SharedTestModels"),
         .executableTarget(
             name: "TestChildProcess", dependencies: ["SwiftData", "SharedTestModels"], path: "Tests/TestChildProcess"),
@@ -63,7 +65,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SwiftDataTests",
-            dependencies: ["SwiftData", "SwiftDataSQLite", "SwiftDataSQL", "CSQLite", "SharedTestModels", "TestChildProcess", "todo"]
+            dependencies: ["SwiftData", "SwiftDataSQLite", "SwiftDataSQL", "CSQLite", "SharedTestModels", "TestChildProcess", "todo", "foodpin"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -244,10 +244,10 @@ struct SQLiteMigrator {
             guard case .integer(let rowKey) = row[0] else { continue }
             switch (toFiles, row[1]) {
             case (true, .blob(let data)):
-                try database.execute(update, [.text(try external.write(data)), .integer(rowKey)])
+                try database.execute(update, [.text(data.isEmpty ? "" : try external.write(data)), .integer(rowKey)])
             case (false, .text(let name)):
-                try database.execute(update, [.blob(try external.read(name)), .integer(rowKey)])
-                external.replace(name)
+                try database.execute(update, [.blob(name.isEmpty ? Data() : try external.read(name)), .integer(rowKey)])
+                if !name.isEmpty { external.replace(name) }
             default:
                 continue
             }

@@ -262,7 +262,8 @@ struct SQLiteTransaction: DataStoreTransaction {
         let value = model._$get(attribute.index)
         var stored = try attribute.coding?.encode(value) ?? (value.map { try StoredValue(encoding: $0) } ?? .null)
         if store.storesExternally(attribute), let external = store.external, case .blob(let data) = stored {
-            stored = .text(try external.write(data))
+            // Empty data needs no file: an empty name stands for it.
+            stored = .text(data.isEmpty ? "" : try external.write(data))
         }
         return stored
     }
@@ -278,7 +279,7 @@ struct SQLiteTransaction: DataStoreTransaction {
                 let rows = try database.rows(
                     "SELECT \(dialect.quote(column.name)) FROM \(dialect.quote(entity.name)) WHERE \(keyColumn) IN \(placeholders(chunk.count)) AND \(dialect.quote(column.name)) IS NOT NULL",
                     chunk.map { .integer($0) })
-                for case .text(let name)? in rows.map(\.first) { external.replace(name) }
+                for case .text(let name)? in rows.map(\.first) where !name.isEmpty { external.replace(name) }
             }
         }
     }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import SwiftDataCore
 import SwiftData
+@testable import foodpin
 @testable import todo
 
 /// What `@Model` generates, seen from the running program.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SwiftData
+@testable import foodpin
 @testable import todo
 
 /// The seeds' models used as their apps use them, checked through a fresh container.

@@ -3,27 +3,15 @@ import Testing
 
 /// The `todo` example, run as a user runs it, on a default store in a temporary data home.
 @Suite struct TodoExampleTests {
-    let dataHome = TemporaryDirectory()
+    let example = ExampleRunner(program: "todo")
+    var dataHome: TemporaryDirectory { example.dataHome }
 
     func todo(_ arguments: String...) throws -> (status: Int32, output: String, errors: String) {
-        try todo(arguments: arguments)
+        try example.run(arguments: arguments)
     }
 
     func todo(arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("todo")
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(["XDG_DATA_HOME": dataHome.url.path]) { $1 }
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+        try example.run(arguments: arguments)
     }
 
     @Test func addListToggleDelete() throws {

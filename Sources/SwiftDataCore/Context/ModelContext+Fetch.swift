@@ -182,6 +182,7 @@ extension ModelContext {
     /// reference; another decodes through its coding.
     func loadCoded(_ property: Int, of model: some PersistentModel, from stored: StoredValue, binding: EntityBinding) throws {
         if binding.externalAttributes.contains(property), case .text(let reference) = stored {
+            if reference.isEmpty { return model._$set(property, Data()) }
             model._$set(property, nil)
             model._$persistentState.externalReferences = (model._$persistentState.externalReferences ?? [:])
                 .merging([property: reference]) { $1 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import SwiftDataCore
 import SwiftData
+@testable import foodpin
 
 /// Opening a store whose recorded schema differs from the models migrates it, when the change is lightweight.
 @Suite struct LightweightMigrationTests {

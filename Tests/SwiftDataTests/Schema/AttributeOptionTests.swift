@@ -3,6 +3,7 @@ import Testing
 @testable import SwiftDataCore
 @testable import SwiftDataSQLite
 import SwiftData
+@testable import foodpin
 
 /// Attribute options: transformers, encoded values, ephemeral values, external storage and the ones recorded only.
 @Suite struct AttributeOptionTests {
