@@ -132,6 +132,25 @@ import SwiftData
         #expect(try context.fetchCount(FetchDescriptor<Animal>()) == 0)
     }
 
+    @Test func relationshipRenamesAndDeleteRuleChanges() throws {
+        let directory = TemporaryDirectory()
+        do {
+            let context = ModelContext(try makeContainer(ShelvesV1.Shelf.self, in: directory))
+            let shelf = ShelvesV1.Shelf(name: "fiction")
+            shelf.volumes = [ShelvesV1.Volume(title: "Dune"), ShelvesV1.Volume(title: "Emma")]
+            context.insert(shelf)
+            try context.save()
+        }
+        let container = try makeContainer(ShelvesV2.Shelf.self, in: directory)
+        let context = ModelContext(container)
+        let shelf = try #require(try context.fetch(FetchDescriptor<ShelvesV2.Shelf>()).first)
+        #expect(shelf.books.map(\.title) == ["Dune", "Emma"], "the relationship and its order survive the rename")
+        #expect(shelf.books.first?.rack === shelf)
+        context.delete(shelf)
+        try context.save()
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<ShelvesV2.Volume>()) == 0, "the new delete rule applies")
+    }
+
     func storeBytes(_ directory: TemporaryDirectory) throws -> Data {
         try Data(contentsOf: directory.store())
     }

@@ -197,3 +197,32 @@ enum PlanWithoutV1: SchemaMigrationPlan {
     static var schemas: [any VersionedSchema.Type] { [NotesV2.self] }
     static var stages: [MigrationStage] { [] }
 }
+
+/// A relationship renamed through `originalName`, and its delete rule changed.
+enum ShelvesV1 {
+    @Model final class Shelf {
+        var name: String
+        @Relationship(deleteRule: .nullify) var volumes: [Volume] = []
+        init(name: String) { self.name = name }
+    }
+
+    @Model final class Volume {
+        var title: String
+        var shelf: Shelf?
+        init(title: String) { self.title = title }
+    }
+}
+
+enum ShelvesV2 {
+    @Model final class Shelf {
+        var name: String
+        @Relationship(deleteRule: .cascade, originalName: "volumes") var books: [Volume] = []
+        init(name: String) { self.name = name }
+    }
+
+    @Model final class Volume {
+        var title: String
+        @Relationship(originalName: "shelf") var rack: Shelf?
+        init(title: String) { self.title = title }
+    }
+}
