@@ -64,13 +64,27 @@ struct SQLiteTransaction: DataStoreTransaction {
         }
     }
 
+    /// The keys of the rows the request selects. When SQL cannot express its whole predicate, each candidate
+    /// row becomes a detached model that the predicate is evaluated on (a request here has no sort or window).
     func fetchKeys<T: PersistentModel>(_ request: FetchRequest<T>) throws -> [Int64] {
+        var request = request
+        let predicate = store.coverage(of: request).predicate ? nil : request.predicate
+        if predicate != nil { request.properties = request.entity.orderedAttributes.map(\.index) }
         var keys: [Int64] = []
         for select in try store.selectStatements(request) {
             let statement = try database.statement(select.sql)
             defer { statement.reset() }
             try statement.bind(select.parameters)
-            while try statement.step() { keys.append(statement.int64(0)) }
+            while try SQLiteStore.step(statement, entity: request.entity) {
+                if let predicate {
+                    let model = T(backingData: DefaultBackingData(for: T.self))
+                    for (column, property) in request.properties.enumerated() {
+                        try model._$load(property, from: statement, column: Int32(column + 1))
+                    }
+                    guard try predicate.evaluate(model) else { continue }
+                }
+                keys.append(statement.int64(0))
+            }
         }
         return keys
     }

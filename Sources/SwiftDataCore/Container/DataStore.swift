@@ -11,6 +11,8 @@ package protocol DataStore: AnyObject, Sendable {
     /// Calls `row` for every row the request selects, with the row's primary key and a reader whose column
     /// `i + 1` holds property `request.properties[i]`.
     func fetch<T: PersistentModel>(_ request: FetchRequest<T>, row: (Int64, any _RowReader) throws -> Void) throws
+    /// Which parts of the request the store runs itself (see `FetchCoverage`); the context does the rest.
+    func coverage<T: PersistentModel>(of request: FetchRequest<T>) -> FetchCoverage
     /// The number of rows the request selects (limit and offset applied).
     func fetchCount<T: PersistentModel>(_ request: FetchRequest<T>) throws -> Int
     /// Runs `body` in one write transaction: every change it makes is committed together, or none is.
@@ -27,7 +29,8 @@ package protocol DataStoreTransaction {
     func update(_ model: any PersistentModel, entity: Schema.Entity, properties: PropertyMask) throws
     /// Deletes the rows with the given keys.
     func delete(keys: [Int64], entity: Schema.Entity) throws
-    /// The primary keys of the rows a request selects, read inside the transaction.
+    /// The primary keys of the rows a request selects, read inside the transaction; exact even when the store
+    /// cannot translate the whole predicate.
     func fetchKeys<T: PersistentModel>(_ request: FetchRequest<T>) throws -> [Int64]
 }
 

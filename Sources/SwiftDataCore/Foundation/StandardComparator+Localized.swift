@@ -1,5 +1,5 @@
-@_spi(Reflection) import Swift
 import Foundation
+@_spi(Reflection) import Swift
 
 #if !canImport(Darwin)
 extension String.StandardComparator {
@@ -25,7 +25,8 @@ extension String.StandardComparator {
         var offsets: [String: Int] = [:]
         _ = _forEachField(of: String.StandardComparator.self, options: []) { name, offset, type, _ in
             let name = String(cString: name)
-            if (name == "options" && type == String.CompareOptions.self) || (name == "isLocalized" && type == Bool.self) {
+            if (name == "options" && type == String.CompareOptions.self) || (name == "isLocalized" && type == Bool.self)
+            {
                 offsets[name] = offset
             }
             return true
@@ -37,7 +38,8 @@ extension String.StandardComparator {
             }
             if comparator.encodes(options: options, localized: localized) { return comparator }
         }
-        Log.warningOnce("String.StandardComparator has an unexpected layout; .localizedStandard and .localized sort as .lexical")
+        Log.warningOnce(
+            "String.StandardComparator has an unexpected layout; .localizedStandard and .localized sort as .lexical")
         return .lexical
     }
 
@@ -47,7 +49,8 @@ extension String.StandardComparator {
             var options: UInt
             var isLocalized: Bool
         }
-        guard let data = try? JSONEncoder().encode(self), let archived = try? JSONDecoder().decode(Archived.self, from: data)
+        guard let data = try? JSONEncoder().encode(self),
+            let archived = try? JSONDecoder().decode(Archived.self, from: data)
         else { return false }
         return archived.options == options.rawValue && archived.isLocalized == localized
     }
