@@ -11,9 +11,9 @@ enum SQLiteCollations {
     static let decimal = "SWIFTDATA_DECIMAL"
     /// `String.StandardComparator.lexical`.
     static let lexical = "SWIFTDATA_LEXICAL"
-    /// `String.StandardComparator.localizedStandard`.
+    /// `localizedStandardCompare`: the `.localizedStandard` sort comparator of models.
     static let localizedStandard = "SWIFTDATA_LOCALIZED_STANDARD"
-    /// `String.StandardComparator.localized`.
+    /// `localizedCompare`: the `.localized` sort comparator of models.
     static let localized = "SWIFTDATA_LOCALIZED"
 
     static func register(on handle: OpaquePointer) {
@@ -33,20 +33,21 @@ enum SQLiteCollations {
         sqlite3_create_collation_v2(
             handle, lexical, SQLITE_UTF8, nil,
             { _, lhsCount, lhs, rhsCount, rhs in
-                SQLiteCollations.compare(.lexical, lhs, lhsCount, rhs, rhsCount)
+                let (left, right) = (SQLiteCollations.text(lhs, lhsCount), SQLiteCollations.text(rhs, rhsCount))
+                return SQLiteCollations.order(String.StandardComparator.lexical.compare(left, right))
             }, nil)
-        #if !canImport(Darwin)
         sqlite3_create_collation_v2(
             handle, localizedStandard, SQLITE_UTF8, nil,
             { _, lhsCount, lhs, rhsCount, rhs in
-                SQLiteCollations.compare(.localizedStandard, lhs, lhsCount, rhs, rhsCount)
+                let (left, right) = (SQLiteCollations.text(lhs, lhsCount), SQLiteCollations.text(rhs, rhsCount))
+                return SQLiteCollations.order(LocalizedString.compare(left, right, standard: true))
             }, nil)
         sqlite3_create_collation_v2(
             handle, localized, SQLITE_UTF8, nil,
             { _, lhsCount, lhs, rhsCount, rhs in
-                SQLiteCollations.compare(.localized, lhs, lhsCount, rhs, rhsCount)
+                let (left, right) = (SQLiteCollations.text(lhs, lhsCount), SQLiteCollations.text(rhs, rhsCount))
+                return SQLiteCollations.order(LocalizedString.compare(left, right, standard: false))
             }, nil)
-        #endif
     }
 
     /// Swift's string order. ASCII text compares byte by byte, as Swift compares it; other text as `String`s.
@@ -72,11 +73,9 @@ enum SQLiteCollations {
         bytes.allSatisfy { $0 < 0x80 }
     }
 
-    private static func compare(
-        _ comparator: String.StandardComparator, _ lhs: UnsafeRawPointer?, _ lhsCount: Int32, _ rhs: UnsafeRawPointer?,
-        _ rhsCount: Int32
-    ) -> Int32 {
-        switch comparator.compare(text(lhs, lhsCount), text(rhs, rhsCount)) {
+    /// A comparison result as a collation returns it.
+    private static func order(_ result: ComparisonResult) -> Int32 {
+        switch result {
         case .orderedAscending: -1
         case .orderedDescending: 1
         case .orderedSame: 0

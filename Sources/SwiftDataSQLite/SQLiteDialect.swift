@@ -13,12 +13,8 @@ struct SQLiteDialect: SQLDialect {
         case .string: SQLiteCollations.string
         case .decimal: SQLiteCollations.decimal
         case .lexical: SQLiteCollations.lexical
-        #if canImport(Darwin)
-        case .localizedStandard, .localized: nil
-        #else
         case .localizedStandard: SQLiteCollations.localizedStandard
         case .localized: SQLiteCollations.localized
-        #endif
         }
     }
 

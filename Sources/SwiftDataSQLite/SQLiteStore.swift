@@ -131,9 +131,11 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
         let entity = request.entity
         let translation = request.predicate.map { PredicateTranslator.translate($0, entity: entity, dialect: dialect) }
         if let translation, !translation.isExact, let predicate = request.predicate {
+            var shape = PredicateTranslator.nodeName(predicate.expression)
+            if shape.count > 300 { shape = shape.prefix(300) + "…" }
             Log.warningOnce(
                 "part of a predicate on \(entity.name) is evaluated in memory (\(translation.reason ?? "no SQL")); "
-                    + "predicate shape: \(PredicateTranslator.nodeName(predicate.expression))")
+                    + "predicate shape: \(shape)")
         }
         var orderings: [SQLOrdering]?
         do {

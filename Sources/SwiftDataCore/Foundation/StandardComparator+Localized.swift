@@ -3,17 +3,18 @@ import Foundation
 
 #if !canImport(Darwin)
 extension String.StandardComparator {
-    /// Compares strings as the Finder does: case-insensitively, and numbers by value ("file9" before "file10").
-    /// Apple's Foundation has this comparator; Foundation on Linux does not, so `SortDescriptor(\.name,
-    /// comparator: .localizedStandard)` written for Apple's platforms compiles here unchanged.
+    /// Compares strings as the Finder does: case-insensitively, numbers by value ("file9" before "file10"), in the
+    /// current locale. Apple's Foundation has this comparator; Foundation on Linux does not, so
+    /// `SortDescriptor(\.name, comparator: .localizedStandard)` written for Apple's platforms compiles here.
     ///
-    /// It is Apple's comparator except for two things Foundation on Linux cannot do: its `compare` ignores the
-    /// locale (swift-foundation issue 284), and it is not width-insensitive (swift-foundation traps on that option).
-    public static let localizedStandard = String.StandardComparator.configured(
-        options: [.numeric, .caseInsensitive, .forcedOrdering], localized: true)
+    /// Sort descriptors of models built with it order exactly as Apple's (see `SortDescriptor.init(_:comparator:)`).
+    /// Used anywhere else, the comparator's own `compare` is Foundation on Linux's, which ignores the locale and
+    /// traps on case-insensitive comparisons of non-ASCII text; so it compares numbers by value but is
+    /// case-sensitive.
+    public static let localizedStandard = String.StandardComparator.configured(options: [.numeric], localized: true)
 
-    /// Compares strings in the current locale, as Apple's `.localized` does. Foundation on Linux compares these
-    /// without a locale, so on Linux it orders as `.lexical` does.
+    /// Compares strings in the current locale. Sort descriptors of models built with it order exactly as Apple's;
+    /// anywhere else Foundation on Linux compares without a locale, as `.lexical` does.
     public static let localized = String.StandardComparator.configured(options: [], localized: true)
 
     /// A comparator with the given configuration. Foundation offers no initializer for it, so this writes the

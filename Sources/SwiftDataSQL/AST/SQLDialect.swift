@@ -24,9 +24,9 @@ package enum ValueComparison: Hashable, Sendable, CaseIterable {
     case decimal
     /// `String.StandardComparator.lexical`.
     case lexical
-    /// `String.StandardComparator.localizedStandard`.
+    /// `localizedStandardCompare`: how model sort descriptors with the `.localizedStandard` comparator order.
     case localizedStandard
-    /// `String.StandardComparator.localized`.
+    /// `localizedCompare`: how model sort descriptors with the `.localized` comparator order.
     case localized
 }
 

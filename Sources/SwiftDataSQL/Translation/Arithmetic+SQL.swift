@@ -55,7 +55,11 @@ extension PredicateExpressions.Arithmetic: SQLPredicateExpression {
 extension PredicateExpressions.UnaryMinus: SQLPredicateExpression {
     package func sqlTerm(in translator: PredicateTranslator) throws -> SQLTerm {
         let operand = try translator.term(wrapped)
-        return try translator.arithmetic(.prefix("-", operand.expression), type: Output.self, operands: [operand])
+        // SQL's `-x` is `0 - x`, which turns 0.0 into +0.0 where Swift gives -0.0; `x * -1.0` keeps the sign.
+        let negated: SQLExpression =
+            SQLValueKind(Output.self) == .double
+            ? .infix(operand.expression, "*", .keyword("-1.0")) : .prefix("-", operand.expression)
+        return try translator.arithmetic(negated, type: Output.self, operands: [operand])
     }
 }
 

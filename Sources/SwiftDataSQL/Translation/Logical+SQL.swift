@@ -24,6 +24,30 @@ extension PredicateTranslator {
     }
 }
 
+extension PredicateTranslator {
+    /// The node types whose evaluation never throws (some trap, as Swift code does). Rows that a partial
+    /// translation leaves out are never evaluated in memory, which is only right if evaluating them could not
+    /// have thrown.
+    private static let nonThrowingNodes: Set<Substring> = [
+        "Conjunction", "Disjunction", "Negation", "Conditional", "Equal", "NotEqual", "Comparison", "Arithmetic",
+        "UnaryMinus", "IntDivision", "IntRemainder", "FloatDivision", "Value", "Variable", "KeyPath", "NilLiteral",
+        "NilCoalesce", "OptionalFlatMap", "ClosedRange", "Range", "RangeExpressionContains", "SequenceContains",
+        "SequenceContainsWhere", "SequenceAllSatisfy", "SequenceStartsWith", "CollectionContainsCollection",
+        "Filter", "SequenceMaximum", "SequenceMinimum", "DictionaryKeySubscript", "DictionaryKeyDefaultValueSubscript",
+        "TypeCheck", "ConditionalCast", "StringLocalizedStandardContains", "StringCaseInsensitiveCompare",
+        "StringLocalizedCompare",
+    ]
+
+    /// Whether evaluating `node` can throw (a force unwrap or cast, a subscript out of bounds, a node this
+    /// translator does not know).
+    static func mayThrow(_ node: Any) -> Bool {
+        let name = String(describing: type(of: node)).prefix { $0 != "<" }
+        guard nonThrowingNodes.contains(name) else { return true }
+        if name == "Value" { return false }
+        return Mirror(reflecting: node).children.contains { $0.value is any PredicateExpression && mayThrow($0.value) }
+    }
+}
+
 /// A logical node whose operands may be translated partly: SQL can then still narrow down the candidates.
 protocol SQLPartialExpression {
     func partialTranslation(in translator: PredicateTranslator) -> PredicateTranslation

@@ -21,7 +21,12 @@ package struct PredicateTranslator {
         var model = SQLTerm(expression: .keyword("NULL"), type: T.self, nulls: .never)
         model.entity = entity
         let translator = PredicateTranslator(entity: entity, dialect: dialect, variables: [variable.key: model])
-        return translator.partial(predicate.expression)
+        var translation = translator.partial(predicate.expression)
+        if !translation.isExact && mayThrow(predicate.expression) {
+            // Swift would evaluate every row, and may throw on one that the partial SQL leaves out.
+            translation.condition = nil
+        }
+        return translation
     }
 
     /// The SQL condition of a Boolean-valued node.

@@ -22,8 +22,12 @@ package enum SortTranslator {
         guard let keyPath = descriptor.keyPath else {
             throw SQLTranslationError(reason: "a sort descriptor without a key path has no SQL translation")
         }
-        if let attribute = boolAttribute(sortedBy: keyPath, in: entity) {
-            return .column(attribute.name)
+        if let (attribute, key) = sortKey(keyPath, in: entity) {
+            switch key {
+            case .bool: return .column(attribute.name)
+            case .localizedStandard: return try translator.collated(.column(attribute.name), .localizedStandard)
+            case .localized: return try translator.collated(.column(attribute.name), .localized)
+            }
         }
         guard let index = entity.propertyIndex(for: keyPath),
             let attribute = entity.orderedAttributes.first(where: { $0.index == index })
@@ -33,21 +37,20 @@ package enum SortTranslator {
         }
         let column = SQLTerm(expression: .column(attribute.name), type: attribute.valueType)
         guard let comparator = descriptor.stringComparator else { return try translator.orderingKey(column) }
-        let comparison: ValueComparison
-        switch comparator {
-        case .lexical: comparison = .lexical
-        case .localizedStandard: comparison = .localizedStandard
-        case .localized: comparison = .localized
-        default: throw SQLTranslationError(reason: "the string comparator \(comparator) has no SQL translation")
+        guard comparator == .lexical else {
+            throw SQLTranslationError(reason: "the string comparator \(comparator) has no SQL translation")
         }
-        return try translator.collated(column.expression, comparison)
+        return try translator.collated(column.expression, .lexical)
     }
 
-    /// The `Bool` attribute whose sort key `keyPath` is (see `SortDescriptor.init(_:order:)` for `Bool`s).
-    private static func boolAttribute(sortedBy keyPath: AnyKeyPath, in entity: Schema.Entity) -> Schema.Attribute? {
-        entity.orderedAttributes.first { attribute in
-            SQLValueKind(attribute.valueType) == .bool
-                && attribute.keyPath.flatMap(Bool.sortKeyPath(forAttribute:)) == keyPath
+    /// The attribute and sort key of a key path that a model sort descriptor of this module built.
+    private static func sortKey(_ keyPath: AnyKeyPath, in entity: Schema.Entity) -> (Schema.Attribute, SortKey)? {
+        for attribute in entity.orderedAttributes {
+            guard let attributeKeyPath = attribute.keyPath else { continue }
+            for key in SortKey.allCases where key.keyPath(sorting: attributeKeyPath) == keyPath {
+                return (attribute, key)
+            }
         }
+        return nil
     }
 }
