@@ -43,8 +43,8 @@ import Testing
         let high = Priority.high
         #expect(
             try clauses(#Predicate { $0.priority < high })
-                == #"WHERE (CASE WHEN ("priority" = ?) THEN ? WHEN ("priority" = ?) THEN ? WHEN ("priority" = ?) THEN ? "#
-                + #"ELSE NULL END < ?) ORDER BY "_pk""#)
+                == #"WHERE (CASE WHEN ("priority" = ?) THEN ? WHEN ("priority" = ?) THEN ? "#
+                + #"WHEN ("priority" = ?) THEN ? ELSE NULL END < ?) ORDER BY "_pk""#)
     }
 
     @Test func arithmeticOptionalsAndConditionals() throws {
@@ -53,15 +53,15 @@ import Testing
                 == #"WHERE (swiftdata_checked(("small" + ?), ?, ?) > ?) ORDER BY "_pk""#)
         #expect(
             try clauses(#Predicate { $0.optionalInt != nil && $0.optionalInt! > 3 })
-                == #"WHERE CASE WHEN ("optionalInt" IS NOT NULL) THEN (swiftdata_unwrap("optionalInt") > ?) ELSE 0 END "#
-                + #"ORDER BY "_pk""#)
+                == #"WHERE CASE WHEN ("optionalInt" IS NOT NULL) THEN (swiftdata_unwrap("optionalInt") > ?) "#
+                + #"ELSE 0 END ORDER BY "_pk""#)
         #expect(
             try clauses(#Predicate { ($0.optionalInt ?? 0) > 3 })
                 == #"WHERE (coalesce("optionalInt", ?) > ?) ORDER BY "_pk""#)
         #expect(
             try clauses(#Predicate { $0.bool ? $0.small / 2 == 1 : false })
-                == #"WHERE CASE WHEN ("bool" = 1) THEN (swiftdata_divide("small", ?, ?, ?) = ?) ELSE 0 END ORDER BY "_pk""#
-        )
+                == #"WHERE CASE WHEN ("bool" = 1) THEN (swiftdata_divide("small", ?, ?, ?) = ?) ELSE 0 END "#
+                + #"ORDER BY "_pk""#)
     }
 
     @Test func stringsCollectionsAndCodableMembers() throws {
