@@ -4,6 +4,7 @@ import Foundation
 /// order: case-insensitive, numbers by value, in the current locale) or for `.localized`. Sort descriptors of
 /// models built with those comparators sort by this value, so that `sorted(using:)` and the store order alike.
 package struct LocalizedString: Comparable, Sendable {
+    /// The string ordered.
     package let string: String
     /// `.localizedStandard` rather than `.localized`.
     package let isStandard: Bool

@@ -6,11 +6,13 @@ extension PredicateExpressions {
     /// `ComparisonResult`. Apple's Foundation has this node; Foundation on Linux lacks it, so `#Predicate` code
     /// written for Apple's platforms compiles here unchanged.
     public struct StringLocalizedCompare<Root: PredicateExpression, Other: PredicateExpression>:
-        PredicateExpression
+        _StringMethodExpression
     where Root.Output: StringProtocol, Other.Output: StringProtocol {
         public typealias Output = ComparisonResult
 
+        /// The string whose method is called.
         public let root: Root
+        /// The method's argument.
         public let other: Other
 
         public init(root: Root, other: Other) {
@@ -31,26 +33,10 @@ extension PredicateExpressions {
     }
 }
 
-extension PredicateExpressions.StringLocalizedCompare: CustomStringConvertible {
-    public var description: String { "StringLocalizedCompare(root: \(root), other: \(other))" }
-}
-
 extension PredicateExpressions.StringLocalizedCompare: StandardPredicateExpression
 where Root: StandardPredicateExpression, Other: StandardPredicateExpression {}
 
 extension PredicateExpressions.StringLocalizedCompare: Sendable where Root: Sendable, Other: Sendable {}
 
-extension PredicateExpressions.StringLocalizedCompare: Codable where Root: Codable, Other: Codable {
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.unkeyedContainer()
-        try container.encode(root)
-        try container.encode(other)
-    }
-
-    public init(from decoder: any Decoder) throws {
-        var container = try decoder.unkeyedContainer()
-        root = try container.decode(Root.self)
-        other = try container.decode(Other.self)
-    }
-}
+extension PredicateExpressions.StringLocalizedCompare: Codable where Root: Codable, Other: Codable {}
 #endif

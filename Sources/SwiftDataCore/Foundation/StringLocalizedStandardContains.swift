@@ -6,11 +6,13 @@ extension PredicateExpressions {
     /// the current locale. Apple's Foundation has this node; Foundation on Linux lacks it, so `#Predicate` code
     /// written for Apple's platforms compiles here unchanged.
     public struct StringLocalizedStandardContains<Root: PredicateExpression, Other: PredicateExpression>:
-        PredicateExpression
+        _StringMethodExpression
     where Root.Output: StringProtocol, Other.Output: StringProtocol {
         public typealias Output = Bool
 
+        /// The string whose method is called.
         public let root: Root
+        /// The method's argument.
         public let other: Other
 
         public init(root: Root, other: Other) {
@@ -31,26 +33,10 @@ extension PredicateExpressions {
     }
 }
 
-extension PredicateExpressions.StringLocalizedStandardContains: CustomStringConvertible {
-    public var description: String { "StringLocalizedStandardContains(root: \(root), other: \(other))" }
-}
-
 extension PredicateExpressions.StringLocalizedStandardContains: StandardPredicateExpression
 where Root: StandardPredicateExpression, Other: StandardPredicateExpression {}
 
 extension PredicateExpressions.StringLocalizedStandardContains: Sendable where Root: Sendable, Other: Sendable {}
 
-extension PredicateExpressions.StringLocalizedStandardContains: Codable where Root: Codable, Other: Codable {
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.unkeyedContainer()
-        try container.encode(root)
-        try container.encode(other)
-    }
-
-    public init(from decoder: any Decoder) throws {
-        var container = try decoder.unkeyedContainer()
-        root = try container.decode(Root.self)
-        other = try container.decode(Other.self)
-    }
-}
+extension PredicateExpressions.StringLocalizedStandardContains: Codable where Root: Codable, Other: Codable {}
 #endif

@@ -37,6 +37,7 @@ extension PredicateTranslator {
 }
 
 extension PredicateExpressions.Arithmetic: SQLPredicateExpression {
+    /// `+`, `-` and `*`.
     package func sqlTerm(in translator: PredicateTranslator) throws -> SQLTerm {
         let left = try translator.term(lhs)
         let right = try translator.term(rhs)
@@ -53,6 +54,7 @@ extension PredicateExpressions.Arithmetic: SQLPredicateExpression {
 }
 
 extension PredicateExpressions.UnaryMinus: SQLPredicateExpression {
+    /// Unary `-`.
     package func sqlTerm(in translator: PredicateTranslator) throws -> SQLTerm {
         let operand = try translator.term(wrapped)
         // SQL's `-x` is `0 - x`, which turns 0.0 into +0.0 where Swift gives -0.0; `x * -1.0` keeps the sign.
@@ -64,12 +66,14 @@ extension PredicateExpressions.UnaryMinus: SQLPredicateExpression {
 }
 
 extension PredicateExpressions.IntDivision: SQLPredicateExpression {
+    /// Integer `/`, truncating toward zero; an error for a zero divisor or an overflow.
     package func sqlTerm(in translator: PredicateTranslator) throws -> SQLTerm {
         try translator.integerDivision(.integerDivide, lhs, rhs, type: Output.self)
     }
 }
 
 extension PredicateExpressions.IntRemainder: SQLPredicateExpression {
+    /// Integer `%`, with the dividend's sign; an error for a zero divisor or an overflow.
     package func sqlTerm(in translator: PredicateTranslator) throws -> SQLTerm {
         try translator.integerDivision(.integerRemainder, lhs, rhs, type: Output.self)
     }

@@ -59,6 +59,7 @@ extension PredicateExpressions.Value: SQLPredicateExpression {
 }
 
 extension PredicateExpressions.NilLiteral: SQLPredicateExpression {
+    /// `nil`.
     package func sqlTerm(in translator: PredicateTranslator) throws -> SQLTerm {
         var term = SQLTerm(expression: .null, type: Output.self, nulls: .nilValue)
         term.constant = Wrapped?.none as Any

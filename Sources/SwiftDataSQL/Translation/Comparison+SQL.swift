@@ -84,18 +84,21 @@ extension PredicateTranslator {
 }
 
 extension PredicateExpressions.Equal: SQLPredicateExpression {
+    /// `==`.
     package func sqlTerm(in translator: PredicateTranslator) throws -> SQLTerm {
         try translator.equality(try translator.term(lhs), try translator.term(rhs), negated: false)
     }
 }
 
 extension PredicateExpressions.NotEqual: SQLPredicateExpression {
+    /// `!=`.
     package func sqlTerm(in translator: PredicateTranslator) throws -> SQLTerm {
         try translator.equality(try translator.term(lhs), try translator.term(rhs), negated: true)
     }
 }
 
 extension PredicateExpressions.Comparison: SQLPredicateExpression {
+    /// `<`, `<=`, `>`, `>=`.
     package func sqlTerm(in translator: PredicateTranslator) throws -> SQLTerm {
         guard let op = PredicateTranslator.sqlOperator(op) else {
             throw translator.unsupported("the comparison \(self.op) has no SQL translation")

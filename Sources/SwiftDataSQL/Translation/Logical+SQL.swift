@@ -54,6 +54,7 @@ protocol SQLPartialExpression {
 }
 
 extension PredicateExpressions.Conjunction: SQLPredicateExpression, SQLPartialExpression {
+    /// `&&`.
     package func sqlTerm(in translator: PredicateTranslator) throws -> SQLTerm {
         let left = try translator.condition(lhs)
         let right = try translator.condition(rhs)
@@ -85,6 +86,7 @@ extension PredicateExpressions.Conjunction: SQLPredicateExpression, SQLPartialEx
 }
 
 extension PredicateExpressions.Disjunction: SQLPredicateExpression, SQLPartialExpression {
+    /// `||`.
     package func sqlTerm(in translator: PredicateTranslator) throws -> SQLTerm {
         let left = try translator.condition(lhs)
         let right = try translator.condition(rhs)
@@ -107,6 +109,7 @@ extension PredicateExpressions.Disjunction: SQLPredicateExpression, SQLPartialEx
 }
 
 extension PredicateExpressions.Negation: SQLPredicateExpression {
+    /// `!`.
     package func sqlTerm(in translator: PredicateTranslator) throws -> SQLTerm {
         let operand = try translator.condition(wrapped)
         return .condition(.not(operand.expression), canFail: operand.canFail)

@@ -7,7 +7,9 @@ import SwiftDataCore
 /// semantics: two-valued conditions, `nil` compared as Swift compares it, Swift's string, decimal and unsigned
 /// ordering, and an SQL error where Swift would trap or throw.
 package struct PredicateTranslator {
+    /// The entity of the models the predicate tests.
     package let entity: Schema.Entity
+    /// The SQL dialect of the store.
     package let dialect: any SQLDialect
     /// The terms of the variables in scope: the model being fetched and the parameters of closures.
     var variables: [PredicateExpressions.VariableID: SQLTerm]

@@ -3,6 +3,7 @@ import SwiftDataCore
 
 /// The SQL of a predicate node and what the translator needs to know about its value.
 package struct SQLTerm {
+    /// The SQL of the node's value.
     package var expression: SQLExpression
     /// The Swift type of the node's value.
     package var type: Any.Type
@@ -67,6 +68,8 @@ package enum NullMeaning: Sendable {
 
 /// A value inside a JSON document: `document` is the SQL of the JSON text, `path` an SQLite JSON path.
 package struct JSONLocation {
+    /// The JSON text's SQL.
     package var document: SQLExpression
+    /// The path of the value in the document (`$` for the document itself).
     package var path: String
 }
