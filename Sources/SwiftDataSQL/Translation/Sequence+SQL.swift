@@ -83,30 +83,37 @@ extension PredicateExpressions.SequenceContains: SQLPredicateExpression {
     }
 }
 
+extension PredicateTranslator {
+    /// Whether some element of an array attribute passes a closure's test (or, `negated`, fails it): `EXISTS`
+    /// over the elements, with the closure's parameter bound to each.
+    func someElement(
+        of sequence: Any, type: Any.Type, parameter: PredicateExpressions.VariableID, test: Any, negated: Bool
+    ) throws -> SQLTerm {
+        let sequence = try term(sequence)
+        var canFail = sequence.canFail
+        let exists = try elements(of: sequence, type: type) { member in
+            let condition = try binding(parameter, to: member).condition(test)
+            canFail = canFail || condition.canFail
+            return negated ? .not(condition.expression) : condition.expression
+        }
+        return .condition(exists, canFail: canFail)
+    }
+}
+
 extension PredicateExpressions.SequenceContainsWhere: SQLPredicateExpression {
     /// `$0.tags.contains { ... }` for an array attribute.
     package func sqlTerm(in translator: PredicateTranslator) throws -> SQLTerm {
-        let sequence = try translator.term(sequence)
-        var canFail = sequence.canFail
-        let exists = try translator.elements(of: sequence, type: Element.self) { member in
-            let test = try translator.binding(variable.key, to: member).condition(test)
-            canFail = canFail || test.canFail
-            return test.expression
-        }
-        return .condition(exists, canFail: canFail)
+        try translator.someElement(
+            of: sequence, type: Element.self, parameter: variable.key, test: test, negated: false)
     }
 }
 
 extension PredicateExpressions.SequenceAllSatisfy: SQLPredicateExpression {
     /// `$0.tags.allSatisfy { ... }` for an array attribute: no element fails the test.
     package func sqlTerm(in translator: PredicateTranslator) throws -> SQLTerm {
-        let sequence = try translator.term(sequence)
-        var canFail = sequence.canFail
-        let exists = try translator.elements(of: sequence, type: Element.self) { member in
-            let test = try translator.binding(variable.key, to: member).condition(test)
-            canFail = canFail || test.canFail
-            return .not(test.expression)
-        }
-        return .condition(.not(exists), canFail: canFail)
+        var failing = try translator.someElement(
+            of: sequence, type: Element.self, parameter: variable.key, test: test, negated: true)
+        failing.expression = .not(failing.expression)
+        return failing
     }
 }
