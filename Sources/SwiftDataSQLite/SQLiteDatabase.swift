@@ -31,6 +31,7 @@ final class SQLiteDatabase {
         sqlite3_busy_timeout(handle, 30_000)
         _ = csqlite_db_config_defensive(handle, 1)
         SQLiteCollations.register(on: handle)
+        SQLiteFunctions.register(on: handle)
     }
 
     deinit {
@@ -146,33 +147,5 @@ final class SQLiteDatabase {
             suggestion = "See the store's message"
         }
         return base.with(reason: reason, sql: sql, storeCode: resultCode, storeMessage: message, suggestion: suggestion)
-    }
-}
-
-/// Collations that order text the way Swift compares the values it encodes.
-enum SQLiteCollations {
-    static let decimal = "SWIFTDATA_DECIMAL"
-    static let lexical = "SWIFTDATA_LEXICAL"
-
-    static func register(on handle: OpaquePointer) {
-        sqlite3_create_collation_v2(handle, decimal, SQLITE_UTF8, nil, { _, lhsCount, lhs, rhsCount, rhs in
-            let posix = Locale(identifier: "en_US_POSIX")
-            let left = Decimal(string: SQLiteCollations.text(lhs, lhsCount), locale: posix) ?? .nan
-            let right = Decimal(string: SQLiteCollations.text(rhs, rhsCount), locale: posix) ?? .nan
-            return left < right ? -1 : (right < left ? 1 : 0)
-        }, nil)
-        sqlite3_create_collation_v2(handle, lexical, SQLITE_UTF8, nil, { _, lhsCount, lhs, rhsCount, rhs in
-            let left = SQLiteCollations.text(lhs, lhsCount)
-            return switch String.StandardComparator.lexical.compare(left, SQLiteCollations.text(rhs, rhsCount)) {
-            case .orderedAscending: -1
-            case .orderedDescending: 1
-            case .orderedSame: 0
-            }
-        }, nil)
-    }
-
-    static func text(_ bytes: UnsafeRawPointer?, _ count: Int32) -> String {
-        guard let bytes else { return "" }
-        return String(decoding: UnsafeRawBufferPointer(start: bytes, count: Int(count)), as: UTF8.self)
     }
 }

@@ -1,6 +1,6 @@
 import SwiftDataSQL
 
-/// SQLite's spelling of identifiers, parameters and collations.
+/// SQLite's spelling of identifiers, parameters, collations and functions.
 struct SQLiteDialect: SQLDialect {
     func quote(_ identifier: String) -> String {
         "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
@@ -10,8 +10,18 @@ struct SQLiteDialect: SQLDialect {
 
     func collation(for comparison: ValueComparison) -> String? {
         switch comparison {
+        case .string: SQLiteCollations.string
         case .decimal: SQLiteCollations.decimal
         case .lexical: SQLiteCollations.lexical
+        case .localizedStandard: SQLiteCollations.localizedStandard
+        case .localized: SQLiteCollations.localized
         }
+    }
+
+    func name(of function: SQLFunction) -> String? {
+        #if canImport(Darwin)
+        if [.localizedStandardContains, .caseInsensitiveCompare, .localizedCompare].contains(function) { return nil }
+        #endif
+        return SQLiteFunctions.name(of: function)
     }
 }

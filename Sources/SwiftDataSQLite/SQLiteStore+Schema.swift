@@ -213,6 +213,15 @@ extension SQLiteStore {
         return (["CREATE TABLE \(table) (\(columns.joined(separator: ", ")))"] + statements).joined(separator: ";\n")
     }
 
+    /// The collation predicates compare an attribute's column with, if not the default one.
+    static func collation(of attribute: Schema.Attribute?) -> String? {
+        guard let attribute, attribute.coding == nil else { return nil }
+        let type = (attribute.valueType as? any _OptionalValue.Type)?._wrappedType ?? attribute.valueType
+        if type == String.self || type == URL.self { return SQLiteCollations.string }
+        if type == Decimal.self { return SQLiteCollations.decimal }
+        return nil
+    }
+
     /// The index of a foreign-key column.
     static func foreignKeyIndex(_ entity: Schema.Entity, _ relationship: Schema.Relationship) -> String {
         let dialect = SQLiteDialect()
@@ -231,12 +240,16 @@ extension SQLiteStore {
         ]
     }
 
-    /// `CREATE [UNIQUE] INDEX` for the entity's unique constraints and indexes.
+    /// `CREATE [UNIQUE] INDEX` for the entity's unique constraints and indexes. Text columns are indexed in the
+    /// collation predicates compare them with, so that lookups use the index and uniqueness follows Swift's `==`.
     static func indexStatements(_ entity: Schema.Entity) -> [String] {
         let dialect = SQLiteDialect()
         func create(_ columns: [String], unique: Bool) -> String {
             let name = "\(entity.name)_\(unique ? "unique" : "index")_\(columns.joined(separator: "_"))"
-            return "CREATE \(unique ? "UNIQUE " : "")INDEX \(dialect.quote(name)) ON \(dialect.quote(entity.name)) (\(columns.map(dialect.quote).joined(separator: ", ")))"
+            let terms = columns.map { column in
+                dialect.quote(column) + (collation(of: entity.attributesByName[column]).map { " COLLATE \($0)" } ?? "")
+            }
+            return "CREATE \(unique ? "UNIQUE " : "")INDEX \(dialect.quote(name)) ON \(dialect.quote(entity.name)) (\(terms.joined(separator: ", ")))"
         }
         return entity.uniquenessConstraints.map { create($0, unique: true) } + entity.indices.map { create($0, unique: false) }
     }

@@ -80,7 +80,7 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
                 let prepared = try database.statement(statement.sql)
                 defer { prepared.reset() }
                 try prepared.bind(statement.parameters)
-                while try prepared.step() {
+                while try SQLiteStore.step(prepared, entity: request.entity) {
                     try row(prepared.int64(0), prepared)
                 }
             }
@@ -130,6 +130,10 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
         return nil
     }
 
+    package func coverage<T: PersistentModel>(of request: FetchRequest<T>) -> FetchCoverage {
+        plan(request).coverage
+    }
+
     package func fetchCount<T: PersistentModel>(_ request: FetchRequest<T>) throws -> Int {
         guard request.keys == nil else {
             var count = 0
@@ -139,7 +143,12 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
         var inner = try selectStatements(request)[0]
         inner.sql = "SELECT count(*) FROM (\(inner.sql))"
         return try withDatabase { database in
-            let rows = try database.rows(inner.sql, inner.parameters)
+            let rows: [[StoredValue]]
+            do {
+                rows = try database.rows(inner.sql, inner.parameters)
+            } catch {
+                throw SQLiteStore.predicateFailure(error, entity: request.entity)
+            }
             guard case .integer(let count) = rows.first?.first else { return 0 }
             return Int(count)
         }
@@ -208,7 +217,39 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
 
     // MARK: SQL
 
-    /// The `SELECT` statements of a request: one, or one per chunk of requested keys.
+    /// What SQL runs of a request: the predicate's translation (exact, or a superset of its rows), and the
+    /// `ORDER BY` terms, or `nil` when a sort descriptor has none. A part left to memory is reported once per
+    /// predicate shape, without values.
+    struct SelectPlan {
+        var predicate: PredicateTranslation?
+        var orderings: [SQLOrdering]?
+
+        var coverage: FetchCoverage {
+            FetchCoverage(predicate: predicate?.isExact ?? true, sort: orderings != nil)
+        }
+    }
+
+    func plan<T: PersistentModel>(_ request: FetchRequest<T>) -> SelectPlan {
+        let entity = request.entity
+        let translation = request.predicate.map { PredicateTranslator.translate($0, entity: entity, dialect: dialect) }
+        if let translation, !translation.isExact, let predicate = request.predicate {
+            var shape = PredicateTranslator.nodeName(predicate.expression)
+            if shape.count > 300 { shape = shape.prefix(300) + "…" }
+            Log.warningOnce(
+                "part of a predicate on \(entity.name) is evaluated in memory (\(translation.reason ?? "no SQL")); "
+                    + "predicate shape: \(shape)")
+        }
+        var orderings: [SQLOrdering]?
+        do {
+            orderings = try SortTranslator.orderings(for: request.sortBy, entity: entity, dialect: dialect)
+        } catch {
+            Log.warningOnce("sorting \(entity.name) happens in memory: \(error)")
+        }
+        return SelectPlan(predicate: translation, orderings: orderings)
+    }
+
+    /// The `SELECT` statements of a request: one, or one per chunk of requested keys. When the plan does not
+    /// cover the whole request, the statements select a superset of its rows, unwindowed (see `FetchCoverage`).
     func selectStatements<T: PersistentModel>(_ request: FetchRequest<T>) throws -> [SQLStatement] {
         let entity = request.entity
         let table = dialect.quote(entity.name)
@@ -218,11 +259,10 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
             columns.append(dialect.quote(column))
         }
         let base = SQLStatement(sql: "SELECT \(columns.joined(separator: ", ")) FROM \(table)")
-        var conditions: [SQLExpression] = []
-        if let predicate = request.predicate {
-            conditions.append(try PredicateTranslator.condition(for: predicate, entity: entity, dialect: dialect))
-        }
-        let orderings = try SortTranslator.orderings(for: request.sortBy, entity: entity, dialect: dialect)
+        let plan = plan(request)
+        let conditions = [plan.predicate?.condition].compactMap { $0 }
+        let orderings = plan.orderings ?? []
+        let windowed = plan.coverage.isComplete && (request.fetchLimit != nil || request.fetchOffset != nil)
 
         func finish(_ conditions: [SQLExpression]) -> SQLStatement {
             var statement = base
@@ -232,7 +272,7 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
             }
             statement.sql += " ORDER BY "
             dialect.render(orderings + [SQLOrdering(.column(SQLiteStore.keyColumn), descending: false)], into: &statement)
-            if request.fetchLimit != nil || request.fetchOffset != nil {
+            if windowed {
                 statement.sql += " LIMIT ? OFFSET ?"
                 // A negative limit means no limit to SQLite.
                 let limit = request.fetchLimit.map { max($0, 0) } ?? -1
@@ -248,6 +288,22 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
             let list = SQLExpression.list(chunk.map { .value(.integer($0)) })
             return finish(conditions + [.infix(.column(SQLiteStore.keyColumn), "IN", list)])
         }
+    }
+
+    /// Steps a fetch's statement, reporting a failure of the predicate's SQL as the Swift error it stands for.
+    static func step(_ statement: SQLiteStatement, entity: Schema.Entity) throws -> Bool {
+        do {
+            return try statement.step()
+        } catch {
+            throw predicateFailure(error, entity: entity)
+        }
+    }
+
+    /// The Swift error an SQL error raised by a predicate function stands for (see `SQLiteFunctions.failure`),
+    /// or `error` itself.
+    static func predicateFailure(_ error: any Error, entity: Schema.Entity) -> any Error {
+        guard let message = (error as? SwiftDataError)?.storeMessage else { return error }
+        return SQLiteFunctions.failure(message: message, model: entity.name) ?? error
     }
 
     /// The storage class of a layout.

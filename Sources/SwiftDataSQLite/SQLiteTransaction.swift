@@ -174,7 +174,12 @@ struct SQLiteTransaction: DataStoreTransaction {
     }
 
     func existingKey(in entity: Schema.Entity, matching values: [(property: Int, value: StoredValue)]) throws -> Int64? {
-        let conditions = values.compactMap { store.columnName(of: $0.property, in: entity) }.map { "\(dialect.quote($0)) = ?" }
+        let conditions = values.compactMap { value in
+            store.columnName(of: value.property, in: entity).map { column in
+                let collation = SQLiteStore.collation(of: entity.attribute(at: value.property)).map { " COLLATE \($0)" } ?? ""
+                return "\(dialect.quote(column))\(collation) = ?"
+            }
+        }
         guard conditions.count == values.count, !values.contains(where: { $0.value == .null }) else { return nil }
         let rows = try database.rows(
             "SELECT \(keyColumn) FROM \(dialect.quote(entity.name)) WHERE \(conditions.joined(separator: " AND ")) LIMIT 1",
@@ -182,13 +187,27 @@ struct SQLiteTransaction: DataStoreTransaction {
         return database.statementKeys(rows).first
     }
 
+    /// The keys of the rows the request selects. When SQL cannot express its whole predicate, each candidate
+    /// row becomes a detached model that the predicate is evaluated on (a request here has no sort or window).
     func fetchKeys<T: PersistentModel>(_ request: FetchRequest<T>) throws -> [Int64] {
+        var request = request
+        let predicate = store.coverage(of: request).predicate ? nil : request.predicate
+        if predicate != nil { request.properties = request.entity.orderedAttributes.map(\.index) }
         var keys: [Int64] = []
         for select in try store.selectStatements(request) {
             let statement = try database.statement(select.sql)
             defer { statement.reset() }
             try statement.bind(select.parameters)
-            while try statement.step() { keys.append(statement.int64(0)) }
+            while try SQLiteStore.step(statement, entity: request.entity) {
+                if let predicate {
+                    let model = T(backingData: DefaultBackingData(for: T.self))
+                    for (column, property) in request.properties.enumerated() {
+                        try model._$load(property, from: statement, column: Int32(column + 1))
+                    }
+                    guard try predicate.evaluate(model) else { continue }
+                }
+                keys.append(statement.int64(0))
+            }
         }
         return keys
     }

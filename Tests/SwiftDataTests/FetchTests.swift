@@ -56,21 +56,24 @@ import SwiftData
         #expect(try ints(#Predicate { $0.bool }) == [])
     }
 
-    @Test func untranslatablePredicateThrowsUnsupportedPredicate() throws {
+    @Test func untranslatablePartsRunInMemory() throws {
         let context = try savedCounters()
-        let predicate = #Predicate<Counter> { $0.label.contains("1") }
-        #expect {
-            try context.fetch(FetchDescriptor(predicate: predicate))
-        } throws: { error in
-            let error = try #require(error as? SwiftDataError)
-            return error == .unsupportedPredicate && error.modelName == "Counter"
-                && (error.reason ?? "").contains("Contains")
-        }
-        do {
-            _ = try context.fetch(FetchDescriptor(predicate: predicate))
-        } catch SwiftDataError.unsupportedPredicate {
-            // `catch` patterns match the code whatever the context.
-        }
+        // `String.count` counts Characters, which SQL cannot; the comparison of `value` narrows the candidates.
+        let predicate = #Predicate<Counter> { $0.value > 3 && $0.label.count == 2 }
+        let log = StatementLog(context.container)
+        var descriptor = FetchDescriptor(predicate: predicate, sortBy: [SortDescriptor(\.value, order: .reverse)])
+        descriptor.fetchLimit = 2
+        descriptor.fetchOffset = 1
+        #expect(try context.fetch(descriptor).map(\.label) == ["c8", "c7"])
+        #expect(log.selects == [
+            #"SELECT "_pk", "label", "value" FROM "Counter" WHERE ("value" > ?) ORDER BY "value" DESC, "_pk""#
+        ], "the SQL part selects the candidates; limit and offset apply after the rest ran in memory")
+        #expect(try context.fetchCount(descriptor) == 2)
+        #expect(try context.fetchIdentifiers(descriptor).count == 2)
+        #expect(try context.fetch(FetchDescriptor(predicate: #Predicate<Counter> { $0.label.count == 3 })).isEmpty)
+        try context.delete(model: Counter.self, where: #Predicate { $0.label.count == 2 && $0.value > 0 })
+        try context.save()
+        #expect(try context.fetchCount(FetchDescriptor<Counter>()) == 1)
     }
 
     @Test func sortingLimitAndOffset() throws {
@@ -200,7 +203,9 @@ import SwiftData
         descriptor.fetchLimit = 5
         _ = try context.fetch(descriptor)
         #expect(log.selects == [
-            #"SELECT "_pk", "label", "value" FROM "Counter" WHERE (("value" >= ?) AND ("label" <> ?)) ORDER BY "label" DESC, "_pk" LIMIT ? OFFSET ?"#
+            #"SELECT "_pk", "label", "value" FROM "Counter" "#
+                + #"WHERE (("value" >= ?) AND ("label" COLLATE SWIFTDATA_STRING <> ?)) "#
+                + #"ORDER BY "label" COLLATE SWIFTDATA_STRING DESC, "_pk" LIMIT ? OFFSET ?"#
         ])
     }
 }

@@ -17,6 +17,8 @@ package protocol DataStore: AnyObject, Sendable {
     func fetchMembers(
         of relationship: Schema.Relationship, owners: [Int64], destination: Schema.Entity, properties: [Int],
         row: (_ owner: Int64, _ member: Int64, any _RowReader) throws -> Void) throws
+    /// Which parts of the request the store runs itself (see `FetchCoverage`); the context does the rest.
+    func coverage<T: PersistentModel>(of request: FetchRequest<T>) -> FetchCoverage
     /// The number of rows the request selects (limit and offset applied).
     func fetchCount<T: PersistentModel>(_ request: FetchRequest<T>) throws -> Int
     /// Runs `body` in one write transaction: every change it makes is committed together, or none is.
@@ -50,7 +52,8 @@ package protocol DataStoreTransaction {
     func delete(keys: [Int64], entity: Schema.Entity) throws
     /// The key of the row whose properties hold the given values (`NULL` matches nothing), if there is one.
     func existingKey(in entity: Schema.Entity, matching values: [(property: Int, value: StoredValue)]) throws -> Int64?
-    /// The primary keys of the rows a request selects, read inside the transaction.
+    /// The primary keys of the rows a request selects, read inside the transaction; exact even when the store
+    /// cannot translate the whole predicate.
     func fetchKeys<T: PersistentModel>(_ request: FetchRequest<T>) throws -> [Int64]
 }
 

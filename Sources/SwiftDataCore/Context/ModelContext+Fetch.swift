@@ -5,7 +5,7 @@ extension ModelContext {
     public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
         let binding = try binding(for: T.self)
         let merges = mergesPendingChanges(descriptor, entity: binding.entity)
-        let models = try load(try request(descriptor, binding: binding, window: !merges), binding: binding)
+        let models = try storedModels(descriptor, binding: binding, window: !merges)
         try prefetch(descriptor.relationshipKeyPathsForPrefetching, of: models, binding: binding)
         return merges ? try mergePendingChanges(into: models, descriptor) : models
     }
@@ -16,6 +16,9 @@ extension ModelContext {
         if mergesPendingChanges(descriptor, entity: binding.entity) { return try fetch(descriptor).count }
         var request = try request(descriptor, binding: binding, window: true)
         request.properties = []
+        guard binding.store.coverage(of: request).isComplete else {
+            return try storedModels(descriptor, binding: binding, window: true).count
+        }
         return try binding.store.fetchCount(request)
     }
 
@@ -108,6 +111,28 @@ extension ModelContext {
             chosen.insert(index)
         }
         return binding.fetchedProperties.filter { chosen.contains($0) || binding.entity.relationship(at: $0) != nil }
+    }
+
+    /// The stored models the descriptor selects, in its order; `window` applies its limit and offset. What the
+    /// store cannot run itself (see `FetchCoverage`) is done here: the predicate is evaluated on the candidates it
+    /// returns, then they are sorted and windowed.
+    func storedModels<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, binding: EntityBinding, window: Bool)
+        throws -> [T]
+    {
+        let request = try request(descriptor, binding: binding, window: window)
+        let coverage = binding.store.coverage(of: request)
+        var models = try load(request, binding: binding)
+        guard !coverage.isComplete else { return models }
+        if !coverage.predicate, let predicate = descriptor.predicate { models = try models.filter(predicate.evaluate) }
+        if !coverage.sort { models.sort(using: descriptor.sortBy) }
+        return window ? self.window(models, descriptor) : models
+    }
+
+    /// The models within the descriptor's offset and limit.
+    private func window<T: PersistentModel>(_ models: [T], _ descriptor: FetchDescriptor<T>) -> [T] {
+        let offset = min(max(descriptor.fetchOffset ?? 0, 0), models.count)
+        let end = descriptor.fetchLimit.map { min(offset + max($0, 0), models.count) } ?? models.count
+        return Array(models[offset..<end])
     }
 
     /// Runs a store fetch and returns the context's object for every row, creating or refreshing them.
@@ -240,6 +265,9 @@ extension ModelContext {
     func storedKeys<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, binding: EntityBinding) throws -> [Int64] {
         var request = try request(descriptor, binding: binding, window: true)
         request.properties = []
+        guard binding.store.coverage(of: request).isComplete else {
+            return try storedModels(descriptor, binding: binding, window: true).map(\._$persistentState.key)
+        }
         var keys: [Int64] = []
         try binding.store.fetch(request) { key, _ in keys.append(key) }
         return keys
@@ -302,8 +330,6 @@ extension ModelContext {
         } + inserted.compactMap { $0 as? T }.filter { $0._$persistentState.status == .inserted }
         for model in candidates where try matches(model) && !isBatchDeleted(model) { results.append(model) }
         if !descriptor.sortBy.isEmpty { results.sort(using: descriptor.sortBy) }
-        let offset = min(max(descriptor.fetchOffset ?? 0, 0), results.count)
-        let end = descriptor.fetchLimit.map { min(offset + max($0, 0), results.count) } ?? results.count
-        return Array(results[offset..<end])
+        return window(results, descriptor)
     }
 }

@@ -1,48 +1,68 @@
 import Foundation
 import SwiftDataCore
 
-extension PredicateExpressions.KeyPath: SQLPredicateExpression {
-    /// A persisted attribute of the model being tested becomes its column.
+extension PredicateExpressions.Variable: SQLPredicateExpression {
+    /// The model being fetched, or a closure's parameter.
     package func sqlTerm(in translator: PredicateTranslator) throws -> SQLTerm {
-        guard let variable = root as? any ModelVariable, variable.variableKey == translator.modelVariable else {
-            throw translator.unsupported("the key path \(keyPath) does not start at the model being fetched")
+        guard let term = translator.variables[key] else {
+            throw translator.unsupported("a variable of type \(Output.self) is not in scope")
         }
-        guard let index = translator.entity.propertyIndex(for: keyPath),
-            let attribute = translator.entity.orderedAttributes.first(where: { $0.index == index })
-        else {
-            throw translator.unsupported("\(keyPath) is not a stored attribute of \(translator.entity.name)")
-        }
-        return SQLTerm(expression: .column(attribute.name), valueType: Output.self, isNullable: attribute.isOptional)
+        return term
     }
 }
 
-/// The predicate's variables, whatever their type.
-protocol ModelVariable {
-    var variableKey: PredicateExpressions.VariableID { get }
-}
-
-extension PredicateExpressions.Variable: ModelVariable {
-    var variableKey: PredicateExpressions.VariableID { key }
+extension PredicateExpressions.KeyPath: SQLPredicateExpression {
+    /// A member of the model (its attribute's column), of a `Codable` value or of a collection.
+    package func sqlTerm(in translator: PredicateTranslator) throws -> SQLTerm {
+        let member: CollectionMember? =
+            switch kind {
+            case .collectionCount?: .count
+            case .collectionIsEmpty?: .isEmpty
+            case .collectionFirst?: .first
+            case .bidirectionalCollectionLast?: .last
+            default: nil
+            }
+        return try translator.member(keyPath, of: try translator.term(root), type: Output.self, collection: member)
+    }
 }
 
 extension PredicateExpressions.Value: SQLPredicateExpression {
     /// A constant or captured value becomes a bound parameter, encoded as an attribute of its type is stored.
     package func sqlTerm(in translator: PredicateTranslator) throws -> SQLTerm {
+        if let bool = value as? Bool {
+            var term = SQLTerm.condition(bool ? .true : .false)
+            term.constant = bool
+            return term
+        }
+        let kind = SQLValueKind(Output.self)
+        switch kind {
+        case .unknown, .model:
+            throw translator.unsupported("a value of type \(Output.self) cannot be compared with stored values")
+        case .url:
+            let url = (value as? any _OptionalValue).map { $0._wrapped } ?? value
+            if (url as? URL)?.baseURL != nil {
+                throw translator.unsupported("a URL relative to a base URL is not equal to any stored URL")
+            }
+        default: break
+        }
         let stored: StoredValue
         do {
             stored = try StoredValue(encoding: value)
         } catch {
-            throw translator.unsupported("a value of type \(Output.self) cannot be compared with stored values")
+            throw translator.unsupported("a value of type \(Output.self) cannot be encoded: \(error)")
         }
-        if Output.self == Bool.self {
-            return SQLTerm.condition(stored == .integer(1) ? .true : .false)
-        }
-        return SQLTerm(expression: .value(stored), valueType: Output.self, isNullable: stored == .null)
+        var term = SQLTerm(expression: stored == .null ? .null : .value(stored), type: Output.self)
+        term.constant = value
+        if stored == .null && !term.isNil { term.nulls = .notANumber }
+        return term
     }
 }
 
 extension PredicateExpressions.NilLiteral: SQLPredicateExpression {
+    /// `nil`.
     package func sqlTerm(in translator: PredicateTranslator) throws -> SQLTerm {
-        SQLTerm(expression: .keyword("NULL"), valueType: Output.self, isNullable: true)
+        var term = SQLTerm(expression: .null, type: Output.self, nulls: .nilValue)
+        term.constant = Wrapped?.none as Any
+        return term
     }
 }

@@ -2,49 +2,107 @@ import Foundation
 import SwiftDataCore
 
 extension PredicateTranslator {
-    /// `lhs == rhs` (or `!=`) with Swift's semantics: `nil == nil` holds, and `nil` differs from every value.
-    func equality(_ lhs: Any, _ rhs: Any, negated: Bool) throws -> SQLTerm {
-        let left = try term(lhs)
-        let right = try term(rhs)
-        let leftExpression = left.isCondition ? left.expression : left.expression
-        let nullable = left.isNullable || right.isNullable
-        let op = nullable ? (negated ? "IS NOT" : "IS") : (negated ? "<>" : "=")
-        var expression = SQLExpression.infix(leftExpression, op, right.expression)
-        if let collation = left.collation(in: dialect) ?? right.collation(in: dialect) {
-            expression = .infix(.collate(leftExpression, collation), op, right.expression)
+    /// `lhs == rhs` (or `!=`) with Swift's semantics: `nil == nil` holds, `nil` differs from every value, NaN
+    /// equals nothing, strings are equal when they are canonically equivalent.
+    func equality(_ left: SQLTerm, _ right: SQLTerm, negated: Bool) throws -> SQLTerm {
+        let canFail = left.canFail || right.canFail
+        if left.isNil || right.isNil {
+            let other = left.isNil ? right : left
+            if other.isNil { return .condition(negated ? .false : .true) }
+            return .condition(.infix(other.expression, negated ? "IS NOT" : "IS", .null), canFail: canFail)
         }
-        return .condition(expression)
+        let lhs = try equalityKey(left, comparedWith: [right.constant])
+        let rhs = right.expression
+        let expression: SQLExpression
+        if left.nulls == .notANumber || right.nulls == .notANumber {
+            // NaN (NULL) is unequal to everything, itself included.
+            expression = .function("coalesce", [.infix(lhs, negated ? "<>" : "=", rhs), negated ? .true : .false])
+        } else if left.nulls == .nilValue || right.nulls == .nilValue {
+            expression = .infix(lhs, negated ? "IS NOT" : "IS", rhs)
+        } else {
+            expression = .infix(lhs, negated ? "<>" : "=", rhs)
+        }
+        return .condition(expression, canFail: canFail)
+    }
+
+    /// The left side of an equality, collated so that SQL's `=` is Swift's `==` for the kind. Values stored as JSON
+    /// compare only with enum cases without payloads (`constants`, the other side's values when constant).
+    func equalityKey(_ term: SQLTerm, comparedWith constants: [Any?]) throws -> SQLExpression {
+        switch term.kind.comparable {
+        case .string, .url: return try collated(term.expression, .string)
+        case .decimal: return try collated(term.expression, .decimal)
+        case .bool, .integer, .unsigned64, .double, .float, .date, .uuid, .data: return term.expression
+        case .json
+        where EnumCases.isCaseWithoutPayload(term.constant)
+            || (!constants.isEmpty && constants.allSatisfy(EnumCases.isCaseWithoutPayload)):
+            // Distinct cases without payloads have distinct JSON.
+            return term.expression
+        default:
+            throw unsupported("== on \(SQLValueKind.unwrapped(term.type)) values has no SQL translation")
+        }
+    }
+
+    /// `lhs op rhs` for `<`, `<=`, `>`, `>=`: false when either side is NaN, as in Swift.
+    func comparison(_ left: SQLTerm, _ op: String, _ right: SQLTerm) throws -> SQLTerm {
+        var expression = SQLExpression.infix(try orderingKey(left), op, try orderingKey(right))
+        if left.nulls != .never || right.nulls != .never { expression = .function("coalesce", [expression, .false]) }
+        return .condition(expression, canFail: left.canFail || right.canFail)
+    }
+
+    /// An expression whose SQL order is the Swift `<` order of the term's values: the value itself, collated
+    /// for strings and decimals, shifted for unsigned 64-bit integers, or an enum case's rank.
+    func orderingKey(_ term: SQLTerm) throws -> SQLExpression {
+        switch term.kind {
+        case .integer, .double, .float, .date, .uuid: return term.expression
+        case .string: return try collated(term.expression, .string)
+        case .decimal: return try collated(term.expression, .decimal)
+        case .unsigned64:
+            if case .value(.integer(let stored)) = term.expression { return .value(.integer(stored ^ Int64.min)) }
+            // The bit pattern minus 2^63, in steps that cannot overflow.
+            let x = term.expression
+            return .when(
+                .infix(x, "<", .keyword("0")),
+                then: .infix(.infix(x, "+", .keyword("9223372036854775807")), "+", .keyword("1")),
+                else: .infix(.infix(x, "-", .keyword("9223372036854775807")), "-", .keyword("1")))
+        case .rawValue, .json:
+            return try EnumCases.rank(of: term, in: self)
+        default:
+            throw unsupported("< on \(SQLValueKind.unwrapped(term.type)) values has no SQL translation")
+        }
+    }
+
+    /// The SQL operator of a comparison.
+    static func sqlOperator(_ op: PredicateExpressions.ComparisonOperator) -> String? {
+        switch op {
+        case .lessThan: "<"
+        case .lessThanOrEqual: "<="
+        case .greaterThan: ">"
+        case .greaterThanOrEqual: ">="
+        @unknown default: nil
+        }
     }
 }
 
 extension PredicateExpressions.Equal: SQLPredicateExpression {
+    /// `==`.
     package func sqlTerm(in translator: PredicateTranslator) throws -> SQLTerm {
-        try translator.equality(lhs, rhs, negated: false)
+        try translator.equality(try translator.term(lhs), try translator.term(rhs), negated: false)
     }
 }
 
 extension PredicateExpressions.NotEqual: SQLPredicateExpression {
+    /// `!=`.
     package func sqlTerm(in translator: PredicateTranslator) throws -> SQLTerm {
-        try translator.equality(lhs, rhs, negated: true)
+        try translator.equality(try translator.term(lhs), try translator.term(rhs), negated: true)
     }
 }
 
 extension PredicateExpressions.Comparison: SQLPredicateExpression {
+    /// `<`, `<=`, `>`, `>=`.
     package func sqlTerm(in translator: PredicateTranslator) throws -> SQLTerm {
-        let left = try translator.term(lhs)
-        let right = try translator.term(rhs)
-        let op: String
-        switch self.op {
-        case .lessThan: op = "<"
-        case .lessThanOrEqual: op = "<="
-        case .greaterThan: op = ">"
-        case .greaterThanOrEqual: op = ">="
-        @unknown default: throw translator.unsupported("the comparison \(self.op) has no SQL translation")
+        guard let op = PredicateTranslator.sqlOperator(op) else {
+            throw translator.unsupported("the comparison \(self.op) has no SQL translation")
         }
-        var leftExpression = left.expression
-        if let collation = left.collation(in: translator.dialect) ?? right.collation(in: translator.dialect) {
-            leftExpression = .collate(leftExpression, collation)
-        }
-        return .condition(.infix(leftExpression, op, right.expression))
+        return try translator.comparison(try translator.term(lhs), op, try translator.term(rhs))
     }
 }

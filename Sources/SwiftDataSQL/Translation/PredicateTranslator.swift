@@ -3,48 +3,86 @@ import SwiftDataCore
 
 /// Translates a `Predicate` over one entity's models into an SQL condition, by asking each node of the
 /// predicate's expression tree for its SQL (every supported `PredicateExpressions` type conforms to
-/// `SQLPredicateExpression`, as Foundation's own `NSPredicate` conversion does).
+/// `SQLPredicateExpression`, as Foundation's own `NSPredicate` conversion does). The SQL has Swift's
+/// semantics: two-valued conditions, `nil` compared as Swift compares it, Swift's string, decimal and unsigned
+/// ordering, and an SQL error where Swift would trap or throw.
 package struct PredicateTranslator {
+    /// The entity of the models the predicate tests.
     package let entity: Schema.Entity
-    let dialect: any SQLDialect
-    /// The identifier of the predicate's input variable: the model being tested.
-    let modelVariable: PredicateExpressions.VariableID
+    /// The SQL dialect of the store.
+    package let dialect: any SQLDialect
+    /// The terms of the variables in scope: the model being fetched and the parameters of closures.
+    var variables: [PredicateExpressions.VariableID: SQLTerm]
 
-    /// The SQL condition equivalent to `predicate`, or `unsupportedPredicate` naming the node that has none.
-    package static func condition<T: PersistentModel>(
-        for predicate: Predicate<T>, entity: Schema.Entity, dialect: any SQLDialect
-    ) throws -> SQLExpression {
+    /// The SQL of `predicate`: an exact condition, or, when a part of it has no SQL, a condition that selects a
+    /// superset of its models (or none at all), which the caller then filters in memory.
+    package static func translate<T: PersistentModel>(
+        _ predicate: Predicate<T>, entity: Schema.Entity, dialect: any SQLDialect
+    ) -> PredicateTranslation {
         let variable: PredicateExpressions.Variable<T> = predicate.variable
-        let translator = PredicateTranslator(entity: entity, dialect: dialect, modelVariable: variable.key)
-        return try translator.condition(predicate.expression)
+        var model = SQLTerm(expression: .keyword("NULL"), type: T.self, nulls: .never)
+        model.entity = entity
+        let translator = PredicateTranslator(entity: entity, dialect: dialect, variables: [variable.key: model])
+        var translation = translator.partial(predicate.expression)
+        if !translation.isExact && mayThrow(predicate.expression) {
+            // Swift would evaluate every row, and may throw on one that the partial SQL leaves out.
+            translation.condition = nil
+        }
+        return translation
     }
 
     /// The SQL condition of a Boolean-valued node.
-    func condition(_ node: Any) throws -> SQLExpression {
-        try term(node).asCondition
+    func condition(_ node: Any) throws -> SQLTerm {
+        let term = try term(node)
+        guard term.kind == .bool else { throw unsupported("\(Self.nodeName(node)) is not a condition") }
+        var condition = SQLTerm.condition(term.asCondition, canFail: term.canFail)
+        condition.constant = term.constant
+        return condition
     }
 
     /// The SQL of any node.
     func term(_ node: Any) throws -> SQLTerm {
         guard let convertible = node as? any SQLPredicateExpression else {
-            throw unsupported("\(Self.nodeName(node)) has no SQL translation yet")
+            throw unsupported("\(Self.nodeName(node)) has no SQL translation")
         }
         return try convertible.sqlTerm(in: self)
     }
 
+    /// This translator with a closure parameter in scope.
+    func binding(_ variable: PredicateExpressions.VariableID, to term: SQLTerm) -> PredicateTranslator {
+        var copy = self
+        copy.variables[variable] = term
+        return copy
+    }
+
     /// The error for a construct the translator cannot express.
-    func unsupported(_ reason: String) -> SwiftDataError {
-        SwiftDataError.unsupportedPredicate.with(
-            reason: reason, model: entity.name,
-            suggestion: "Rewrite the predicate with comparisons of attributes, &&, || and !, or filter the fetched models in Swift")
+    func unsupported(_ reason: String) -> SQLTranslationError {
+        SQLTranslationError(reason: reason)
+    }
+
+    /// A call of one of the dialect's functions, or an error when the dialect has none.
+    func call(_ function: SQLFunction, _ arguments: [SQLExpression]) throws -> SQLExpression {
+        guard let name = dialect.name(of: function) else {
+            throw unsupported("the store has no SQL function for \(function)")
+        }
+        return .function(name, arguments)
+    }
+
+    /// `expression` with the collation that compares as `comparison`, or an error when the dialect has none.
+    func collated(_ expression: SQLExpression, _ comparison: ValueComparison) throws -> SQLExpression {
+        guard let collation = dialect.collation(for: comparison) else {
+            throw unsupported("the store cannot compare values as Swift's \(comparison) comparison does")
+        }
+        return collation.isEmpty ? expression : .collate(expression, collation)
     }
 
     /// A readable name of a node's type, without module prefixes.
-    static func nodeName(_ node: Any) -> String {
+    package static func nodeName(_ node: Any) -> String {
         String(reflecting: type(of: node))
             .replacingOccurrences(of: "Foundation.", with: "")
             .replacingOccurrences(of: "FoundationEssentials.", with: "")
             .replacingOccurrences(of: "Swift.", with: "")
+            .replacingOccurrences(of: "PredicateExpressions.", with: "")
     }
 }
 
@@ -53,29 +91,21 @@ package protocol SQLPredicateExpression {
     func sqlTerm(in translator: PredicateTranslator) throws -> SQLTerm
 }
 
-/// The SQL of a predicate node and what the translator needs to know about its value.
-package struct SQLTerm {
-    package var expression: SQLExpression
-    /// The Swift type of the node's value.
-    package var valueType: Any.Type
-    /// Whether the value can be `nil` (SQL `NULL`).
-    package var isNullable: Bool
-    /// Whether the expression already is an SQL condition (a comparison, `AND`, ...).
-    package var isCondition = false
+/// Why a part of a predicate or sort has no SQL translation.
+package struct SQLTranslationError: Error, CustomStringConvertible {
+    package var reason: String
+    package var description: String { reason }
+}
 
-    /// The expression as a condition: a stored `Bool` is true when it is 1.
-    package var asCondition: SQLExpression {
-        isCondition ? expression : .infix(expression, "=", .true)
-    }
-
-    /// The collation comparisons and orderings of this value need in `dialect`, if any.
-    func collation(in dialect: any SQLDialect) -> String? {
-        let type = (valueType as? any _OptionalValue.Type)?._wrappedType ?? valueType
-        guard type == Decimal.self, let name = dialect.collation(for: .decimal), !name.isEmpty else { return nil }
-        return name
-    }
-
-    static func condition(_ expression: SQLExpression) -> SQLTerm {
-        SQLTerm(expression: expression, valueType: Bool.self, isNullable: false, isCondition: true)
-    }
+/// The SQL a predicate became.
+package struct PredicateTranslation {
+    /// The condition, or `nil` when every row is a candidate.
+    package var condition: SQLExpression?
+    /// Whether `condition` selects exactly the predicate's models; otherwise they are a subset of its rows,
+    /// to be found by evaluating the predicate in memory.
+    package var isExact: Bool
+    /// Whether evaluating `condition` can raise an SQL error.
+    package var canFail = false
+    /// Why a part of the predicate has no SQL translation.
+    package var reason: String?
 }

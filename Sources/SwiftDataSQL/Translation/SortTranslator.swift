@@ -1,35 +1,56 @@
 import Foundation
 import SwiftDataCore
 
-/// Translates `SortDescriptor`s into `ORDER BY` terms with Swift's ordering.
+/// Translates `SortDescriptor`s into `ORDER BY` terms with Swift's ordering: a descriptor's `Comparable` order,
+/// or its `String` comparator's, with `nil` first in forward order as Foundation's optional comparator puts it.
 package enum SortTranslator {
+    /// The `ORDER BY` terms of `descriptors`, or `SQLTranslationError` naming one that SQL cannot order by
+    /// (the caller then sorts in memory).
     package static func orderings<T: PersistentModel>(
         for descriptors: [SortDescriptor<T>], entity: Schema.Entity, dialect: any SQLDialect
     ) throws -> [SQLOrdering] {
-        try descriptors.map { descriptor in
-            guard let keyPath = descriptor.keyPath, let index = entity.propertyIndex(for: keyPath),
-                let attribute = entity.orderedAttributes.first(where: { $0.index == index })
-            else {
-                throw SwiftDataError.unsupportedSortDescriptor.with(
-                    reason: "the sort key path is not a stored attribute", model: entity.name,
-                    property: descriptor.keyPath.map { "\($0)" },
-                    suggestion: "Sort by a stored attribute of \(entity.name), or sort the fetched models in Swift")
-            }
-            var expression = SQLExpression.column(attribute.name)
-            let valueType = (attribute.valueType as? any _OptionalValue.Type)?._wrappedType ?? attribute.valueType
-            if let comparator = descriptor.stringComparator {
-                guard comparator == .lexical || comparator == String.StandardComparator(.lexical, order: .reverse),
-                    let collation = dialect.collation(for: .lexical)
-                else {
-                    throw SwiftDataError.unsupportedSortDescriptor.with(
-                        reason: "the string comparator \(comparator) has no SQL translation yet", model: entity.name,
-                        property: attribute.name, suggestion: "Sort with .lexical or without a comparator")
-                }
-                if !collation.isEmpty { expression = .collate(expression, collation) }
-            } else if valueType == Decimal.self, let collation = dialect.collation(for: .decimal), !collation.isEmpty {
-                expression = .collate(expression, collation)
-            }
+        let translator = PredicateTranslator(entity: entity, dialect: dialect, variables: [:])
+        return try descriptors.map { descriptor in
+            let expression = try orderingKey(descriptor, entity: entity, translator: translator)
             return SQLOrdering(expression, descending: descriptor.order == .reverse)
         }
+    }
+
+    private static func orderingKey<T>(
+        _ descriptor: SortDescriptor<T>, entity: Schema.Entity, translator: PredicateTranslator
+    ) throws -> SQLExpression {
+        guard let keyPath = descriptor.keyPath else {
+            throw SQLTranslationError(reason: "a sort descriptor without a key path has no SQL translation")
+        }
+        if let (attribute, key) = sortKey(keyPath, in: entity) {
+            switch key {
+            case .bool: return .column(attribute.name)
+            case .localizedStandard: return try translator.collated(.column(attribute.name), .localizedStandard)
+            case .localized: return try translator.collated(.column(attribute.name), .localized)
+            }
+        }
+        guard let index = entity.propertyIndex(for: keyPath),
+            let attribute = entity.orderedAttributes.first(where: { $0.index == index })
+        else {
+            throw SQLTranslationError(
+                reason: "sorting by \(keyPath), which is not a stored attribute of \(entity.name)")
+        }
+        let column = SQLTerm(expression: .column(attribute.name), type: attribute.valueType)
+        guard let comparator = descriptor.stringComparator else { return try translator.orderingKey(column) }
+        guard comparator == .lexical else {
+            throw SQLTranslationError(reason: "the string comparator \(comparator) has no SQL translation")
+        }
+        return try translator.collated(column.expression, .lexical)
+    }
+
+    /// The attribute and sort key of a key path that a model sort descriptor of this module built.
+    private static func sortKey(_ keyPath: AnyKeyPath, in entity: Schema.Entity) -> (Schema.Attribute, SortKey)? {
+        for attribute in entity.orderedAttributes {
+            guard let attributeKeyPath = attribute.keyPath else { continue }
+            for key in SortKey.allCases where key.keyPath(sorting: attributeKeyPath) == keyPath {
+                return (attribute, key)
+            }
+        }
+        return nil
     }
 }

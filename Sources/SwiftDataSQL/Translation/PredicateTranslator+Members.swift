@@ -1,0 +1,83 @@
+import Foundation
+import SwiftDataCore
+
+/// The members of a collection that `PredicateExpressions.KeyPath` names.
+enum CollectionMember {
+    case count, isEmpty, first, last
+}
+
+extension PredicateTranslator {
+    /// The SQL of `root[keyPath: keyPath]`. Every key path of a predicate goes through here: a member of the
+    /// model is its attribute's column; a member of a `Codable` attribute is read from its JSON.
+    func member(
+        _ keyPath: AnyKeyPath, of root: SQLTerm, type: Any.Type, collection: CollectionMember?
+    ) throws
+        -> SQLTerm
+    {
+        if let entity = root.entity { return try attribute(keyPath, of: entity, type: type) }
+        if let member = collection { return try collectionMember(member, of: root, type: type) }
+        if let location = root.json { return try jsonMember(keyPath, of: root, at: location, type: type) }
+        throw unsupported("\(keyPath) is not a stored attribute or a member of one")
+    }
+
+    /// The column of a stored attribute.
+    private func attribute(_ keyPath: AnyKeyPath, of entity: Schema.Entity, type: Any.Type) throws -> SQLTerm {
+        guard let index = entity.propertyIndex(for: keyPath),
+            let attribute = entity.orderedAttributes.first(where: { $0.index == index })
+        else {
+            if let index = entity.propertyIndex(for: keyPath),
+                let relationship = entity.relationships.first(where: { $0.index == index })
+            {
+                throw unsupported("the relationship \(entity.name).\(relationship.name) has no SQL translation yet")
+            }
+            throw unsupported("\(keyPath) is not a stored attribute of \(entity.name)")
+        }
+        var term = SQLTerm(expression: .column(attribute.name), type: type)
+        if attribute.layout == .json { term.json = JSONLocation(document: term.expression, path: "$") }
+        return term
+    }
+
+    /// `count`, `isEmpty`, `first` and `last` of a string or of an array stored as JSON.
+    private func collectionMember(_ member: CollectionMember, of root: SQLTerm, type: Any.Type) throws -> SQLTerm {
+        switch (root.kind, member) {
+        case (.string, .isEmpty):
+            return .condition(.infix(root.expression, "=", .value(.text(""))), canFail: root.canFail)
+        case (.json, .count), (.json, .isEmpty):
+            guard let location = root.json, root.nulls == .never else { break }
+            let arguments =
+                location.path == "$" ? [location.document] : [location.document, .value(.text(location.path))]
+            let length = try call(.jsonArrayLength, arguments)
+            if member == .isEmpty { return .condition(.infix(length, "=", .keyword("0")), canFail: root.canFail) }
+            var term = SQLTerm(expression: length, type: type)
+            term.canFail = root.canFail
+            return term
+        default:
+            break
+        }
+        throw unsupported("\(member) of a \(root.type) has no SQL translation")
+    }
+
+    /// A stored property of a `Codable` value, read with a JSON path. Only members whose JSON is the SQL value
+    /// the store would hold (strings, integers, `Bool`s) or further `Codable` values are read this way.
+    private func jsonMember(
+        _ keyPath: AnyKeyPath, of root: SQLTerm, at location: JSONLocation, type: Any.Type
+    )
+        throws -> SQLTerm
+    {
+        let rootType = SQLValueKind.unwrapped(root.type)
+        guard let component = CodableMemberPath.component(of: keyPath, in: rootType) else {
+            throw unsupported(
+                "\(keyPath) is not a property that \(rootType)'s Codable conformance stores under its name")
+        }
+        let path = location.path + component
+        var term = SQLTerm(expression: try call(.jsonExtract, [location.document, .value(.text(path))]), type: type)
+        switch term.kind {
+        case .string, .bool, .integer: break
+        case .json: term.json = JSONLocation(document: location.document, path: path)
+        default: throw unsupported("a \(term.kind) member of a Codable value is not stored as the store stores it")
+        }
+        if root.nulls == .nilValue { term.nulls = .nilValue }
+        term.canFail = root.canFail
+        return term
+    }
+}

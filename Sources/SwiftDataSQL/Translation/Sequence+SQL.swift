@@ -1,0 +1,119 @@
+import Foundation
+import SwiftDataCore
+
+/// A constant node, whose value SQL can inspect.
+protocol SQLConstantExpression {
+    var constantValue: Any { get }
+}
+
+extension PredicateExpressions.Value: SQLConstantExpression {
+    var constantValue: Any { value }
+}
+
+extension PredicateTranslator {
+    /// The most values a captured collection may have to become an SQL `IN` list.
+    static let maximumListLength = 10_000
+
+    /// `values.contains(x)` for captured values: `x IN (...)` with Swift's equality. NaN equals nothing; a `nil`
+    /// element matches `nil`.
+    func membership(of element: SQLTerm, in values: [Any]) throws -> SQLTerm {
+        guard values.count <= Self.maximumListLength else {
+            throw unsupported("a captured collection of \(values.count) values is too long for an SQL list")
+        }
+        var list: [SQLExpression] = []
+        var containsNil = false
+        for value in values {
+            if (value as? any _OptionalValue)?._wrapped == nil && value is any _OptionalValue {
+                containsNil = true
+                continue
+            }
+            let stored: StoredValue
+            do { stored = try StoredValue(encoding: value) } catch {
+                throw unsupported("a captured \(type(of: value)) cannot be compared with stored values")
+            }
+            if stored != .null { list.append(.value(stored)) }
+        }
+        var conditions: [SQLExpression] = []
+        if !list.isEmpty {
+            var test = SQLExpression.infix(try equalityKey(element, comparedWith: values), "IN", .list(list))
+            if element.nulls != .never { test = .function("coalesce", [test, .false]) }
+            conditions.append(test)
+        }
+        if containsNil && element.nulls == .nilValue { conditions.append(.infix(element.expression, "IS", .null)) }
+        let expression = conditions.count == 2 ? .or(conditions[0], conditions[1]) : conditions.first ?? .false
+        return .condition(expression, canFail: element.canFail)
+    }
+
+    /// A test over the elements of an array stored as JSON: `EXISTS` over `json_each` with `condition` built
+    /// from the element's term. Only elements whose JSON is the SQL value the store would hold qualify.
+    func elements(
+        of sequence: SQLTerm, type: Any.Type, condition: (SQLTerm) throws -> SQLExpression
+    ) throws
+        -> SQLExpression
+    {
+        guard let location = sequence.json, sequence.nulls == .never else {
+            throw unsupported("\(sequence.type) is not a collection stored in the row")
+        }
+        let alias = "_element"
+        var element = SQLTerm(expression: .qualifiedColumn(table: alias, column: "value"), type: type)
+        switch element.kind {
+        case .string, .bool, .integer: break
+        default: throw unsupported("elements of type \(type) are not stored in JSON as the store stores them")
+        }
+        element.nulls = .never
+        let arguments = location.path == "$" ? [location.document] : [location.document, .value(.text(location.path))]
+        let source = try call(.jsonEach, arguments)
+        return .exists(
+            source: source, alias: alias, condition: try condition(element).qualifyingColumns(with: entity.name))
+    }
+}
+
+extension PredicateExpressions.SequenceContains: SQLPredicateExpression {
+    /// `names.contains($0.name)` for a captured collection, `$0.tags.contains("x")` for an array attribute.
+    package func sqlTerm(in translator: PredicateTranslator) throws -> SQLTerm {
+        let element = try translator.term(element)
+        if let constant = sequence as? any SQLConstantExpression, let values = constant.constantValue as? LHS.Output {
+            return try translator.membership(of: element, in: values.map { $0 as Any })
+        }
+        let sequence = try translator.term(sequence)
+        let exists = try translator.elements(of: sequence, type: RHS.Output.self) { member in
+            try translator.equality(member, element, negated: false).expression
+        }
+        return .condition(exists, canFail: sequence.canFail || element.canFail)
+    }
+}
+
+extension PredicateTranslator {
+    /// Whether some element of an array attribute passes a closure's test (or, `negated`, fails it): `EXISTS`
+    /// over the elements, with the closure's parameter bound to each.
+    func someElement(
+        of sequence: Any, type: Any.Type, parameter: PredicateExpressions.VariableID, test: Any, negated: Bool
+    ) throws -> SQLTerm {
+        let sequence = try term(sequence)
+        var canFail = sequence.canFail
+        let exists = try elements(of: sequence, type: type) { member in
+            let condition = try binding(parameter, to: member).condition(test)
+            canFail = canFail || condition.canFail
+            return negated ? .not(condition.expression) : condition.expression
+        }
+        return .condition(exists, canFail: canFail)
+    }
+}
+
+extension PredicateExpressions.SequenceContainsWhere: SQLPredicateExpression {
+    /// `$0.tags.contains { ... }` for an array attribute.
+    package func sqlTerm(in translator: PredicateTranslator) throws -> SQLTerm {
+        try translator.someElement(
+            of: sequence, type: Element.self, parameter: variable.key, test: test, negated: false)
+    }
+}
+
+extension PredicateExpressions.SequenceAllSatisfy: SQLPredicateExpression {
+    /// `$0.tags.allSatisfy { ... }` for an array attribute: no element fails the test.
+    package func sqlTerm(in translator: PredicateTranslator) throws -> SQLTerm {
+        var failing = try translator.someElement(
+            of: sequence, type: Element.self, parameter: variable.key, test: test, negated: true)
+        failing.expression = .not(failing.expression)
+        return failing
+    }
+}
