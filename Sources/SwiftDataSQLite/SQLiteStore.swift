@@ -7,8 +7,8 @@ import SwiftDataSQL
 /// mode, one table per entity named after the model class, one column per attribute named after the
 /// property, plus an integer primary key column `_pk`. A metadata table records the schema.
 ///
-/// One connection serves the store; a lock serializes its use, so the store can be shared between
-/// contexts on different threads.
+/// Writes go through one connection, one at a time (a writer waits for another instead of failing); fetches use
+/// a pool of other connections and run concurrently. An in-memory store has a single connection for both.
 package final class SQLiteStore: DataStore, @unchecked Sendable {
     package let configuration: ModelConfiguration
     package let identifier: String
@@ -16,6 +16,10 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
     let dialect = SQLiteDialect()
     private let database: SQLiteDatabase
     private let lock = NSLock()
+    /// The connections fetches use; `nil` when they share the writer's (in memory, or inside a migration).
+    private let readers: ReaderPool?
+    /// The writer connection's `data_version` when it was last read: it changes when another process commits.
+    private var dataVersion: Int64?
     /// The files of `.externalStorage` values; `nil` for an in-memory store, which keeps them in the rows.
     let external: ExternalStorage?
 
@@ -43,7 +47,9 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
         external = configuration.isStoredInMemoryOnly ? nil : ExternalStorage(storeURL: configuration.url)
         identifier = try SQLiteStore.prepare(
             database, schema: schema, configuration: configuration, migrationPlan: migrationPlan, external: external)
+        readers = configuration.isStoredInMemoryOnly ? nil : ReaderPool(path: path, readOnly: !configuration.allowsSave)
         if configuration.allowsSave { try collectExternalGarbage() }
+        dataVersion = try? currentDataVersion()
     }
 
     /// A store over a connection that another store owns, for a schema its tables already have: what the contexts
@@ -57,12 +63,38 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
         self.database = database
         self.identifier = identifier
         self.external = external
+        self.readers = nil
     }
 
     /// Calls `observer` with the SQL of every statement the store runs from now on (`nil` stops). A statement
     /// that runs once per row of a save is reported once per save.
     package func observeStatements(_ observer: (@Sendable (String) -> Void)?) {
         withDatabase { $0.observer = observer }
+        readers?.observe(observer)
+    }
+
+    /// Runs `body` with a connection for reading: one of the pool's, or the writer's when there is no pool.
+    func withReader<Result>(_ body: (SQLiteDatabase) throws -> Result) throws -> Result {
+        guard let readers else { return try withDatabase(body) }
+        return try readers.withReader(body)
+    }
+
+    /// Whether another process committed to the store since the last call.
+    package func hasExternalChanges() -> Bool {
+        guard let version = try? currentDataVersion() else { return false }
+        return withDatabase { _ in
+            defer { dataVersion = version }
+            return dataVersion != nil && dataVersion != version
+        }
+    }
+
+    /// SQLite's `data_version` on the writer connection, which only this process's writes use: it changes exactly
+    /// when another connection (another process) commits.
+    private func currentDataVersion() throws -> Int64 {
+        try withDatabase { database in
+            if case .integer(let version) = try database.rows("PRAGMA data_version").first?.first { return version }
+            return 0
+        }
     }
 
     /// Runs `body` with the connection, one caller at a time.
@@ -75,7 +107,7 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
     // MARK: DataStore
 
     package func fetch<T: PersistentModel>(_ request: FetchRequest<T>, row: (Int64, any _RowReader) throws -> Void) throws {
-        try withDatabase { database in
+        try withReader { database in
             for statement in try selectStatements(request) {
                 let prepared = try database.statement(statement.sql)
                 defer { prepared.reset() }
@@ -111,7 +143,7 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
         case .column:
             return
         }
-        try withDatabase { database in
+        try withReader { database in
             for chunk in owners.chunked(by: 10_000) {
                 let statement = try database.statement(select("(" + Array(repeating: "?", count: chunk.count).joined(separator: ", ") + ")"))
                 defer { statement.reset() }
@@ -142,7 +174,7 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
         }
         var inner = try selectStatements(request)[0]
         inner.sql = "SELECT count(*) FROM (\(inner.sql))"
-        return try withDatabase { database in
+        return try withReader { database in
             let rows: [[StoredValue]]
             do {
                 rows = try database.rows(inner.sql, inner.parameters)

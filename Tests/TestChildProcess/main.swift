@@ -34,6 +34,10 @@ case "insert-and-save":
     let context = ModelContext(try container())
     context.insert(Visit(name: name))
     try context.save()
+case "increment-all":
+    let context = ModelContext(try container())
+    for visit in try context.fetch(FetchDescriptor<Visit>()) { visit.count += 1 }
+    try context.save()
 case "list":
     for visit in try ModelContext(try container()).fetch(FetchDescriptor<Visit>(sortBy: [SortDescriptor(\.name)])) {
         print(visit.name)

@@ -30,6 +30,8 @@ package protocol DataStore: AnyObject, Sendable {
     func storesExternally(_ attribute: Schema.Attribute) -> Bool
     /// The value behind a reference read from an externally stored attribute.
     func readExternal(_ reference: String) throws -> StoredValue
+    /// Whether another process committed to the store since the last call.
+    func hasExternalChanges() -> Bool
 }
 
 /// The writes a store offers inside a transaction.

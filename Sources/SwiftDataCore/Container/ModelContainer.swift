@@ -12,6 +12,8 @@ public class ModelContainer: Equatable, @unchecked Sendable, CustomDebugStringCo
 
     private let bindings: [ObjectIdentifier: EntityBinding]
     package let stores: [any DataStore]
+    /// Carries saves and outside changes to the container's contexts and observers.
+    package let changes = ChangeCenter()
 
     /// Opens one store per configuration; each store holds the entities of its configuration's schema, or all
     /// of the container's schema when it has none.
@@ -74,6 +76,14 @@ public class ModelContainer: Equatable, @unchecked Sendable, CustomDebugStringCo
     /// The binding of an entity name.
     package func binding(forEntityName name: String) -> EntityBinding? {
         bindings.values.first { $0.entity.name == name }
+    }
+
+    /// Tells every context and observer when another process changed a store; returns whether one did.
+    @discardableResult
+    package func checkForExternalChanges() -> Bool {
+        let changed = stores.contains { $0.hasExternalChanges() }
+        if changed { changes.post(ChangeCenter.Notice(isExternal: true)) }
+        return changed
     }
 
     /// Removes all data from every store of the container.

@@ -3,6 +3,7 @@ import Foundation
 extension ModelContext {
     /// The models the descriptor selects, in its order.
     public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
+        catchUp()
         let binding = try binding(for: T.self)
         let merges = mergesPendingChanges(descriptor, entity: binding.entity)
         let models = try storedModels(descriptor, binding: binding, window: !merges)
@@ -12,6 +13,7 @@ extension ModelContext {
 
     /// The number of models the descriptor selects, counted by the store unless unsaved changes matter.
     public func fetchCount<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> Int {
+        catchUp()
         let binding = try binding(for: T.self)
         if mergesPendingChanges(descriptor, entity: binding.entity) { return try fetch(descriptor).count }
         var request = try request(descriptor, binding: binding, window: true)
@@ -24,6 +26,7 @@ extension ModelContext {
 
     /// The identifiers of the models the descriptor selects, in its order.
     public func fetchIdentifiers<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [PersistentIdentifier] {
+        catchUp()
         let binding = try binding(for: T.self)
         if mergesPendingChanges(descriptor, entity: binding.entity) { return try fetch(descriptor).map(\.persistentModelID) }
         return try storedKeys(descriptor, binding: binding).map { identifier(key: $0, binding: binding) }
@@ -34,6 +37,7 @@ extension ModelContext {
     public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, batchSize: Int) throws
         -> FetchResultsCollection<T>
     {
+        catchUp()
         let binding = try binding(for: T.self)
         try refuseBatchingPendingChanges(descriptor, entity: binding.entity)
         let keys = try storedKeys(descriptor, binding: binding)
@@ -50,6 +54,7 @@ extension ModelContext {
     public func fetchIdentifiers<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, batchSize: Int) throws
         -> FetchResultsCollection<PersistentIdentifier>
     {
+        catchUp()
         let binding = try binding(for: T.self)
         try refuseBatchingPendingChanges(descriptor, entity: binding.entity)
         let identifiers = try storedKeys(descriptor, binding: binding).map { identifier(key: $0, binding: binding) }
@@ -63,6 +68,7 @@ extension ModelContext {
         _ fetch: FetchDescriptor<T>, batchSize: Int = 5000, allowEscapingMutations: Bool = false,
         block: (_ model: T) throws -> Void
     ) throws {
+        catchUp()
         let binding = try binding(for: T.self)
         try refuseBatchingPendingChanges(fetch, entity: binding.entity)
         let keys = try storedKeys(fetch, binding: binding)
@@ -179,6 +185,11 @@ extension ModelContext {
                 let column = first + Int32(offset)
                 if hasReferences, let relationship = references[offset] {
                     let target = reader.isNull(column) ? nil : reader.int64(column)
+                    if !isNew, let current = model._$get(property) as? any _RelationshipValue,
+                        current._relatedModels.first?._$persistentState.key == target
+                    {
+                        continue
+                    }
                     let value: Any
                     if let target, relationship.destinationType == T.self {
                         value = map[target] ?? makeHollow(T.self, key: target, binding: binding, in: &map)
@@ -187,9 +198,16 @@ extension ModelContext {
                     }
                     model._$set(property, value)
                 } else if !coded.isEmpty, coded.contains(property) {
+                    if !isNew, model._$persistentState.externalReferences?[property] == nil, model._$get(property) != nil,
+                        binding.externalAttributes.contains(property)
+                    {
+                        continue  // a loaded external value stays until it changes through a save
+                    }
                     try loadCoded(property, of: model, from: reader.value(column), binding: binding)
-                } else {
+                } else if isNew {
                     try model._$load(property, from: reader, column: column)
+                } else {
+                    try refresh(property, of: model, from: reader, column: column)
                 }
             }
             if isNew {
@@ -203,6 +221,17 @@ extension ModelContext {
             return model
         }
     }
+    /// Replaces a registered model's attribute with the stored value when they differ, telling observers; a value
+    /// not loaded yet just loads.
+    private func refresh(_ property: Int, of model: some PersistentModel, from reader: any _RowReader, column: Int32) throws {
+        guard let current = model._$get(property) else {
+            return try model._$load(property, from: reader, column: column)
+        }
+        if let stored = try? StoredValue(encoding: current), stored.isIdentical(to: reader.value(column)) { return }
+        try model._$load(property, from: reader, column: column)
+        model._$set(property, model._$get(property))
+    }
+
     /// Loads an attribute that Core converts: an externally stored one waits for its first read, keeping its
     /// reference; another decodes through its coding.
     func loadCoded(_ property: Int, of model: some PersistentModel, from stored: StoredValue, binding: EntityBinding) throws {

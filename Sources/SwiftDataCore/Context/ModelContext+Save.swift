@@ -21,6 +21,7 @@ extension ModelContext {
     /// Writes every pending insert, change and delete, all or nothing per store. On failure nothing is
     /// written and the changes stay pending.
     public func save() throws {
+        applyPendingChanges()
         let inserts = inserted.filter { $0._$persistentState.status == .inserted }
         let updates = changed.filter { $0._$persistentState.status == .registered && !$0._$persistentState.changes.isEmpty }
         let deletes = deleted.filter { $0._$persistentState.status == .deleted }
@@ -81,6 +82,7 @@ extension ModelContext {
         for model in deletes where model._$persistentState.status == .deleted { detach(model) }
         if !operation.deletedKeys.isEmpty { removeReferences(toDeleted: operation.deletedKeys) }
         resetPendingLists()
+        publishSave(inserted: insertedIdentifiers, updated: updatedIdentifiers, deleted: deletedIdentifiers)
         NotificationCenter.default.post(
             name: ModelContext.didSave, object: self,
             userInfo: [
@@ -92,7 +94,7 @@ extension ModelContext {
 
     /// After deletes are committed, takes the deleted models out of the loaded relationships of the models left,
     /// as the store did (except where the delete rule is `.noAction`).
-    private func removeReferences(toDeleted deleted: [String: Set<Int64>]) {
+    func removeReferences(toDeleted deleted: [String: Set<Int64>]) {
         for entity in container.schema.entities {
             let references = entity.orderedRelationships.filter {
                 deleted[$0.destination] != nil && $0.inverse?.deleteRule != .noAction
@@ -179,7 +181,7 @@ extension ModelContext {
         model._$persistentState.changes.removeAll()
     }
 
-    private func detachRegistered(_ binding: EntityBinding, key: Int64) {
+    func detachRegistered(_ binding: EntityBinding, key: Int64) {
         guard let type = binding.entity.modelType, let object = registry[ObjectIdentifier(type)]?[key],
             let model = object as? any PersistentModel
         else { return }

@@ -30,6 +30,8 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
     var batchDeletes: [PendingBatchDelete] = []
     let isMainContext: Bool
     var autosaveScheduled = false
+    /// Saves of other contexts and changes by other processes, waiting to be applied.
+    let inbox = ChangeInbox()
 
     /// A context of `container`, with autosave off.
     public convenience init(_ container: ModelContainer) {
@@ -41,9 +43,12 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
         self.isMainContext = isMainContext
         self.autosaveEnabled = isMainContext
         if isMainContext { AutosaveRegistry.register(self) }
+        subscribeToChanges()
+        if isMainContext { runChanges { work in DispatchQueue.main.async(execute: work) } }
     }
 
     deinit {
+        container.changes.unsubscribe(self)
         releaseRelationships()
         // Models refer to their context without retaining it; none may outlive it still pointing to it.
         forEachRegistered { $0._$persistentState.context = nil }
@@ -174,6 +179,7 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
     /// The model with the identifier: the registered one, or one loaded from the store. When the store has no
     /// such row, a model with that identity and no values is returned, as Apple's does.
     public func model(for persistentModelID: PersistentIdentifier) -> any PersistentModel {
+        applyPendingChanges()
         if let model = registeredAnyModel(for: persistentModelID) { return model }
         guard let binding = container.binding(forEntityName: persistentModelID.entityName),
             let modelType = binding.entity.modelType

@@ -16,6 +16,12 @@ public enum StoredValue: Hashable, Sendable, CustomStringConvertible {
         self = capture.value
     }
 
+    /// Whether two values are the same bits: unlike `==`, `-0.0` differs from `0.0`, and NaN equals NaN.
+    package func isIdentical(to other: StoredValue) -> Bool {
+        if case .real(let left) = self, case .real(let right) = other { return left.bitPattern == right.bitPattern }
+        return self == other
+    }
+
     public var description: String {
         switch self {
         case .null: "NULL"

@@ -1,0 +1,89 @@
+import Foundation
+
+extension ModelContext {
+    /// Receives the container's notices: saves of other contexts and changes by other processes. They apply where
+    /// the context runs (the main queue for `mainContext`, a model actor's queue for its context); a context with
+    /// no known place applies them before its next fetch or save.
+    func subscribeToChanges() {
+        let inbox = self.inbox
+        let reference = WeakContext(self)
+        container.changes.subscribe(self) { notice in
+            guard inbox.append(notice), let schedule = inbox.schedule.withLock({ $0 }) else { return }
+            schedule { reference.context?.applyPendingChanges() }
+        }
+    }
+
+    /// Applies notices now: models deleted elsewhere leave the context, changed ones reload the values they have no
+    /// unsaved edits for (observers hear of every value that changed), and after a change by another process every
+    /// registered model reloads.
+    func applyPendingChanges() {
+        let notices = inbox.drain()
+        guard !notices.isEmpty else { return }
+        var stale: [ObjectIdentifier: (type: any PersistentModel.Type, keys: Set<Int64>)] = [:]
+        var deleted: [String: Set<Int64>] = [:]
+        for notice in notices {
+            if notice.isExternal {
+                for entity in container.schema.entities {
+                    guard let type = entity.modelType, let keys = registry[ObjectIdentifier(type)]?.keys else { continue }
+                    stale[ObjectIdentifier(type), default: (type, [])].keys.formUnion(keys)
+                }
+                continue
+            }
+            for id in notice.updated {
+                guard let key = id.primaryKey, let type = container.binding(forEntityName: id.entityName)?.entity.modelType,
+                    registry[ObjectIdentifier(type)]?[key] != nil
+                else { continue }
+                stale[ObjectIdentifier(type), default: (type, [])].keys.insert(key)
+            }
+            for id in notice.deleted {
+                guard let key = id.primaryKey else { continue }
+                deleted[id.entityName, default: []].insert(key)
+            }
+        }
+        for (entityName, keys) in deleted {
+            guard let binding = container.binding(forEntityName: entityName) else { continue }
+            for key in keys { detachRegistered(binding, key: key) }
+        }
+        if !deleted.isEmpty { removeReferences(toDeleted: deleted) }
+        for (type, keys) in stale.values {
+            do {
+                try refreshStale(type, keys: Array(keys))
+            } catch {
+                Log.error("changes saved elsewhere could not be loaded into a context: \(error)")
+            }
+        }
+    }
+
+    private func refreshStale<T: PersistentModel>(_ type: T.Type, keys: [Int64]) throws {
+        // Rows that no longer exist (deleted by another process) leave the context.
+        let binding = try binding(for: T.self)
+        let found = Set(try load(T.self, keys: keys, binding: binding).map(\._$persistentState.key))
+        let gone = keys.filter { !found.contains($0) }
+        for key in gone { detachRegistered(binding, key: key) }
+        if !gone.isEmpty { removeReferences(toDeleted: [binding.entity.name: Set(gone)]) }
+    }
+
+    /// Brings the context up to date before it reads or writes: notices waiting for it, and changes another process
+    /// made to the stores.
+    func catchUp() {
+        container.checkForExternalChanges()
+        applyPendingChanges()
+    }
+
+    /// Tells the container's other contexts and observers what a save changed.
+    func publishSave(inserted: [PersistentIdentifier], updated: [PersistentIdentifier], deleted: [PersistentIdentifier]) {
+        container.changes.post(
+            ChangeCenter.Notice(inserted: inserted, updated: updated, deleted: deleted, origin: ObjectIdentifier(self)))
+    }
+
+    /// Where the context's notices apply: `schedule` runs work on the context's thread or actor.
+    package func runChanges(on schedule: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
+        inbox.schedule.withLock { $0 = schedule }
+    }
+}
+
+/// A context that notices can reach without keeping it alive.
+final class WeakContext: @unchecked Sendable {
+    weak var context: ModelContext?
+    init(_ context: ModelContext) { self.context = context }
+}

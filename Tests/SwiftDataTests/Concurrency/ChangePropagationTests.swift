@@ -1,0 +1,80 @@
+import Foundation
+import SharedTestModels
+import Testing
+@testable import SwiftDataCore
+import SwiftData
+
+/// A save in one context reaches the container's other contexts: registered models refresh, keeping unsaved edits.
+@Suite struct ChangePropagationTests {
+    @Test func registeredModelsRefreshKeepingUnsavedEdits() throws {
+        let container = try makeMemoryContainer(Counter.self)
+        let writer = ModelContext(container)
+        let reader = ModelContext(container)
+        let shared = Counter(label: "shared")
+        writer.insert(shared)
+        try writer.save()
+        let seen = try #require(try reader.fetch(FetchDescriptor<Counter>()).first)
+        seen.label = "reader's edit"
+        let fired = Flag()
+        withObservationTracking { _ = seen.value } onChange: { fired.set() }
+
+        shared.value = 42
+        shared.label = "writer's label"
+        try writer.save()
+        #expect(seen.value == 0, "a context without a place to run applies notices at its next fetch or save")
+        _ = try reader.fetchCount(FetchDescriptor<Counter>())
+        #expect(seen.value == 42)
+        #expect(seen.label == "reader's edit", "the reader's unsaved edit is kept")
+        #expect(fired.isSet, "observers hear of the refreshed value")
+    }
+
+    @Test func modelsDeletedElsewhereLeaveTheContext() throws {
+        let container = try makeMemoryContainer(Counter.self)
+        let writer = ModelContext(container)
+        let reader = ModelContext(container)
+        let doomed = Counter(label: "doomed")
+        writer.insert(doomed)
+        try writer.save()
+        let seen = try #require(try reader.fetch(FetchDescriptor<Counter>()).first)
+        writer.delete(doomed)
+        try writer.save()
+        #expect(try reader.fetch(FetchDescriptor<Counter>()).isEmpty)
+        #expect(seen.modelContext == nil)
+        #expect(reader.registeredModel(for: seen.persistentModelID) as Counter? == nil)
+    }
+
+    @MainActor @Test func theMainContextUpdatesOnItsOwn() async throws {
+        let container = try makeMemoryContainer(Counter.self)
+        let counter = Counter(label: "main")
+        container.mainContext.insert(counter)
+        try container.mainContext.save()
+        let id = counter.persistentModelID
+        try await Task.detached {
+            let background = ModelContext(container)
+            let copy = try #require(background.model(for: id) as? Counter)
+            copy.value = 7
+            try background.save()
+        }.value
+        for _ in 0..<50 where counter.value != 7 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(counter.value == 7, "the main context applied the background save without being asked")
+    }
+
+    @Test func changesByAnotherProcessAreSeenOnTheNextFetch() throws {
+        let directory = TemporaryDirectory()
+        let container = try ModelContainer(for: Visit.self, configurations: ModelConfiguration(url: directory.store()))
+        let context = ModelContext(container)
+        let visit = Visit(name: "here")
+        context.insert(visit)
+        try context.save()
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("TestChildProcess")
+        child.arguments = ["increment-all", directory.store().path]
+        try child.run()
+        child.waitUntilExit()
+        try #require(child.terminationStatus == 0)
+        #expect(visit.count == 1)
+        #expect(try context.fetch(FetchDescriptor<Visit>()).map(\.count) == [2])
+        #expect(visit.count == 2, "the registered model refreshed")
+    }
+}
