@@ -42,3 +42,9 @@ public macro Unique<T: PersistentModel>(_ constraints: [PartialKeyPath<T>]...) =
 @freestanding(declaration)
 public macro Index<T: PersistentModel>(_ indices: [PartialKeyPath<T>]...) =
     #externalMacro(module: "SwiftDataMacros", type: "ConstraintMacro")
+
+/// Makes an actor a `ModelActor`: adds `modelContainer`, `modelExecutor` and `init(modelContainer:)`, which
+/// creates a context of its own for the actor.
+@attached(member, names: named(modelExecutor), named(modelContainer), named(init))
+@attached(extension, conformances: ModelActor)
+public macro ModelActor() = #externalMacro(module: "SwiftDataMacros", type: "ModelActorMacro")

@@ -9,6 +9,7 @@ enum ModelDiagnostic: String, DiagnosticMessage {
     case propertyObservers
     case cascadeAttribute
     case transientWithoutDefault
+    case modelActorNotAnActor
 
     var message: String {
         switch self {
@@ -24,6 +25,8 @@ enum ModelDiagnostic: String, DiagnosticMessage {
             "'.cascade' is a delete rule, and delete rules belong to relationships: use @Relationship(deleteRule: .cascade)"
         case .transientWithoutDefault:
             "a @Transient stored property needs a default value: models loaded from a store start with it"
+        case .modelActorNotAnActor:
+            "@ModelActor applies only to actors: declare the type with 'actor'"
         }
     }
 

@@ -12,6 +12,7 @@ struct SwiftDataMacrosPlugin: PluginProvider {
         "RelationshipMacro": RelationshipMacro.self,
         "TransientMacro": TransientMacro.self,
         "ConstraintMacro": ConstraintMacro.self,
+        "ModelActorMacro": ModelActorMacro.self,
         ]
     }
 

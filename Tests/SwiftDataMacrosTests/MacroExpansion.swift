@@ -30,6 +30,7 @@ var allMacros: [String: any Macro.Type] { [
     "Attribute": AttributeMacro.self,
     "Relationship": RelationshipMacro.self,
     "Transient": TransientMacro.self,
+    "ModelActor": ModelActorMacro.self,
 ] }
 
 func expand(_ source: String, macros: [String: any Macro.Type] = allMacros) -> Expansion {
@@ -37,8 +38,11 @@ func expand(_ source: String, macros: [String: any Macro.Type] = allMacros) -> E
     let context = BasicMacroExpansionContext(
         sourceFiles: [file: .init(moduleName: "TestModule", fullFilePath: "test.swift")])
     let specs = macros.mapValues { macro in
-        macro == ModelMacro.self
-            ? MacroSpec(type: macro, conformances: ["PersistentModel", "Observable"]) : MacroSpec(type: macro)
+        switch macro {
+        case is ModelMacro.Type: MacroSpec(type: macro, conformances: ["PersistentModel", "Observable"])
+        case is ModelActorMacro.Type: MacroSpec(type: macro, conformances: ["ModelActor"])
+        default: MacroSpec(type: macro)
+        }
     }
     let expanded = file.expand(
         macroSpecs: specs,

@@ -15,7 +15,7 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
-            "swiftc", "-typecheck", "-diagnostic-style=llvm",
+            "swiftc", "-typecheck", "-diagnostic-style=llvm", "-swift-version", "6",
             "-I", buildDirectory.appendingPathComponent("Modules").path,
             "-I", package.appendingPathComponent("Sources/CSQLite").path,
             "-load-plugin-executable", buildDirectory.appendingPathComponent("SwiftDataMacros-tool").path + "#SwiftDataMacros",
@@ -92,6 +92,44 @@ import Testing
                     self.name = name
                     self.email = email
                 }
+            }
+            """)
+        #expect(output.isEmpty, "\(output)")
+    }
+
+    @Test func contextsAndModelsCannotCrossActors() throws {
+        let output = try typecheck("""
+            import SwiftData
+            @Model final class Note {
+                var text = ""
+                init() {}
+            }
+            func share(_ container: ModelContainer) {
+                let context = ModelContext(container)
+                let note = Note()
+                let sendableContext: any Sendable = context
+                let sendableNote: any Sendable = note
+            }
+            """)
+        #expect(output.contains("Seed.swift:9:41: error: type 'ModelContext' does not conform to the 'Sendable' protocol"), "\(output)")
+        #expect(output.contains("Seed.swift:10:38: error: type 'Note' does not conform to the 'Sendable' protocol"), "\(output)")
+    }
+
+    @Test func containersIdentifiersSchemasAndConfigurationsAreSendable() throws {
+        let output = try typecheck("""
+            import SwiftData
+            @Model final class Note {
+                var text = ""
+                init() {}
+            }
+            @ModelActor actor Notes {
+                func text(of id: PersistentIdentifier) -> String? { self[id, as: Note.self]?.text }
+            }
+            func share(_ container: ModelContainer, _ id: PersistentIdentifier) async {
+                let schema = Schema([Note.self])
+                let configuration = ModelConfiguration(schema: schema, isStoredInMemoryOnly: true)
+                await Task.detached { _ = (container, id, schema, configuration) }.value
+                _ = await Notes(modelContainer: container).text(of: id)
             }
             """)
         #expect(output.isEmpty, "\(output)")

@@ -38,6 +38,14 @@ case "increment-all":
     let context = ModelContext(try container())
     for visit in try context.fetch(FetchDescriptor<Visit>()) { visit.count += 1 }
     try context.save()
+case "insert-many":
+    // Inserts visits one save at a time, competing with other processes for the store's write lock.
+    let count = Int(arguments.dropFirst(3).first ?? "100") ?? 100
+    let context = ModelContext(try container())
+    for index in 0..<count {
+        context.insert(Visit(name: "\(name)-\(index)"))
+        try context.save()
+    }
 case "list":
     for visit in try ModelContext(try container()).fetch(FetchDescriptor<Visit>(sortBy: [SortDescriptor(\.name)])) {
         print(visit.name)

@@ -204,6 +204,22 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
         return model
     }
 
+    /// The model with the identifier, registered or loaded from the store; `nil` when the store has no such
+    /// row or the identifier's model is not `T`.
+    package func existingModel<T: PersistentModel>(for id: PersistentIdentifier, as type: T.Type) -> T? {
+        applyPendingChanges()
+        if let model = registeredAnyModel(for: id) { return model as? T }
+        guard let key = id.primaryKey, let binding = container.binding(forEntityName: id.entityName),
+            binding.entity.modelType.map(ObjectIdentifier.init) == ObjectIdentifier(T.self)
+        else { return nil }
+        do {
+            return try load(T.self, keys: [key], binding: binding).first
+        } catch {
+            Log.error("the model \(id) could not be loaded: \(error)")
+            return nil
+        }
+    }
+
     /// The model with the identifier if this context has it, without touching the store.
     public func registeredModel<T: PersistentModel>(for persistentModelID: PersistentIdentifier) -> T? {
         registeredAnyModel(for: persistentModelID) as? T
