@@ -81,8 +81,8 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
 
     /// Whether another process committed to the store since the last call.
     package func hasExternalChanges() -> Bool {
-        guard let version = try? currentDataVersion() else { return false }
-        return withDatabase { _ in
+        withDatabase { database in
+            guard case .integer(let version)? = try? database.rows("PRAGMA data_version").first?.first else { return false }
             defer { dataVersion = version }
             return dataVersion != nil && dataVersion != version
         }

@@ -14,6 +14,7 @@ public class ModelContainer: Equatable, @unchecked Sendable, CustomDebugStringCo
     package let stores: [any DataStore]
     /// Carries saves and outside changes to the container's contexts and observers.
     package let changes = ChangeCenter()
+    private let watcher = ExternalChangeWatcher()
 
     /// Opens one store per configuration; each store holds the entities of its configuration's schema, or all
     /// of the container's schema when it has none.
@@ -84,6 +85,12 @@ public class ModelContainer: Equatable, @unchecked Sendable, CustomDebugStringCo
         let changed = stores.contains { $0.hasExternalChanges() }
         if changed { changes.post(ChangeCenter.Notice(isExternal: true)) }
         return changed
+    }
+
+    /// Checks the stores for other processes' changes every few hundred milliseconds while `owner` lives, and
+    /// tells every context and observer of those it finds.
+    package func watchForExternalChanges(while owner: AnyObject) {
+        watcher.watch(while: owner) { [weak self] in self?.checkForExternalChanges() }
     }
 
     /// Removes all data from every store of the container.

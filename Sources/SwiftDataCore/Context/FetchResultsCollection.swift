@@ -30,6 +30,13 @@ public struct FetchResultsCollection<Element>: RandomAccessCollection {
         storage = Storage(count: count, batchSize: batchSize, loadBatch: loadBatch)
     }
 
+    /// A collection of models already loaded.
+    package init(_ elements: [Element]) {
+        storage = Storage(count: elements.count, batchSize: elements.count) { Array(elements[$0]) }
+        storage.batchStart = 0
+        storage.batch = elements
+    }
+
     public var startIndex: Int { 0 }
     public var endIndex: Int { storage.count }
     public subscript(position: Int) -> Element {

@@ -1,0 +1,92 @@
+import Synchronization
+
+/// What a `ResultsObserver` shares with the threads that save: whether its results are stale, and a change
+/// count that `snapshots()` streams wait on.
+final class ResultsSignal: Sendable {
+    private struct State {
+        var isStale = false
+        var generation = 0
+        var isFinished = false
+        var waiters: [CheckedContinuation<Int?, Never>] = []
+    }
+
+    private let state = Mutex(State())
+
+    func markStale() { state.withLock { $0.isStale = true } }
+
+    /// Whether the results were stale; they no longer are.
+    func takeStale() -> Bool {
+        state.withLock { state in
+            defer { state.isStale = false }
+            return state.isStale
+        }
+    }
+
+    /// Counts a change and wakes the streams waiting for one.
+    func bump() {
+        let (waiters, generation) = state.withLock { state in
+            state.generation += 1
+            defer { state.waiters = [] }
+            return (state.waiters, state.generation)
+        }
+        for waiter in waiters { waiter.resume(returning: generation) }
+    }
+
+    /// Ends every stream.
+    func finish() {
+        let waiters = state.withLock { state in
+            state.isFinished = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume(returning: nil) }
+    }
+
+    /// The change count once it is past `seen` (at once when nothing has been seen yet); `nil` once finished.
+    func change(after seen: Int?) async -> Int? {
+        await withCheckedContinuation { continuation in
+            let ready: Int?? = state.withLock { state in
+                if state.isFinished { return .some(nil) }
+                if seen.map({ state.generation > $0 }) ?? true { return .some(state.generation) }
+                state.waiters.append(continuation)
+                return nil
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+    }
+}
+
+/// The change count a snapshot stream has delivered.
+final class SnapshotCursor: @unchecked Sendable {
+    private let lock = Mutex<Int?>(nil)
+    var last: Int? {
+        get { lock.withLock { $0 } }
+        set { lock.withLock { $0 = newValue } }
+    }
+}
+
+/// What other threads may ask of a `ResultsObserver`, without knowing its generic parameters.
+protocol ObservedResults: AnyObject {
+    /// Tells observers the results change; callable from any thread.
+    func announceChange()
+    /// The identifiers of the current results; only on the observer's actor.
+    func currentIdentifiers() -> [PersistentIdentifier]
+}
+
+/// A reference to an observer that other threads may hold without keeping it alive.
+final class WeakObserver: @unchecked Sendable {
+    weak var object: (any ObservedResults)?
+    init(_ object: any ObservedResults) { self.object = object }
+}
+
+extension Actor {
+    /// Runs `work` on this actor.
+    func runResultsWork<T: Sendable>(_ work: @Sendable () -> T) -> T { work() }
+}
+
+extension ChangeCenter.Notice {
+    /// Whether the notice names a model of one of `entities`.
+    func touches(_ entities: Set<String>) -> Bool {
+        [inserted, updated, deleted].contains { ids in ids.contains { entities.contains($0.entityName) } }
+    }
+}
