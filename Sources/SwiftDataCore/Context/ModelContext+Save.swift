@@ -21,6 +21,7 @@ extension ModelContext {
     /// Writes every pending insert, change and delete, all or nothing per store. On failure nothing is
     /// written and the changes stay pending.
     public func save() throws {
+        processPendingChanges()
         applyPendingChanges()
         let inserts = inserted.filter { $0._$persistentState.status == .inserted }
         let updates = changed.filter { $0._$persistentState.status == .registered && !$0._$persistentState.changes.isEmpty }
@@ -82,6 +83,7 @@ extension ModelContext {
         for model in deletes where model._$persistentState.status == .deleted { detach(model) }
         if !operation.deletedKeys.isEmpty { removeReferences(toDeleted: operation.deletedKeys) }
         resetPendingLists()
+        saveCount += 1
         publishSave(inserted: insertedIdentifiers, updated: updatedIdentifiers, deleted: deletedIdentifiers)
         NotificationCenter.default.post(
             name: ModelContext.didSave, object: self,
@@ -116,7 +118,7 @@ extension ModelContext {
         }
     }
 
-    private func typed(_ models: [any PersistentModel], _ relationship: Schema.Relationship) -> Any {
+    func typed(_ models: [any PersistentModel], _ relationship: Schema.Relationship) -> Any {
         func cast<D: PersistentModel>(_ type: D.Type) -> Any { models.compactMap { $0 as? D } }
         return relationship.destinationType.map { cast($0) } ?? models
     }

@@ -32,6 +32,15 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
     var autosaveScheduled = false
     /// Saves of other contexts and changes by other processes, waiting to be applied.
     let inbox = ChangeInbox()
+    /// Records inserts, deletes and property changes so they can be undone. `nil`, the default, records
+    /// nothing. `rollback()` empties it.
+    public var undoManager: UndoManager? {
+        didSet { recordsUndo = undoManager != nil }
+    }
+    /// Whether changes are recorded for undo; read by the setters of every model.
+    @usableFromInline final var recordsUndo = false
+    /// How many saves the context made, so an undone change knows whether the store moved on since.
+    var saveCount = 0
 
     /// A context of `container`, with autosave off.
     public convenience init(_ container: ModelContainer) {
@@ -103,6 +112,7 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
             }
             model._$persistentState.status = .registered
             deleted.removeAll { $0 === model }
+            registerUndo { $0.delete(model) }
         case .detached where state.binding != nil:
             Log.error("insert(_:) was given a \(T.self) that was deleted; create a new model instead")
             return
@@ -114,6 +124,7 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
             model._$persistentState.context = self
             model._$persistentState.status = .inserted
             inserted.append(model)
+            registerUndo { $0.undoInsert(model) }
             insertRelated(of: model)
         }
         scheduleAutosave()
@@ -133,9 +144,12 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
             model._$persistentState.status = .detached
             model._$persistentState.context = nil
             inserted.removeAll { $0 === model }
+            registerUndo { $0.reinsert(model) }
         case .registered:
+            if recordsUndo { keepValuesForUndo(of: model) }
             model._$persistentState.status = .deleted
             deleted.append(model)
+            registerUndo { $0.undoDelete(model) }
         default:
             return
         }
@@ -169,10 +183,14 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
         changed = []
         deleted = []
         batchDeletes = []
+        undoManager?.removeAllActions()
     }
 
-    /// Records pending changes for undo; undo is not implemented yet, so there is nothing to record.
-    public func processPendingChanges() {}
+    /// Ends the undo group that changes opened by themselves, so the next change starts a new one (when the
+    /// undo manager groups by event). Changes are recorded as they happen; there is nothing else to process.
+    public func processPendingChanges() {
+        undoManager?.closeAutomaticGroup()
+    }
 
     // MARK: Identity
 

@@ -86,14 +86,18 @@ extension PersistentModel {
         }
     }
 
-    /// Called by generated setters before an attribute changes: nothing to do.
+    /// Called by generated setters before an attribute changes: records the current value when the context has
+    /// an undo manager.
     @inlinable
-    public func _$willSet<Value>(_ property: Int, _ current: Value?) {}
+    public func _$willSet<Value>(_ property: Int, _ current: Value?) {
+        if let context = _$persistentState.context, context.recordsUndo { context.recordUndo(of: self, property: property) }
+    }
 
     /// Called by generated setters before a relationship changes: loads its current value, which the change
     /// needs to update the inverse side.
     public func _$willSet<Value: _RelationshipValue>(_ property: Int, _ current: Value?) {
         if current == nil { _$persistentState.context?.faultIn(self, property: property) }
+        if let context = _$persistentState.context, context.recordsUndo { context.recordUndo(of: self, property: property) }
     }
 
     /// Called by generated getters when persisted property number `property` has no value: the context loads it

@@ -61,6 +61,12 @@ package struct PropertyMask: Equatable, Sendable {
         high[word] |= 1 << UInt64(index % 64)
     }
 
+    package mutating func remove(_ index: Int) {
+        if index < 64 { low &= ~(1 << UInt64(index)); return }
+        let word = index / 64 - 1
+        if word < high.count { high[word] &= ~(1 << UInt64(index % 64)) }
+    }
+
     package mutating func removeAll() {
         low = 0
         high = []

@@ -103,6 +103,7 @@ enum Relationships {
     }
 
     private static func assign(_ value: Any, to model: any PersistentModel, property: Int) {
+        if let context = model._$persistentState.context, context.recordsUndo { context.recordUndo(of: model, property: property) }
         model._$set(property, value)
         model._$didSet(property)
     }

@@ -1,0 +1,105 @@
+/// Undo: every insert, delete and property change registers the action that reverts it with the context's undo
+/// manager, and every reverting action registers the one that reapplies it, so undo and redo alternate exactly.
+extension ModelContext {
+    /// Registers `action` with the undo manager, if the context has one that records.
+    func registerUndo(_ action: @escaping (ModelContext) -> Void) {
+        guard let undoManager, undoManager.isUndoRegistrationEnabled else { return }
+        undoManager.registerUndo(withTarget: self, handler: action)
+    }
+
+    /// Records the current value of a property about to change. A value not loaded yet is loaded first, so that
+    /// undo restores it even after a save stored the new one.
+    @usableFromInline
+    func recordUndo(of model: any PersistentModel, property: Int) {
+        guard let undoManager, undoManager.isUndoRegistrationEnabled else { return }
+        if model._$get(property) == nil, model._$persistentState.status == .registered { faultIn(model, property: property) }
+        let value = model._$get(property)
+        let wasChanged = model._$persistentState.changes.contains(property)
+        let saves = saveCount
+        registerUndo { context in
+            context.restore(model, property: property, to: value, wasChanged: wasChanged, saves: saves)
+        }
+    }
+
+    /// Puts a recorded value back, recording the current one for redo. The property counts as unchanged only
+    /// if it was unchanged when recorded and no save happened since.
+    private func restore(_ model: any PersistentModel, property: Int, to value: Any?, wasChanged: Bool, saves: Int) {
+        guard model._$persistentState.context === self else { return }
+        recordUndo(of: model, property: property)
+        model._$set(property, value)
+        guard model._$persistentState.status == .registered else { return }
+        if wasChanged || saves != saveCount {
+            model._$persistentState.changes.remove(property)
+            model._$didSet(property)
+        } else {
+            model._$persistentState.changes.remove(property)
+        }
+        scheduleAutosave()
+    }
+
+    /// Reverts an insert: an unsaved model leaves the context keeping its identifier; a saved one is deleted.
+    func undoInsert(_ model: some PersistentModel) {
+        switch model._$persistentState.status {
+        case .inserted where model._$persistentState.context === self:
+            model._$persistentState.status = .unmanaged
+            model._$persistentState.context = nil
+            inserted.removeAll { $0 === model }
+            registerUndo { $0.insert(model) }
+            scheduleAutosave()
+        case .registered where model._$persistentState.context === self:
+            delete(model)
+        default:
+            return
+        }
+    }
+
+    /// Reverts the delete of an unsaved model: it is inserted again with its identifier.
+    func reinsert(_ model: some PersistentModel) {
+        guard model._$persistentState.status == .detached, model._$persistentState.binding == nil else { return }
+        model._$persistentState.status = .unmanaged
+        insert(model)
+    }
+
+    /// Reverts a delete. Before the save, the model simply stays; after it, the model is inserted again as a new
+    /// model (with a new identifier) holding its values and its relationships to models that still exist.
+    func undoDelete(_ model: some PersistentModel) {
+        switch model._$persistentState.status {
+        case .deleted where model._$persistentState.context === self:
+            insert(model)
+        case .detached where model._$persistentState.binding != nil:
+            resurrect(model)
+        default:
+            return
+        }
+    }
+
+    /// Loads every value of a model about to be deleted, so undoing the delete after a save can restore them.
+    func keepValuesForUndo(of model: some PersistentModel) {
+        for property in type(of: model).schemaMetadata.indices where model._$get(property) == nil {
+            faultIn(model, property: property)
+        }
+    }
+
+    private func resurrect<M: PersistentModel>(_ model: M) {
+        guard let entity = model._$persistentState.binding?.entity else { return }
+        var related: [(index: Int, models: [any PersistentModel])] = []
+        for relationship in entity.orderedRelationships {
+            let current = (model._$get(relationship.index) as? any _RelationshipValue)?._relatedModels ?? []
+            let alive = current.filter {
+                !($0._$persistentState.status == .detached && $0._$persistentState.binding != nil)
+            }
+            related.append((relationship.index, alive))
+            model._$set(
+                relationship.index,
+                relationship.isToOneRelationship ? Optional<Any>.none as Any : typed([], relationship))
+        }
+        model._$persistentState = _PersistentState()
+        insert(model)
+        for (index, models) in related where !models.isEmpty {
+            guard let relationship = entity.relationship(at: index) else { continue }
+            recordUndo(of: model, property: index)
+            model._$set(index, relationship.isToOneRelationship ? models[0] : typed(models, relationship))
+            Relationships.didChange(model, property: index, from: [], to: models)
+        }
+    }
+}
