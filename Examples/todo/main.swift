@@ -4,7 +4,8 @@ import Foundation
 import SwiftData
 
 let usage = """
-    usage: todo [list]                                  show the list, highest priority first
+    usage: todo                                         on a terminal: the interactive list
+           todo [list]                                  show the list, highest priority first
            todo add <name> [--priority low|normal|high] add an item (normal priority by default)
            todo toggle <number>                         mark an item done, or not done
            todo delete <number>                         remove an item
@@ -82,6 +83,10 @@ extension String {
 @MainActor func run(_ arguments: [String]) throws {
     let container = try ModelContainer(for: ToDoItem.self)
     let context = container.mainContext
+    if arguments.isEmpty, isatty(STDIN_FILENO) != 0, isatty(STDOUT_FILENO) != 0 {
+        context.undoManager = UndoManager()
+        try ListScreen(context: context).run()
+    }
     switch arguments.first {
     case nil, "list":
         guard arguments.count <= 1 else { throw UsageError(message: "list takes no arguments") }
