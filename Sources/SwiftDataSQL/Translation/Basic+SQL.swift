@@ -36,7 +36,12 @@ extension PredicateExpressions.Value: SQLPredicateExpression {
         }
         let kind = SQLValueKind(Output.self)
         switch kind {
-        case .unknown, .model:
+        case .model:
+            // A captured model or identifier: compared by key (see `modelEquality`).
+            var term = SQLTerm(expression: .null, type: Output.self, nulls: .nilValue)
+            term.constant = value
+            return term
+        case .unknown:
             throw translator.unsupported("a value of type \(Output.self) cannot be compared with stored values")
         case .url:
             let url = (value as? any _OptionalValue).map { $0._wrapped } ?? value

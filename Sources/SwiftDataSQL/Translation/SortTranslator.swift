@@ -7,9 +7,9 @@ package enum SortTranslator {
     /// The `ORDER BY` terms of `descriptors`, or `SQLTranslationError` naming one that SQL cannot order by
     /// (the caller then sorts in memory).
     package static func orderings<T: PersistentModel>(
-        for descriptors: [SortDescriptor<T>], entity: Schema.Entity, dialect: any SQLDialect
+        for descriptors: [SortDescriptor<T>], entity: Schema.Entity, schema: Schema, dialect: any SQLDialect
     ) throws -> [SQLOrdering] {
-        let translator = PredicateTranslator(entity: entity, dialect: dialect, variables: [:])
+        let translator = PredicateTranslator(entity: entity, schema: schema, storeIdentifier: nil, dialect: dialect)
         return try descriptors.map { descriptor in
             let expression = try orderingKey(descriptor, entity: entity, translator: translator)
             return SQLOrdering(expression, descending: descriptor.order == .reverse)

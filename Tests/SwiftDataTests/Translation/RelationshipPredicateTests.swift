@@ -1,0 +1,218 @@
+import Foundation
+import SwiftData
+import Testing
+
+@testable import SwiftDataCore
+
+/// Predicates through relationships run in SQL (one `SELECT`, nothing left to memory) and select exactly what
+/// `Predicate.evaluate` selects: to-one chains with `nil` on the way, to-many tests with empty relationships,
+/// identifiers and models compared, in every way the store keeps relationships.
+@Suite struct RelationshipPredicateTests {
+    let context: ModelContext
+    let mammal: AnimalCategory
+    let dog: Animal
+
+    /// Mammal (Dog, Cat, Cow), Bird (Sparrow), Fish (no animals), and Newt without a category; a tree of nodes;
+    /// students and courses; people with passports and messages; libraries with books and tags; owners and pets.
+    init() throws {
+        context = ModelContext(
+            try makeMemoryContainer(
+                AnimalCategory.self, Node.self, Student.self, Person.self, Library.self, Owner.self))
+        mammal = AnimalCategory(name: "Mammal")
+        dog = Animal(name: "Dog", diet: .carnivorous)
+        mammal.animals = [dog, Animal(name: "Cat", diet: .carnivorous), Animal(name: "Cow", diet: .herbivorous)]
+        let bird = AnimalCategory(name: "Bird")
+        bird.animals = [Animal(name: "Sparrow", diet: .omnivorous)]
+        [mammal, bird, AnimalCategory(name: "Fish")].forEach(context.insert)
+        context.insert(Animal(name: "Newt", diet: .carnivorous))
+
+        let root = Node(name: "root")
+        let child = Node(name: "child", parent: root)
+        _ = Node(name: "grandchild", parent: child)
+        _ = Node(name: "other child", parent: root)
+        context.insert(root)
+
+        let (ann, bob, cy) = (Student(name: "Ann"), Student(name: "Bob"), Student(name: "Cy"))
+        let (math, art) = (Course(title: "Math"), Course(title: "Art"))
+        ann.courses = [math, art]
+        bob.courses = [math]
+        [ann, bob, cy].forEach(context.insert)
+        context.insert(Course(title: "Empty"))
+
+        let (alice, ben) = (Person(name: "Alice"), Person(name: "Ben"))
+        alice.passport = Passport(number: "P1")
+        let hello = Message(text: "hello")
+        hello.sender = alice
+        hello.recipient = ben
+        let note = Message(text: "note")
+        note.sender = ben
+        [alice, ben, Person(name: "Cleo")].forEach(context.insert)
+        [hello, note, Message(text: "orphan")].forEach(context.insert)
+        context.insert(Passport(number: "P2"))
+
+        let library = Library(name: "City")
+        let (dune, emma) = (Book(title: "Dune"), Book(title: "Emma"))
+        library.books = [dune, emma]
+        library.featured = [dune]
+        library.tags = [Tag(label: "public")]
+        dune.favoriteTag = library.tags.first
+        [library, Library(name: "Empty")].forEach(context.insert)
+
+        let owner = Owner(name: "Olga")
+        [Pet(name: "Rex", owner: owner), Pet(name: "Tom", owner: owner)].forEach(context.insert)
+        context.insert(Owner(name: "Nobody"))
+        try context.save()
+    }
+
+    func names(_ predicate: Predicate<Animal>) throws -> [String] { try fetchInSQL(predicate, context).map(\.name) }
+    func names(_ predicate: Predicate<AnimalCategory>) throws -> [String] {
+        try fetchInSQL(predicate, context).map(\.name)
+    }
+
+    @Test func toOneChains() throws {
+        let mammalName: String? = "Mammal"
+        #expect(try names(#Predicate<Animal> { $0.category?.name == mammalName }) == ["Dog", "Cat", "Cow"])
+        let noName: String? = nil
+        #expect(try names(#Predicate<Animal> { $0.category?.name == noName }) == ["Newt"], "nil chain equals nil")
+        #expect(try names(#Predicate<Animal> { $0.category?.name != "Mammal" }) == ["Sparrow", "Newt"])
+        #expect(
+            try names(#Predicate<Animal> { $0.category.flatMap { $0.name.starts(with: "B") } == true }) == ["Sparrow"])
+        #expect(try names(#Predicate<Animal> { ($0.category?.name ?? "none") < "C" }) == ["Sparrow"])
+        #expect(try names(#Predicate<Animal> { $0.category != nil && $0.category!.name == "Bird" }) == ["Sparrow"])
+        #expect(try names(#Predicate<Animal> { $0.category?.animals.count == 1 }) == ["Sparrow"])
+        let nodes = try fetchInSQL(#Predicate<Node> { $0.parent?.parent?.name == "root" }, context)
+        #expect(nodes.map(\.name) == ["grandchild"])
+        #expect(try fetchInSQL(#Predicate<Node> { $0.parent == nil }, context).map(\.name) == ["root"])
+        let olga = try fetchInSQL(#Predicate<Pet> { $0.owner.name == "Olga" }, context)
+        #expect(olga.map(\.name) == ["Rex", "Tom"], "a required to-one needs no optional chaining")
+    }
+
+    @Test func toManyTests() throws {
+        let (carnivorous, omnivorous) = (Animal.Diet.carnivorous, Animal.Diet.omnivorous)
+        #expect(try names(#Predicate<AnimalCategory> { $0.animals.contains { $0.diet == carnivorous } }) == ["Mammal"])
+        #expect(
+            try names(#Predicate<AnimalCategory> { $0.animals.allSatisfy { $0.diet == omnivorous } })
+                == ["Bird", "Fish"], "allSatisfy holds for no animals")
+        #expect(try names(#Predicate<AnimalCategory> { $0.animals.count >= 1 }) == ["Mammal", "Bird"])
+        #expect(try names(#Predicate<AnimalCategory> { $0.animals.isEmpty }) == ["Fish"])
+        #expect(try names(#Predicate<AnimalCategory> { $0.animals.isEmpty == false }) == ["Mammal", "Bird"])
+        #expect(try names(#Predicate<AnimalCategory> { !$0.animals.isEmpty }) == ["Mammal", "Bird"])
+        #expect(
+            try names(#Predicate<AnimalCategory> { $0.animals.filter { $0.diet == carnivorous }.count == 2 })
+                == ["Mammal"])
+        #expect(
+            try names(#Predicate<AnimalCategory> { category in category.animals.contains { $0.name < category.name } })
+                == ["Mammal"], "a closure reads the outer model")
+        #expect(
+            try names(
+                #Predicate<AnimalCategory> { category in
+                    category.animals.contains { $0.category.flatMap { $0 == category } == true }
+                })
+                == ["Mammal", "Bird"], "a member's inverse is its owner")
+    }
+
+    @Test func manyToManyOneToOneAndJoinTables() throws {
+        let students = #Predicate<Student> { $0.courses.contains { $0.title == "Art" } }
+        #expect(try fetchInSQL(students, context).map(\.name) == ["Ann"])
+        let courses = #Predicate<Course> { $0.students.count == 0 }
+        #expect(try fetchInSQL(courses, context).map(\.title) == ["Empty"])
+        #expect(try fetchInSQL(#Predicate<Person> { $0.passport?.number == "P1" }, context).map(\.name) == ["Alice"])
+        #expect(try fetchInSQL(#Predicate<Person> { $0.passport == nil }, context).map(\.name) == ["Ben", "Cleo"])
+        #expect(try fetchInSQL(#Predicate<Passport> { $0.holder?.name == nil }, context).map(\.number) == ["P2"])
+        let received = #Predicate<Person> { $0.received.contains { $0.sender?.name == "Alice" } }
+        #expect(try fetchInSQL(received, context).map(\.name) == ["Ben"])
+        #expect(try fetchInSQL(#Predicate<Message> { $0.sender?.passport != nil }, context).map(\.text) == ["hello"])
+        #expect(try fetchInSQL(#Predicate<Library> { $0.tags.isEmpty }, context).map(\.name) == ["Empty"])
+        let featured = #Predicate<Library> { $0.featured?.isEmpty == false }
+        #expect(try fetchInSQL(featured, context).map(\.name) == ["City"], "an optional to-many")
+        let tagged = #Predicate<Book> { $0.favoriteTag?.label == "public" }
+        #expect(try fetchInSQL(tagged, context).map(\.title) == ["Dune"], "a to-one without an inverse")
+    }
+
+    @Test func identifiersAndModels() throws {
+        let id = dog.persistentModelID
+        #expect(try names(#Predicate<Animal> { $0.persistentModelID == id }) == ["Dog"])
+        #expect(
+            try names(#Predicate<Animal> { $0.persistentModelID != id && $0.category != nil }) == [
+                "Cat", "Cow", "Sparrow",
+            ])
+        let mammalID = mammal.persistentModelID
+        #expect(try names(#Predicate<Animal> { $0.category?.persistentModelID == mammalID }) == ["Dog", "Cat", "Cow"])
+        #expect(try names(#Predicate<Animal> { $0.persistentModelID == mammalID }).isEmpty, "another entity's id")
+        let ids = [id, mammalID]
+        #expect(try names(#Predicate<Animal> { ids.contains($0.persistentModelID) }) == ["Dog"])
+        let categories: [PersistentIdentifier?] = [mammalID, nil]
+        #expect(
+            try names(#Predicate<Animal> { categories.contains($0.category.flatMap { $0.persistentModelID }) })
+                == ["Dog", "Cat", "Cow", "Newt"])
+        let unsaved = AnimalCategory(name: "Unsaved").persistentModelID
+        #expect(try names(#Predicate<Animal> { $0.category?.persistentModelID == unsaved }).isEmpty)
+        #expect(try names(#Predicate<Animal> { $0.category?.persistentModelID != unsaved }).count == 5)
+    }
+
+    /// Foundation's `#Predicate` cannot capture a model (a captured value must be `Codable` and `Sendable`, on
+    /// Apple's platforms too), but models in scope compare: the fetched one, a related one, a closure's parameter.
+    @Test func modelsCompare() throws {
+        #expect(try names(#Predicate<Animal> { $0.category == nil }) == ["Newt"])
+        #expect(try names(#Predicate<Animal> { $0.category != nil }) == ["Dog", "Cat", "Cow", "Sparrow"])
+        let siblings = #Predicate<Animal> { animal in
+            animal.category?.animals.contains { $0 != animal && $0.diet == animal.diet } == true
+        }
+        #expect(try names(siblings) == ["Dog", "Cat"])
+        let selfParent = #Predicate<Node> { node in node.children.contains { $0.parent.flatMap { $0 == node } == true }
+        }
+        #expect(try fetchInSQL(selfParent, context).map(\.name) == ["root", "child"])
+    }
+}
+
+/// The SQL that representative relationship predicates and sorts become.
+@Suite struct RelationshipGoldenSQLTests {
+    let context: ModelContext
+
+    init() throws {
+        context = ModelContext(try makeMemoryContainer(AnimalCategory.self, Student.self, Person.self))
+    }
+
+    /// The clauses after `FROM` of the fetch's `SELECT`.
+    func clauses<T: PersistentModel>(_ predicate: Predicate<T>? = nil, sortBy: [SortDescriptor<T>] = []) throws
+        -> String
+    {
+        let log = StatementLog(context.container)
+        _ = try context.fetch(FetchDescriptor(predicate: predicate, sortBy: sortBy))
+        let select = try #require(log.selects.first)
+        let from = try #require(select.range(of: #"FROM "\#(T.self)" "#))
+        return String(select[from.upperBound...])
+    }
+
+    @Test func toOneChains() throws {
+        let name: String? = "Mammal"
+        #expect(
+            try clauses(#Predicate<Animal> { animal in animal.category?.name == name })
+                == #"WHERE ((SELECT "_r1"."name" FROM "AnimalCategory" AS "_r1" "#
+                + #"WHERE ("_r1"."_pk" = "Animal"."category")) COLLATE SWIFTDATA_STRING IS ?) ORDER BY "_pk""#)
+        #expect(
+            try clauses(#Predicate<Person> { $0.passport?.number == "P1" })
+                == #"WHERE ((SELECT "_r1"."number" FROM "Passport" AS "_r1" WHERE ("_r1"."holder" = "Person"."_pk") "#
+                + #"ORDER BY "_r1"."_pk" LIMIT 1) COLLATE SWIFTDATA_STRING IS ?) ORDER BY "_pk""#)
+    }
+
+    @Test func toManyTests() throws {
+        #expect(
+            try clauses(#Predicate<AnimalCategory> { $0.animals.contains { $0.name == "Dog" } })
+                == #"WHERE EXISTS (SELECT 1 FROM "Animal" AS "_r1" WHERE (("_r1"."category" = "AnimalCategory"."_pk") "#
+                + #"AND ("_r1"."name" COLLATE SWIFTDATA_STRING = ?))) ORDER BY "_pk""#)
+        #expect(
+            try clauses(#Predicate<AnimalCategory> { $0.animals.isEmpty == false })
+                == #"WHERE (NOT (EXISTS (SELECT 1 FROM "Animal" AS "_r1" "#
+                + #"WHERE ("_r1"."category" = "AnimalCategory"."_pk"))) = 0) ORDER BY "_pk""#)
+        #expect(
+            try clauses(#Predicate<AnimalCategory> { $0.animals.filter { $0.name > "C" }.count == 2 })
+                == #"WHERE ((SELECT count(*) FROM "Animal" AS "_r1" "#
+                + #"WHERE (("_r1"."category" = "AnimalCategory"."_pk") AND ("_r1"."name" COLLATE SWIFTDATA_STRING > ? COLLATE SWIFTDATA_STRING))) = ?) ORDER BY "_pk""#)
+        #expect(
+            try clauses(#Predicate<Student> { $0.courses.allSatisfy { $0.title != "Art" } })
+                == #"WHERE NOT (EXISTS (SELECT 1 FROM "Course" AS "_r1" JOIN "Course_students" AS "_r2" "#
+                + #"ON ("_r2"."owner" = "_r1"."_pk") WHERE (("_r2"."member" = "Student"."_pk") "#
+                + #"AND NOT (("_r1"."title" COLLATE SWIFTDATA_STRING <> ?))))) ORDER BY "_pk""#)
+    }
+}
