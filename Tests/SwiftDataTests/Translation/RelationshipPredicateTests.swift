@@ -3,6 +3,7 @@ import SwiftData
 import Testing
 
 @testable import SwiftDataCore
+@testable import SwiftDataSQLite
 
 /// Predicates through relationships run in SQL (one `SELECT`, nothing left to memory) and select exactly what
 /// `Predicate.evaluate` selects: to-one chains with `nil` on the way, to-many tests with empty relationships,
@@ -214,5 +215,67 @@ import Testing
                 == #"WHERE NOT (EXISTS (SELECT 1 FROM "Course" AS "_r1" JOIN "Course_students" AS "_r2" "#
                 + #"ON ("_r2"."owner" = "_r1"."_pk") WHERE (("_r2"."member" = "Student"."_pk") "#
                 + #"AND NOT (("_r1"."title" COLLATE SWIFTDATA_STRING <> ?))))) ORDER BY "_pk""#)
+    }
+
+    @Test func sortingByRelatedAttributes() throws {
+        let sortBy = [SortDescriptor(\Animal.category?.name, order: .reverse), SortDescriptor(\Animal.name)]
+        #expect(
+            try clauses(sortBy: sortBy)
+                == #"ORDER BY (SELECT "_r1"."name" FROM "AnimalCategory" AS "_r1" "#
+                + #"WHERE ("_r1"."_pk" = "Animal"."category")) COLLATE SWIFTDATA_STRING DESC, "#
+                + #""name" COLLATE SWIFTDATA_STRING, "_pk""#)
+    }
+}
+
+/// Sorting by attributes of related models runs in SQL, in the order `sorted(using:)` gives: models without a
+/// related model first in forward order, last in reverse; ties in insertion order.
+@Suite struct RelationshipSortTests {
+    let context: ModelContext
+
+    /// Animals in categories B, a, C (and none), and a tree of nodes.
+    init() throws {
+        context = ModelContext(try makeMemoryContainer(AnimalCategory.self, Node.self, Owner.self))
+        for (name, animals) in [("B", ["b1", "b2"]), ("a", ["a1"]), ("C", ["c1", "c2"])] {
+            let category = AnimalCategory(name: name)
+            category.animals = animals.map { Animal(name: $0, diet: .omnivorous) }
+            context.insert(category)
+        }
+        ["x1", "x2"].forEach { context.insert(Animal(name: $0, diet: .herbivorous)) }
+        let root = Node(name: "r")
+        let (left, right) = (Node(name: "z", parent: root), Node(name: "m", parent: root))
+        [Node(name: "z1", parent: left), Node(name: "m1", parent: right)].forEach(context.insert)
+        context.insert(root)
+        try context.save()
+    }
+
+    /// The fetch's models in order, after checking that SQL sorted them and that the order is `sorted(using:)`'s.
+    func sorted<T: PersistentModel>(
+        _ sortBy: [SortDescriptor<T>], limit: Int? = nil, offset: Int? = nil, _ name: (T) -> String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> [String] {
+        var request = FetchRequest<T>(entity: try context.binding(for: T.self).entity, properties: [])
+        request.sortBy = sortBy
+        #expect(try sqliteStore(context.container).plan(request).coverage.sort, sourceLocation: sourceLocation)
+        var descriptor = FetchDescriptor<T>(sortBy: sortBy)
+        (descriptor.fetchLimit, descriptor.fetchOffset) = (limit, offset)
+        let models = try context.fetch(descriptor).map(name)
+        let all = try context.fetch(FetchDescriptor<T>())
+        let expected = Array(all.sorted(using: sortBy).map(name).dropFirst(offset ?? 0).prefix(limit ?? .max))
+        #expect(models == expected, sourceLocation: sourceLocation)
+        return models
+    }
+
+    @Test func toOneChains() throws {
+        let byCategory = [SortDescriptor(\Animal.category?.name), SortDescriptor(\Animal.name, order: .reverse)]
+        #expect(try sorted(byCategory, \.name) == ["x2", "x1", "b2", "b1", "c2", "c1", "a1"])
+        let reverse = [SortDescriptor(\Animal.category?.name, order: .reverse)]
+        #expect(try sorted(reverse, \.name) == ["a1", "c1", "c2", "b1", "b2", "x1", "x2"])
+        #expect(try sorted(byCategory, limit: 3, offset: 1, \.name) == ["x1", "b2", "b1"])
+        let localized = [SortDescriptor(\Animal.category?.name, comparator: .localizedStandard)]
+        #expect(try sorted(localized, \.name) == ["x1", "x2", "a1", "b1", "b2", "c1", "c2"])
+        let lexical = [SortDescriptor(\Animal.category?.name, comparator: .lexical, order: .reverse)]
+        #expect(try sorted(lexical, \.name) == ["a1", "c1", "c2", "b1", "b2", "x1", "x2"])
+        let grandparents = [SortDescriptor(\Node.parent?.parent?.name), SortDescriptor(\Node.parent?.name)]
+        #expect(try sorted(grandparents, \.name) == ["r", "z", "m", "m1", "z1"])
     }
 }
