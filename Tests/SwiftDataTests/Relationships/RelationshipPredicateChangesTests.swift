@@ -4,6 +4,7 @@ import Testing
 
 @testable import SwiftDataCore
 @testable import SwiftDataSQLite
+@testable import animals
 
 /// Relationship predicates with unsaved changes, deleted related rows and parts left to memory select what
 /// `Predicate.evaluate` selects on the context's models.
