@@ -90,6 +90,25 @@ import Testing
         #expect(try fetched(#Predicate<Message> { $0.sender == nil && $0.recipient?.name == "Ben" }, \.text) == ["hi"])
     }
 
+    /// `delete(model:where:)` through relationships runs in SQL; one whose untranslated part would be evaluated on
+    /// bare rows, which have no relationships, is refused rather than deleting the wrong models.
+    @Test func batchDeletesThroughRelationships() throws {
+        try context.delete(model: Animal.self, where: #Predicate { $0.category?.name == "Mammal" })
+        #expect(try fetched(#Predicate<Animal> { $0.category != nil }, \.name) == ["Sparrow"])
+        try context.save()
+        #expect(try context.fetch(FetchDescriptor<Animal>()).map(\.name).sorted() == ["Newt", "Sparrow"])
+        #expect(throws: SwiftDataError.unsupportedPredicate) {
+            try context.delete(
+                model: Animal.self, where: #Predicate { $0.category.flatMap { $0.name.count == 4 } == true })
+        }
+        let bird = try category("Bird").persistentModelID
+        #expect(throws: SwiftDataError.unsupportedPredicate) {
+            try context.delete(
+                model: AnimalCategory.self, where: #Predicate { $0.persistentModelID == bird || $0.name.count == 4 })
+        }
+        #expect(try context.fetchCount(FetchDescriptor<Animal>()) == 2 && !context.hasChanges)
+    }
+
     /// With `.noAction`, a row can keep the key of a deleted row. Reading that model's values stops the program (as
     /// Apple's does); SQL reads no values, as of `nil`, and does not stop.
     @Test func keysOfDeletedRowsUnderNoAction() throws {
