@@ -37,8 +37,10 @@ extension PredicateExpressions.Value: SQLPredicateExpression {
         let kind = SQLValueKind(Output.self)
         switch kind {
         case .model:
-            // A captured model or identifier: compared by key (see `modelEquality`).
-            var term = SQLTerm(expression: .null, type: Output.self, nulls: .nilValue)
+            // A captured identifier (or model): compared by key (see `modelEquality`). Its expression only tells
+            // `nil` from a value.
+            let isNil = (value as? any _OptionalValue).map { $0._wrapped == nil } ?? false
+            var term = SQLTerm(expression: isNil ? .null : .true, type: Output.self, nulls: .nilValue)
             term.constant = value
             return term
         case .unknown:

@@ -134,6 +134,8 @@ import Testing
     @Test func identifiersAndModels() throws {
         let id = dog.persistentModelID
         #expect(try names(#Predicate<Animal> { $0.persistentModelID == id }) == ["Dog"])
+        let optionalID: PersistentIdentifier? = id
+        #expect(try names(#Predicate<Animal> { optionalID == nil || $0.persistentModelID == id }) == ["Dog"])
         #expect(
             try names(#Predicate<Animal> { $0.persistentModelID != id && $0.category != nil }) == [
                 "Cat", "Cow", "Sparrow",
