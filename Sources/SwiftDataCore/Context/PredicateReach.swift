@@ -3,7 +3,7 @@ import Foundation
 /// What a predicate reads beyond its model's own attributes, found from the key paths in its expression tree: the
 /// relationships it follows and whether it reads identifiers. A store holds such values in other rows (or holds
 /// none), so in memory they must be read from the context's models, which unsaved changes may have changed.
-struct PredicateReach {
+package struct PredicateReach {
     /// The model types at both ends of the relationships the predicate follows.
     private(set) var relatedTypes: Set<ObjectIdentifier> = []
     /// Whether the predicate reads a model's `persistentModelID` (or its `id`, when that is the identifier).
@@ -32,8 +32,12 @@ struct PredicateReach {
         }
     }
 
-    private static func identifierKeyPaths<M: PersistentModel>(_ type: M.Type) -> [AnyKeyPath] {
-        M.ID.self == PersistentIdentifier.self ? [\M.persistentModelID, \M.id] : [\M.persistentModelID]
+    /// The key paths that read a model's identifier: `persistentModelID`, and `id` when it is the identifier.
+    package static func identifierKeyPaths(_ type: any PersistentModel.Type) -> [AnyKeyPath] {
+        func keyPaths<M: PersistentModel>(_: M.Type) -> [AnyKeyPath] {
+            M.ID.self == PersistentIdentifier.self ? [\M.persistentModelID, \M.id] : [\M.persistentModelID]
+        }
+        return keyPaths(type)
     }
 }
 

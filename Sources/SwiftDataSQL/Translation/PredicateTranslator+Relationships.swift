@@ -149,10 +149,6 @@ extension PredicateTranslator {
     /// Whether `keyPath` is a model's `persistentModelID` (or its `id`, when that is the identifier).
     static func isIdentifier(_ keyPath: AnyKeyPath, of entity: Schema.Entity) -> Bool {
         guard let modelType = entity.modelType else { return false }
-        return identifierKeyPaths(modelType).contains(keyPath)
-    }
-
-    private static func identifierKeyPaths<M: PersistentModel>(_ type: M.Type) -> [AnyKeyPath] {
-        M.ID.self == PersistentIdentifier.self ? [\M.persistentModelID, \M.id] : [\M.persistentModelID]
+        return PredicateReach.identifierKeyPaths(modelType).contains(keyPath)
     }
 }
