@@ -80,6 +80,10 @@ extension PredicateExpressions.SequenceContains: SQLPredicateExpression {
         }
         let sequence = try translator.term(sequence)
         if let rows = sequence.related {
+            guard !element.canFail else {
+                // Swift evaluates the element once, members or not; SQL would once per member.
+                throw translator.unsupported("contains of a value that can fail has no SQL translation")
+            }
             let isMember = try translator.modelEquality(rows.member(), element, negated: false)
             return .condition(
                 translator.exists(rows, where: isMember.expression), canFail: sequence.canFail || element.canFail)

@@ -154,6 +154,28 @@ import Testing
         #expect(try names(#Predicate<Animal> { $0.category?.persistentModelID != unsaved }).count == 5)
     }
 
+    /// A force unwrap of a `nil` relationship throws in SQL as `evaluate` throws, even when the related table is
+    /// empty.
+    @Test func forceUnwrappingANilRelationshipThrows() throws {
+        let context = ModelContext(try makeMemoryContainer(Library.self, AnimalCategory.self))
+        context.insert(Book(title: "Dune"))
+        context.insert(Animal(name: "Newt", diet: .carnivorous))
+        try context.save()
+        let predicates: [Predicate<Book>] = [
+            #Predicate { $0.library!.name == "City" }, #Predicate { $0.library!.tags.isEmpty },
+            #Predicate { $0.library!.books.count == 1 }, #Predicate { $0.favoriteTag!.label == "x" },
+        ]
+        let book = try #require(try context.fetch(FetchDescriptor<Book>()).first)
+        for predicate in predicates {
+            #expect(throws: PredicateError.forceUnwrapFailure) { try predicate.evaluate(book) }
+            #expect(throws: PredicateError.forceUnwrapFailure) {
+                try context.fetch(FetchDescriptor(predicate: predicate))
+            }
+        }
+        let newt = #Predicate<Animal> { $0.category!.animals.count == 0 }
+        #expect(throws: PredicateError.forceUnwrapFailure) { try context.fetch(FetchDescriptor(predicate: newt)) }
+    }
+
     /// Foundation's `#Predicate` cannot capture a model (a captured value must be `Codable` and `Sendable`, on
     /// Apple's platforms too), but models in scope compare: the fetched one, a related one, a closure's parameter.
     @Test func modelsCompare() throws {
