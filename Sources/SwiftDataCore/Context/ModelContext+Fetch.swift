@@ -294,11 +294,12 @@ extension ModelContext {
 
     // MARK: Pending changes
 
-    /// Whether unsaved changes of this context can change what the descriptor selects: changes of its model, or
-    /// of models its predicate reaches through relationships.
+    /// Whether unsaved changes of this context can change what the descriptor selects, or their order: changes of
+    /// its model, or of models its predicate or sort reaches through relationships.
     func mergesPendingChanges<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, entity: Schema.Entity) -> Bool {
         guard descriptor.includePendingChanges else { return false }
         return hasPendingChanges(for: T.self) || relatedModelsChanged(descriptor.predicate)
+            || sortMayReadChangedModels(descriptor, entity: entity)
     }
 
     func hasPendingChanges<T: PersistentModel>(for type: T.Type) -> Bool {
@@ -338,7 +339,13 @@ extension ModelContext {
             $0._$persistentState.status == .registered && !$0._$persistentState.changes.isEmpty
         } + inserted.compactMap { $0 as? T }.filter { $0._$persistentState.status == .inserted }
         for model in candidates where try matches(model) && !isBatchDeleted(model) { results.append(model) }
-        if !descriptor.sortBy.isEmpty { results.sort(using: descriptor.sortBy) }
+        if !descriptor.sortBy.isEmpty {
+            // Ties keep insertion order, as in the store: saved models by key, then new ones as they were inserted.
+            let saved = results.filter { $0._$persistentState.status == .registered }
+            let new = results.filter { $0._$persistentState.status != .registered }
+            results = saved.sorted { $0._$persistentState.key < $1._$persistentState.key } + new
+            results.sort(using: descriptor.sortBy)
+        }
         return window(results, descriptor)
     }
 }

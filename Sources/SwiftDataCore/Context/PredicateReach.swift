@@ -55,3 +55,20 @@ extension ModelContext {
             || batchDeletes.contains { types.contains(ObjectIdentifier($0.modelType)) }
     }
 }
+
+extension ModelContext {
+    /// Whether the descriptor sorts by an attribute of a related model (`\Animal.category?.name`) while the context
+    /// has unsaved changes: the store's order may be stale, so the models are sorted in memory, as `sorted(using:)`
+    /// orders the context's objects. Such key paths are recognized as a store recognizes them, by their
+    /// descriptions, which start with the relationship's.
+    func sortMayReadChangedModels<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, entity: Schema.Entity) -> Bool {
+        guard hasChanges else { return false }
+        let relationships = entity.orderedRelationships.compactMap(\.keypath).map { String(describing: $0) }
+        let keyPaths = descriptor.sortBy.compactMap(\.keyPath).map { String(describing: $0) }
+        return keyPaths.contains { keyPath in
+            relationships.contains { relationship in
+                keyPath.hasPrefix(relationship) && ["?", ".", "!"].contains(keyPath.dropFirst(relationship.count).first)
+            }
+        }
+    }
+}

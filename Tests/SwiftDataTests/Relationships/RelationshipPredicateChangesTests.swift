@@ -71,6 +71,18 @@ import Testing
             try context.fetchCount(FetchDescriptor(predicate: #Predicate<AnimalCategory> { $0.animals.isEmpty })) == 0)
     }
 
+    @Test func sortingByUnsavedValuesOfRelatedModels() throws {
+        try category("Bird").name = "Reptile"
+        let sortBy = [SortDescriptor(\Animal.category?.name), SortDescriptor(\Animal.name)]
+        var descriptor = FetchDescriptor(sortBy: sortBy)
+        descriptor.fetchLimit = 3
+        #expect(try context.fetch(descriptor).map(\.name) == ["Newt", "Cat", "Cow"], "Mammal before Reptile")
+        let all = try context.fetch(FetchDescriptor<Animal>())
+        #expect(try context.fetch(FetchDescriptor(sortBy: sortBy)) == all.sorted(using: sortBy))
+        descriptor.includePendingChanges = false
+        #expect(try context.fetch(descriptor).map(\.name) == ["Newt", "Sparrow", "Cat"], "the store's order")
+    }
+
     @Test func deletedRelatedModels() throws {
         context.delete(try category("Bird"))
         let birds = #Predicate<Animal> { $0.category?.name == "Bird" }

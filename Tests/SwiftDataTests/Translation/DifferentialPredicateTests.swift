@@ -41,7 +41,7 @@ import Testing
     }
 
     /// With unsaved changes (renamed, moved and new rows, a deleted one), a fetch selects what `evaluate` selects
-    /// among the context's rows, whatever the store holds.
+    /// among the context's rows, whatever the store holds, and sorts them as `sorted(using:)` does.
     @Test func unsavedChangesSelectWhatEvaluateSelects() throws {
         let (context, rows) = try Self.randomRows()
         var random = SeededRandom(seed: Self.seed &+ 3)
@@ -59,6 +59,14 @@ import Testing
         generator.identifiers = rows.map(\.persistentModelID)
         let count = max(Self.count / 10, 1)
         #expect(try compare(count: count, generator: &generator, context: context).differences == 0)
+        let all = try context.fetch(FetchDescriptor<Row>()).sorted { $0.number < $1.number }
+        for (index, descriptor) in DifferentialSortTests.descriptors.enumerated() {
+            for order in [SortOrder.forward, .reverse] {
+                let sortBy = [descriptor(order)]
+                let fetched = try context.fetch(FetchDescriptor(sortBy: sortBy)).map(\.number)
+                #expect(fetched == all.sorted(using: sortBy).map(\.number), "sort \(index), \(order)")
+            }
+        }
     }
 
     /// Runs `count` random predicates in the store and in memory; the number of differences recorded, of
