@@ -5,10 +5,14 @@ package struct SQLSubquery: Equatable, Sendable {
     package var result: SQLExpression
     /// The first source is the `FROM` clause; each later one is `JOIN`ed with its `on` condition.
     package var sources: [SQLSource]
+    /// The `WHERE` condition, if any.
     package var condition: SQLExpression?
+    /// The `ORDER BY` terms, for a scalar subquery that picks the first of several rows.
     package var orderings: [SQLOrdering] = []
+    /// The `LIMIT`, if any.
     package var limit: Int?
 
+    /// A subquery selecting `result` from `sources`.
     package init(
         result: SQLExpression, sources: [SQLSource], condition: SQLExpression?, orderings: [SQLOrdering] = [],
         limit: Int? = nil
@@ -41,10 +45,12 @@ package struct SQLSubquery: Equatable, Sendable {
 package struct SQLSource: Equatable, Sendable {
     /// A table (`SQLExpression.table`) or a table-valued function call.
     package var source: SQLExpression
+    /// The name the subquery's expressions call it by.
     package var alias: String
     /// The join condition, for every source but the first.
     package var on: SQLExpression?
 
+    /// A source under an alias, joined `on` a condition unless it is the first.
     package init(_ source: SQLExpression, alias: String, on: SQLExpression? = nil) {
         self.source = source
         self.alias = alias
