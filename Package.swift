@@ -55,7 +55,8 @@ let package = Package(
         .target(name: "SwiftData", dependencies: ["SwiftDataCore", "SwiftDataSQLite", "SwiftDataMacros"]),
         .executableTarget(name: "todo", dependencies: ["SwiftData"], path: "Examples/todo", exclude: ["README.md"]),
         .executableTarget(name: "foodpin", dependencies: ["SwiftData"], path: "Examples/foodpin", exclude: ["README.md"]),
-        .executableTarget(name: "animals", dependencies: ["SwiftData"], path: "Examples/animals", exclude: ["README.md"]),
+        .executableTarget(
+            name: "animals", dependencies: ["SwiftData"], path: "Examples/animals", exclude: ["README.md"]),
         .target(name: "SharedTestModels", dependencies: ["SwiftData"], path: "Tests/SharedTestModels"),
         .executableTarget(
             name: "TestChildProcess", dependencies: ["SwiftData", "SharedTestModels"], path: "Tests/TestChildProcess"),
@@ -68,8 +69,8 @@ let package = Package(
         .testTarget(
             name: "SwiftDataTests",
             dependencies: [
-                "SwiftData", "SwiftDataSQLite", "SwiftDataSQL", "CSQLite", "SharedTestModels", "TestChildProcess", "todo", "foodpin",
-                "animals",
+                "SwiftData", "SwiftDataSQLite", "SwiftDataSQL", "CSQLite", "SharedTestModels", "TestChildProcess",
+                "todo", "foodpin", "animals",
             ]
         ),
     ],
