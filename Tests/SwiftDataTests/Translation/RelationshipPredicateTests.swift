@@ -271,6 +271,9 @@ import Testing
         let (left, right) = (Node(name: "z", parent: root), Node(name: "m", parent: root))
         [Node(name: "z1", parent: left), Node(name: "m1", parent: right)].forEach(context.insert)
         context.insert(root)
+        let (olga, ann) = (Owner(name: "Olga"), Owner(name: "Ann"))
+        let pets = [Pet(name: "Rex", owner: olga), Pet(name: "Tom", owner: ann), Pet(name: "Bo", owner: olga)]
+        pets.forEach(context.insert)
         try context.save()
     }
 
@@ -303,5 +306,7 @@ import Testing
         #expect(try sorted(lexical, \.name) == ["a1", "c1", "c2", "b1", "b2", "x1", "x2"])
         let grandparents = [SortDescriptor(\Node.parent?.parent?.name), SortDescriptor(\Node.parent?.name)]
         #expect(try sorted(grandparents, \.name) == ["r", "z", "m", "m1", "z1"])
+        let byOwner = [SortDescriptor(\Pet.owner.name, order: .reverse), SortDescriptor(\Pet.name)]
+        #expect(try sorted(byOwner, \.name) == ["Bo", "Rex", "Tom"], "a required to-one")
     }
 }
