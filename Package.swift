@@ -40,6 +40,7 @@ let package = Package(
         .library(name: "SwiftData", targets: ["SwiftData"]),
         .executable(name: "todo", targets: ["todo"]),
         .executable(name: "foodpin", targets: ["foodpin"]),
+        .executable(name: "animals", targets: ["animals"]),
     ],
     targets: [
         .macro(
@@ -54,6 +55,8 @@ let package = Package(
         .target(name: "SwiftData", dependencies: ["SwiftDataCore", "SwiftDataSQLite", "SwiftDataMacros"]),
         .executableTarget(name: "todo", dependencies: ["SwiftData"], path: "Examples/todo", exclude: ["README.md"]),
         .executableTarget(name: "foodpin", dependencies: ["SwiftData"], path: "Examples/foodpin", exclude: ["README.md"]),
+        .executableTarget(
+            name: "animals", dependencies: ["SwiftData"], path: "Examples/animals", exclude: ["README.md"]),
         .target(name: "SharedTestModels", dependencies: ["SwiftData"], path: "Tests/SharedTestModels"),
         .executableTarget(
             name: "TestChildProcess", dependencies: ["SwiftData", "SharedTestModels"], path: "Tests/TestChildProcess"),
@@ -65,7 +68,10 @@ let package = Package(
         ),
         .testTarget(
             name: "SwiftDataTests",
-            dependencies: ["SwiftData", "SwiftDataSQLite", "SwiftDataSQL", "CSQLite", "SharedTestModels", "TestChildProcess", "todo", "foodpin"]
+            dependencies: [
+                "SwiftData", "SwiftDataSQLite", "SwiftDataSQL", "CSQLite", "SharedTestModels", "TestChildProcess",
+                "todo", "foodpin", "animals",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -24,7 +24,7 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
     let external: ExternalStorage?
 
     /// The name of the primary key column of every entity table.
-    static let keyColumn = "_pk"
+    static let keyColumn = StoreLayout.keyColumn
     static let metadataTable = "_swiftdata_metadata"
     static let sequenceTable = "_swiftdata_sequence"
 
@@ -263,7 +263,10 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
 
     func plan<T: PersistentModel>(_ request: FetchRequest<T>) -> SelectPlan {
         let entity = request.entity
-        let translation = request.predicate.map { PredicateTranslator.translate($0, entity: entity, dialect: dialect) }
+        let translation = request.predicate.map {
+            PredicateTranslator.translate(
+                $0, entity: entity, schema: schema, storeIdentifier: identifier, dialect: dialect)
+        }
         if let translation, !translation.isExact, let predicate = request.predicate {
             var shape = PredicateTranslator.nodeName(predicate.expression)
             if shape.count > 300 { shape = shape.prefix(300) + "…" }
@@ -273,7 +276,8 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
         }
         var orderings: [SQLOrdering]?
         do {
-            orderings = try SortTranslator.orderings(for: request.sortBy, entity: entity, dialect: dialect)
+            orderings = try SortTranslator.orderings(
+                for: request.sortBy, entity: entity, schema: schema, dialect: dialect)
         } catch {
             Log.warningOnce("sorting \(entity.name) happens in memory: \(error)")
         }

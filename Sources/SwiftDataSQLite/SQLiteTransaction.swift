@@ -340,8 +340,9 @@ struct JoinColumns {
     init?(_ relationship: Schema.Relationship) {
         guard case .joinTable(let table, let isOwner) = relationship.storage else { return nil }
         self.table = table
-        owner = isOwner ? "\"owner\"" : "\"member\""
-        member = isOwner ? "\"member\"" : "\"owner\""
+        let columns = StoreLayout.joinColumns(isOwner: isOwner)
+        owner = "\"\(columns.this)\""
+        member = "\"\(columns.other)\""
         position = isOwner ? "\"position\"" : "\"inverse_position\""
         otherPosition = isOwner ? "\"inverse_position\"" : "\"position\""
     }

@@ -6,9 +6,13 @@ extension ModelContext {
         catchUp()
         let binding = try binding(for: T.self)
         let merges = mergesPendingChanges(descriptor, entity: binding.entity)
-        let models = try storedModels(descriptor, binding: binding, window: !merges)
+        // When related models changed, the store's view of the predicate is stale: every stored model is tested.
+        let reevaluates = merges && relatedModelsChanged(descriptor.predicate)
+        var stored = descriptor
+        if reevaluates { stored.predicate = nil }
+        let models = try storedModels(stored, binding: binding, window: !merges)
         try prefetch(descriptor.relationshipKeyPathsForPrefetching, of: models, binding: binding)
-        return merges ? try mergePendingChanges(into: models, descriptor) : models
+        return merges ? try mergePendingChanges(into: models, descriptor, reevaluating: reevaluates) : models
     }
 
     /// The number of models the descriptor selects, counted by the store unless unsaved changes matter.
@@ -319,10 +323,12 @@ extension ModelContext {
 
     // MARK: Pending changes
 
-    /// Whether unsaved changes of this context can change what the descriptor selects.
+    /// Whether unsaved changes of this context can change what the descriptor selects, or their order: changes of
+    /// its model, or of models its predicate or sort reaches through relationships.
     func mergesPendingChanges<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, entity: Schema.Entity) -> Bool {
         guard descriptor.includePendingChanges else { return false }
-        return hasPendingChanges(for: T.self)
+        return hasPendingChanges(for: T.self) || relatedModelsChanged(descriptor.predicate)
+            || sortMayReadChangedModels(descriptor, entity: entity)
     }
 
     func hasPendingChanges<T: PersistentModel>(for type: T.Type) -> Bool {
@@ -342,8 +348,11 @@ extension ModelContext {
         }
     }
 
-    /// Combines stored results with unsaved inserts, changes and deletes, then sorts and windows them.
-    private func mergePendingChanges<T: PersistentModel>(into stored: [T], _ descriptor: FetchDescriptor<T>) throws -> [T] {
+    /// Combines stored results with unsaved inserts, changes and deletes, then sorts and windows them. With
+    /// `reevaluating`, unchanged stored models are tested against the predicate too.
+    private func mergePendingChanges<T: PersistentModel>(
+        into stored: [T], _ descriptor: FetchDescriptor<T>, reevaluating: Bool
+    ) throws -> [T] {
         let batchDeletes = self.batchDeletes.filter { $0.modelType == T.self }
         func isBatchDeleted(_ model: T) throws -> Bool { try batchDeletes.contains { try $0.matches(model) } }
         func matches(_ model: T) throws -> Bool { try descriptor.predicate?.evaluate(model) ?? true }
@@ -352,13 +361,20 @@ extension ModelContext {
         for model in stored {
             let state = model._$persistentState
             guard state.status == .registered, state.changes.isEmpty, try !isBatchDeleted(model) else { continue }
+            if reevaluating, try !matches(model) { continue }
             results.append(model)
         }
         let candidates = changed.compactMap { $0 as? T }.filter {
             $0._$persistentState.status == .registered && !$0._$persistentState.changes.isEmpty
         } + inserted.compactMap { $0 as? T }.filter { $0._$persistentState.status == .inserted }
         for model in candidates where try matches(model) && !isBatchDeleted(model) { results.append(model) }
-        if !descriptor.sortBy.isEmpty { results.sort(using: descriptor.sortBy) }
+        if !descriptor.sortBy.isEmpty {
+            // Ties keep insertion order, as in the store: saved models by key, then new ones as they were inserted.
+            let saved = results.filter { $0._$persistentState.status == .registered }
+            let new = results.filter { $0._$persistentState.status != .registered }
+            results = saved.sorted { $0._$persistentState.key < $1._$persistentState.key } + new
+            results.sort(using: descriptor.sortBy)
+        }
         return window(results, descriptor)
     }
 }

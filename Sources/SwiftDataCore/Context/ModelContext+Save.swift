@@ -142,6 +142,14 @@ extension ModelContext {
         var probe = FetchRequest<T>(entity: binding.entity, predicate: predicate, properties: [])
         probe.fetchLimit = 0
         _ = try binding.store.fetchCount(probe)
+        if let predicate, !binding.store.coverage(of: probe).predicate,
+            PredicateReach(predicate, in: container).readsOtherRows
+        {
+            // The store evaluates the rest on rows, which have neither relationships nor identifiers.
+            throw SwiftDataError.unsupportedPredicate.with(
+                reason: "part of the predicate has no SQL translation and reads relationships or identifiers",
+                model: binding.entity.name, suggestion: "Fetch the models and delete them one by one")
+        }
         batchDeletes.append(
             PendingBatchDelete(
                 modelType: T.self,

@@ -19,8 +19,12 @@ enum Relationships {
         if let cached = entities.withLock({ $0[ObjectIdentifier(type)] }) { return cached.entity }
         let schema = Schema([type])
         let entity = schema.entitiesByName[String(describing: type)]
-        entities.withLock { $0[ObjectIdentifier(type)] = (entity, schema) }
-        return entity
+        return entities.withLock { cache in
+            // Another thread may have built one meanwhile: keep the first, whose schema keeps its inverses alive.
+            if let cached = cache[ObjectIdentifier(type)] { return cached.entity }
+            cache[ObjectIdentifier(type)] = (entity, schema)
+            return entity
+        }
     }
 
     /// Updates the inverse side after relationship `property` of `model` changed from `old` to `new`.

@@ -125,13 +125,43 @@ extension SQLDialect {
             statement.sql += " ELSE "
             render(otherwise, into: &statement)
             statement.sql += " END"
-        case .exists(let source, let alias, let condition):
-            statement.sql += "EXISTS (SELECT 1 FROM "
-            render(source, into: &statement)
-            statement.sql += " AS \(quote(alias)) WHERE "
-            render(condition, into: &statement)
+        case .table(let name):
+            statement.sql += quote(name)
+        case .subquery(let subquery):
+            statement.sql += "("
+            render(subquery, into: &statement)
+            statement.sql += ")"
+        case .exists(let subquery):
+            statement.sql += "EXISTS ("
+            var selectsOne = subquery
+            selectsOne.result = .true
+            render(selectsOne, into: &statement)
             statement.sql += ")"
         }
+    }
+
+    /// Renders a subquery's `SELECT` (without parentheses).
+    package func render(_ subquery: SQLSubquery, into statement: inout SQLStatement) {
+        statement.sql += "SELECT "
+        render(subquery.result, into: &statement)
+        for (index, source) in subquery.sources.enumerated() {
+            statement.sql += index == 0 ? " FROM " : " JOIN "
+            render(source.source, into: &statement)
+            statement.sql += " AS \(quote(source.alias))"
+            if let join = source.on {
+                statement.sql += " ON "
+                render(join, into: &statement)
+            }
+        }
+        if let condition = subquery.condition {
+            statement.sql += " WHERE "
+            render(condition, into: &statement)
+        }
+        if !subquery.orderings.isEmpty {
+            statement.sql += " ORDER BY "
+            render(subquery.orderings, into: &statement)
+        }
+        if let limit = subquery.limit { statement.sql += " LIMIT \(limit)" }
     }
 
     /// Renders `ORDER BY` terms (without the keywords).

@@ -19,8 +19,12 @@ package indirect enum SQLExpression: Equatable, Sendable {
     case list([SQLExpression])
     /// `CASE WHEN c1 THEN v1 ... ELSE otherwise END`; SQL evaluates only the branch it takes.
     case cases([SQLBranch], otherwise: SQLExpression)
-    /// `EXISTS (SELECT 1 FROM source AS alias WHERE condition)`, where `source` is a table-valued function.
-    case exists(source: SQLExpression, alias: String, condition: SQLExpression)
+    /// A table, by name.
+    case table(String)
+    /// `(SELECT ...)`: a scalar subquery, `NULL` when it selects no row.
+    case subquery(SQLSubquery)
+    /// `EXISTS (SELECT 1 ...)`: whether the subquery selects a row (its result is ignored).
+    case exists(SQLSubquery)
 
     package static func and(_ lhs: SQLExpression, _ rhs: SQLExpression) -> SQLExpression { .infix(lhs, "AND", rhs) }
     package static func or(_ lhs: SQLExpression, _ rhs: SQLExpression) -> SQLExpression { .infix(lhs, "OR", rhs) }
@@ -43,7 +47,7 @@ package indirect enum SQLExpression: Equatable, Sendable {
     package func qualifyingColumns(with table: String) -> SQLExpression {
         switch self {
         case .column(let name): .qualifiedColumn(table: table, column: name)
-        case .qualifiedColumn, .value, .keyword: self
+        case .qualifiedColumn, .value, .keyword, .table: self
         case .prefix(let op, let operand): .prefix(op, operand.qualifyingColumns(with: table))
         case .infix(let lhs, let op, let rhs):
             .infix(lhs.qualifyingColumns(with: table), op, rhs.qualifyingColumns(with: table))
@@ -55,10 +59,8 @@ package indirect enum SQLExpression: Equatable, Sendable {
                 branches.map {
                     SQLBranch($0.condition.qualifyingColumns(with: table), $0.result.qualifyingColumns(with: table))
                 }, otherwise: otherwise.qualifyingColumns(with: table))
-        case .exists(let source, let alias, let condition):
-            .exists(
-                source: source.qualifyingColumns(with: table), alias: alias,
-                condition: condition.qualifyingColumns(with: table))
+        case .subquery(let subquery): .subquery(subquery.qualifyingColumns(with: table))
+        case .exists(let subquery): .exists(subquery.qualifyingColumns(with: table))
         }
     }
 }

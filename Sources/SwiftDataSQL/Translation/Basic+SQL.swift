@@ -36,7 +36,14 @@ extension PredicateExpressions.Value: SQLPredicateExpression {
         }
         let kind = SQLValueKind(Output.self)
         switch kind {
-        case .unknown, .model:
+        case .model:
+            // A captured identifier (or model): compared by key (see `modelEquality`). Its expression only tells
+            // `nil` from a value.
+            let isNil = (value as? any _OptionalValue).map { $0._wrapped == nil } ?? false
+            var term = SQLTerm(expression: isNil ? .null : .true, type: Output.self, nulls: .nilValue)
+            term.constant = value
+            return term
+        case .unknown:
             throw translator.unsupported("a value of type \(Output.self) cannot be compared with stored values")
         case .url:
             let url = (value as? any _OptionalValue).map { $0._wrapped } ?? value

@@ -11,6 +11,9 @@ extension PredicateTranslator {
             if other.isNil { return .condition(negated ? .false : .true) }
             return .condition(.infix(other.expression, negated ? "IS NOT" : "IS", .null), canFail: canFail)
         }
+        if left.kind == .model || right.kind == .model || left.related != nil || right.related != nil {
+            return try modelEquality(left, right, negated: negated)
+        }
         let lhs = try equalityKey(left, comparedWith: [right.constant])
         let rhs = right.expression
         let expression: SQLExpression

@@ -6,14 +6,12 @@ extension PredicateExpressions.OptionalFlatMap: SQLPredicateExpression {
     /// and `NULL` where `x` is `NULL`.
     package func sqlTerm(in translator: PredicateTranslator) throws -> SQLTerm {
         let optional = try translator.term(wrapped)
-        var parameter = SQLTerm(expression: optional.expression, type: Wrapped.self)
-        parameter.json = optional.json
-        parameter.canFail = optional.canFail
+        let parameter = optional.retyped(Wrapped.self)
         let transformed = try translator.binding(variable.key, to: parameter).term(transform)
-        var result = SQLTerm(expression: transformed.expression, type: Output.self)
-        result.json = transformed.json
+        var result = transformed.retyped(Output.self)
         result.canFail = optional.canFail || transformed.canFail
-        if !translator.readsJSON(transformed, of: optional) {
+        result.nullWith = optional.nullWith
+        if transformed.nullWith != optional.expression && !translator.readsJSON(transformed, of: optional) {
             result.expression = .when(
                 .infix(optional.expression, "IS", .null), then: .null, else: transformed.expression)
         }
@@ -54,7 +52,7 @@ extension PredicateExpressions.ForcedUnwrap: SQLPredicateExpression {
     package func sqlTerm(in translator: PredicateTranslator) throws -> SQLTerm {
         let optional = try translator.term(inner)
         let unwrapped = try translator.call(.unwrap, [optional.expression])
-        var result = SQLTerm(expression: unwrapped, type: Output.self)
+        var result = optional.retyped(Output.self, expression: unwrapped)
         result.canFail = true
         if let location = optional.json { result.json = JSONLocation(document: unwrapped, path: location.path) }
         return result

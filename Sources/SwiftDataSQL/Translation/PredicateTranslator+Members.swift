@@ -7,34 +7,44 @@ enum CollectionMember {
 }
 
 extension PredicateTranslator {
-    /// The SQL of `root[keyPath: keyPath]`. Every key path of a predicate goes through here: a member of the
-    /// model is its attribute's column; a member of a `Codable` attribute is read from its JSON.
+    /// The SQL of `root[keyPath: keyPath]`. Every key path of a predicate goes through here: a member of a
+    /// model is its attribute's column, a related model or related rows, or its identifier; a member of a
+    /// `Codable` attribute is read from its JSON; `count` and `isEmpty` of related rows count them.
     func member(
         _ keyPath: AnyKeyPath, of root: SQLTerm, type: Any.Type, collection: CollectionMember?
     ) throws
         -> SQLTerm
     {
-        if let entity = root.entity { return try attribute(keyPath, of: entity, type: type) }
+        if let entity = root.entity { return try modelMember(keyPath, of: root, entity: entity, type: type) }
+        if let rows = root.related { return try relatedMember(collection, of: root, rows: rows, type: type) }
         if let member = collection { return try collectionMember(member, of: root, type: type) }
         if let location = root.json { return try jsonMember(keyPath, of: root, at: location, type: type) }
         throw unsupported("\(keyPath) is not a stored attribute or a member of one")
     }
 
-    /// The column of a stored attribute.
-    private func attribute(_ keyPath: AnyKeyPath, of entity: Schema.Entity, type: Any.Type) throws -> SQLTerm {
-        guard let index = entity.propertyIndex(for: keyPath),
-            let attribute = entity.orderedAttributes.first(where: { $0.index == index })
-        else {
-            if let index = entity.propertyIndex(for: keyPath),
-                let relationship = entity.relationships.first(where: { $0.index == index })
-            {
-                throw unsupported("the relationship \(entity.name).\(relationship.name) has no SQL translation yet")
+    /// A stored property of a model, or its identifier.
+    private func modelMember(
+        _ keyPath: AnyKeyPath, of model: SQLTerm, entity: Schema.Entity, type: Any.Type
+    ) throws -> SQLTerm {
+        if let index = entity.propertyIndex(for: keyPath) {
+            if let attribute = entity.attribute(at: index) {
+                var term = SQLTerm(expression: column(attribute.name, of: model, in: entity), type: type)
+                if attribute.layout == .json { term.json = JSONLocation(document: term.expression, path: "$") }
+                if model.row == .lookup { term.nullWith = model.expression }
+                term.canFail = model.canFail
+                return term
             }
-            throw unsupported("\(keyPath) is not a stored attribute of \(entity.name)")
+            if let relationship = entity.relationship(at: index) {
+                return try self.relationship(relationship, of: model, in: entity, type: type)
+            }
         }
-        var term = SQLTerm(expression: .column(attribute.name), type: type)
-        if attribute.layout == .json { term.json = JSONLocation(document: term.expression, path: "$") }
-        return term
+        if Self.isIdentifier(keyPath, of: entity) {
+            var term = SQLTerm(expression: model.expression, type: type, nulls: .never)
+            term.identifies = entity
+            term.canFail = model.canFail
+            return term
+        }
+        throw unsupported("\(keyPath) is not a stored property of \(entity.name)")
     }
 
     /// `count`, `isEmpty`, `first` and `last` of a string or of an array stored as JSON.

@@ -9,20 +9,42 @@ import SwiftDataCore
 package struct PredicateTranslator {
     /// The entity of the models the predicate tests.
     package let entity: Schema.Entity
+    /// The store's schema, where relationships lead.
+    package let schema: Schema
+    /// The identifier of the store, which identifiers compared in the predicate must name.
+    package let storeIdentifier: String?
     /// The SQL dialect of the store.
     package let dialect: any SQLDialect
     /// The terms of the variables in scope: the model being fetched and the parameters of closures.
-    var variables: [PredicateExpressions.VariableID: SQLTerm]
+    var variables: [PredicateExpressions.VariableID: SQLTerm] = [:]
+    /// Names the tables of subqueries, each differently.
+    let aliases = SQLAliases()
+
+    /// A translator for predicates and sorts over the models of `entity`.
+    package init(entity: Schema.Entity, schema: Schema, storeIdentifier: String?, dialect: any SQLDialect) {
+        self.entity = entity
+        self.schema = schema
+        self.storeIdentifier = storeIdentifier
+        self.dialect = dialect
+    }
+
+    /// The fetched model: its key is the `_pk` column, its columns the fetched table's.
+    func fetchedModel(_ type: Any.Type) -> SQLTerm {
+        var model = SQLTerm(expression: .column(StoreLayout.keyColumn), type: type, nulls: .never)
+        model.entity = entity
+        return model
+    }
 
     /// The SQL of `predicate`: an exact condition, or, when a part of it has no SQL, a condition that selects a
     /// superset of its models (or none at all), which the caller then filters in memory.
     package static func translate<T: PersistentModel>(
-        _ predicate: Predicate<T>, entity: Schema.Entity, dialect: any SQLDialect
+        _ predicate: Predicate<T>, entity: Schema.Entity, schema: Schema, storeIdentifier: String?,
+        dialect: any SQLDialect
     ) -> PredicateTranslation {
         let variable: PredicateExpressions.Variable<T> = predicate.variable
-        var model = SQLTerm(expression: .keyword("NULL"), type: T.self, nulls: .never)
-        model.entity = entity
-        let translator = PredicateTranslator(entity: entity, dialect: dialect, variables: [variable.key: model])
+        var translator = PredicateTranslator(
+            entity: entity, schema: schema, storeIdentifier: storeIdentifier, dialect: dialect)
+        translator.variables[variable.key] = translator.fetchedModel(T.self)
         var translation = translator.partial(predicate.expression)
         if !translation.isExact && mayThrow(predicate.expression) {
             // Swift would evaluate every row, and may throw on one that the partial SQL leaves out.
@@ -83,6 +105,16 @@ package struct PredicateTranslator {
             .replacingOccurrences(of: "FoundationEssentials.", with: "")
             .replacingOccurrences(of: "Swift.", with: "")
             .replacingOccurrences(of: "PredicateExpressions.", with: "")
+    }
+}
+
+/// Hands out the aliases of a translation's subquery tables: `_r1`, `_r2`, ...
+final class SQLAliases {
+    private var count = 0
+
+    func next() -> String {
+        count += 1
+        return "_r\(count)"
     }
 }
 

@@ -20,8 +20,18 @@ package struct SQLTerm {
     package var json: JSONLocation?
     /// The value, when the node is a constant.
     package var constant: Any?
-    /// The entity, when the term is a model (the predicate's input).
+    /// The entity, when the term is a model: the predicate's input, a related model or a closure's parameter. The
+    /// expression is then the model's key (`NULL` for no model).
     package var entity: Schema.Entity?
+    /// Where a model term's columns are read.
+    package var row = ModelRow.fetched
+    /// The entity whose models this term identifies, when it is a `persistentModelID`; the expression is the key.
+    package var identifies: Schema.Entity?
+    /// The related rows, when the term is a to-many relationship (or a `filter` of one); the expression is then
+    /// the owner's key.
+    package var related: RelatedRows?
+    /// An expression that is `NULL` wherever this term is, so that optional chaining needs no `CASE` around it.
+    package var nullWith: SQLExpression?
 
     package init(expression: SQLExpression, type: Any.Type, nulls: NullMeaning? = nil) {
         self.expression = expression
@@ -49,6 +59,20 @@ package struct SQLTerm {
         isCondition ? expression : .infix(expression, "=", .true)
     }
 
+    /// This term as a value of another type (a closure's parameter, an unwrapped optional), keeping what it refers
+    /// to: its model, identifier, related rows or place in a JSON document.
+    package func retyped(_ type: Any.Type, expression: SQLExpression? = nil) -> SQLTerm {
+        var term = SQLTerm(expression: expression ?? self.expression, type: type)
+        term.json = json
+        term.canFail = canFail
+        term.entity = entity
+        term.row = row
+        term.identifies = identifies
+        term.related = related
+        if entity != nil || identifies != nil || related != nil { term.kind = kind }
+        return term
+    }
+
     /// Whether the node is the `nil` literal or a constant `nil`.
     package var isNil: Bool {
         guard let constant else { return false }
@@ -72,4 +96,14 @@ package struct JSONLocation {
     package var document: SQLExpression
     /// The path of the value in the document (`$` for the document itself).
     package var path: String
+}
+
+/// Where the columns of a model term's row are read.
+package enum ModelRow: Equatable {
+    /// The fetched row: its columns are the fetched table's (`SQLExpression.column`).
+    case fetched
+    /// A row of a subquery's source, under an alias.
+    case alias(String)
+    /// The row whose key is the term's expression: each column is read by a subquery, `NULL` without a row.
+    case lookup
 }

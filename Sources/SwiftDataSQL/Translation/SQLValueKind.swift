@@ -27,7 +27,7 @@ package indirect enum SQLValueKind: Equatable, Sendable {
     case rawValue(SQLValueKind)
     /// A `Codable` type stored as JSON text.
     case json
-    /// A persistent model.
+    /// A persistent model or its `PersistentIdentifier`, compared by key.
     case model
     /// A type the store cannot hold.
     case unknown
@@ -77,6 +77,7 @@ package indirect enum SQLValueKind: Equatable, Sendable {
         ObjectIdentifier(Float.self): .float, ObjectIdentifier(Decimal.self): .decimal,
         ObjectIdentifier(String.self): .string, ObjectIdentifier(Date.self): .date,
         ObjectIdentifier(UUID.self): .uuid, ObjectIdentifier(Data.self): .data, ObjectIdentifier(URL.self): .url,
+        ObjectIdentifier(PersistentIdentifier.self): .model,
     ]
 
     private static func integer<T: FixedWidthInteger>(_ type: T.Type) -> SQLValueKind? {

@@ -17,6 +17,7 @@ extension PredicateTranslator {
     /// `values.contains(x)` for captured values: `x IN (...)` with Swift's equality. NaN equals nothing; a `nil`
     /// element matches `nil`.
     func membership(of element: SQLTerm, in values: [Any]) throws -> SQLTerm {
+        if element.kind == .model { return try modelMembership(of: element, in: values) }
         guard values.count <= Self.maximumListLength else {
             throw unsupported("a captured collection of \(values.count) values is too long for an SQL list")
         }
@@ -63,19 +64,30 @@ extension PredicateTranslator {
         element.nulls = .never
         let arguments = location.path == "$" ? [location.document] : [location.document, .value(.text(location.path))]
         let source = try call(.jsonEach, arguments)
-        return .exists(
-            source: source, alias: alias, condition: try condition(element).qualifyingColumns(with: entity.name))
+        let subquery = SQLSubquery(
+            result: .true, sources: [SQLSource(source, alias: alias)], condition: try condition(element))
+        return .exists(subquery.qualifyingColumns(with: entity.name))
     }
 }
 
 extension PredicateExpressions.SequenceContains: SQLPredicateExpression {
-    /// `names.contains($0.name)` for a captured collection, `$0.tags.contains("x")` for an array attribute.
+    /// `names.contains($0.name)` for a captured collection, `$0.tags.contains("x")` for an array attribute,
+    /// `$0.animals.contains(animal)` for a to-many relationship.
     package func sqlTerm(in translator: PredicateTranslator) throws -> SQLTerm {
         let element = try translator.term(element)
         if let constant = sequence as? any SQLConstantExpression, let values = constant.constantValue as? LHS.Output {
             return try translator.membership(of: element, in: values.map { $0 as Any })
         }
         let sequence = try translator.term(sequence)
+        if let rows = sequence.related {
+            guard !element.canFail else {
+                // Swift evaluates the element once, members or not; SQL would once per member.
+                throw translator.unsupported("contains of a value that can fail has no SQL translation")
+            }
+            let isMember = try translator.modelEquality(rows.member(), element, negated: false)
+            return .condition(
+                translator.exists(rows, where: isMember.expression), canFail: sequence.canFail || element.canFail)
+        }
         let exists = try translator.elements(of: sequence, type: RHS.Output.self) { member in
             try translator.equality(member, element, negated: false).expression
         }
@@ -90,6 +102,10 @@ extension PredicateTranslator {
         of sequence: Any, type: Any.Type, parameter: PredicateExpressions.VariableID, test: Any, negated: Bool
     ) throws -> SQLTerm {
         let sequence = try term(sequence)
+        if let rows = sequence.related {
+            let test = try memberTest(rows, parameter: parameter, test: test)
+            return .condition(exists(rows, where: negated ? .not(test) : test), canFail: sequence.canFail)
+        }
         var canFail = sequence.canFail
         let exists = try elements(of: sequence, type: type) { member in
             let condition = try binding(parameter, to: member).condition(test)
@@ -101,7 +117,7 @@ extension PredicateTranslator {
 }
 
 extension PredicateExpressions.SequenceContainsWhere: SQLPredicateExpression {
-    /// `$0.tags.contains { ... }` for an array attribute.
+    /// `$0.tags.contains { ... }` for an array attribute or a to-many relationship.
     package func sqlTerm(in translator: PredicateTranslator) throws -> SQLTerm {
         try translator.someElement(
             of: sequence, type: Element.self, parameter: variable.key, test: test, negated: false)
@@ -109,11 +125,26 @@ extension PredicateExpressions.SequenceContainsWhere: SQLPredicateExpression {
 }
 
 extension PredicateExpressions.SequenceAllSatisfy: SQLPredicateExpression {
-    /// `$0.tags.allSatisfy { ... }` for an array attribute: no element fails the test.
+    /// `$0.tags.allSatisfy { ... }` for an array attribute or a to-many relationship: no element fails the test.
     package func sqlTerm(in translator: PredicateTranslator) throws -> SQLTerm {
         var failing = try translator.someElement(
             of: sequence, type: Element.self, parameter: variable.key, test: test, negated: true)
         failing.expression = .not(failing.expression)
         return failing
+    }
+}
+
+extension PredicateExpressions.Filter: SQLPredicateExpression {
+    /// `$0.animals.filter { ... }` for a to-many relationship: the members that pass the test, to be counted or
+    /// tested further.
+    package func sqlTerm(in translator: PredicateTranslator) throws -> SQLTerm {
+        var sequence = try translator.term(sequence)
+        guard var rows = sequence.related else {
+            throw translator.unsupported("filter has an SQL translation only on to-many relationships")
+        }
+        rows.condition = .and(rows.condition, try translator.memberTest(rows, parameter: variable.key, test: filter))
+        sequence.related = rows
+        sequence.type = Output.self
+        return sequence
     }
 }

@@ -3,6 +3,7 @@ import Testing
 @testable import SwiftDataCore
 import SwiftData
 @testable import foodpin
+@testable import animals
 
 /// Opening a store whose recorded schema differs from the models migrates it, when the change is lightweight.
 @Suite struct LightweightMigrationTests {

@@ -3,6 +3,7 @@ import Testing
 @testable import SwiftDataCore
 import SwiftData
 @testable import SwiftDataSQLite
+@testable import animals
 
 /// Delete rules apply at save, in the store and in memory alike.
 @Suite struct DeleteRuleTests {

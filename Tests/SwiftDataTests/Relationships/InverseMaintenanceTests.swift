@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SwiftData
+@testable import animals
 
 /// Both sides of a relationship change together, in memory, at once.
 @Suite struct InverseMaintenanceTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import SwiftDataCore
 import SwiftData
+@testable import animals
 
 /// How relationships are declared, paired with their inverses and stored.
 @Suite struct RelationshipDeclarationTests {

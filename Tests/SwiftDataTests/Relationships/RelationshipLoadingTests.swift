@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import SwiftDataCore
 import SwiftData
+@testable import animals
 
 /// Relationships load lazily, in batches: never one query per model.
 @Suite struct RelationshipLoadingTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import SwiftDataCore
 import SwiftData
+@testable import animals
 
 /// Relationships survive a save and a fresh container, in order.
 @Suite struct RelationshipPersistenceTests {

@@ -45,6 +45,11 @@ enum Priority: Int, Codable, CaseIterable, Comparable {
     var address = Address(street: "", city: "")
     var optionalAddress: Address?
     var tags: [String] = []
+    /// A tree (to-one and its to-many inverse) and a many-to-many relationship, for relationship paths.
+    var parent: Row?
+    @Relationship(inverse: \Row.parent) var children: [Row] = []
+    var peers: [Row] = []
+    @Relationship(inverse: \Row.peers) var peerOf: [Row] = []
 
     init(number: Int) { self.number = number }
 }
@@ -140,6 +145,20 @@ extension Row {
                 allNil ? nil : random.maybe(values.cities).map { Address(street: "s", city: $0) }
             row.tags = random.pick(values.tagLists)
             return row
+        }
+    }
+
+    /// Relates random rows: most get a parent among the rows before them (a forest, so some have no parent and
+    /// many no children) and some get peers. The first row has neither.
+    static func link(_ rows: [Row], seed: UInt64) {
+        var random = SeededRandom(seed: seed &+ 2)
+        for (index, row) in rows.enumerated() where index > 0 {
+            if random.chance(0.7) { row.parent = rows[Int.random(in: 0..<index, using: &random)] }
+            if random.chance(0.4) {
+                row.peers = (0..<Int.random(in: 1...3, using: &random)).map { _ in random.pick(rows) }
+                    .reduce(into: []) { peers, peer in if !peers.contains(where: { $0 === peer }) { peers.append(peer) }
+                    }
+            }
         }
     }
 }

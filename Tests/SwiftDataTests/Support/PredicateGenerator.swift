@@ -8,10 +8,16 @@ typealias PredicateNode<Output> = any StandardPredicateExpression<Output>
 /// construct the store translates, plus a rare part it cannot translate (`String.count`), so that the in-memory
 /// fallback is tested with everything else. Arithmetic stays within `Row.small`'s range and divides only by
 /// non-zero values, and ranges have ordered constant bounds: Swift traps otherwise, which a test cannot
-/// compare with.
+/// compare with. Conditions also reach related rows (see `PredicateGenerator+Relationships.swift`), where any
+/// condition applies again.
 struct PredicateGenerator {
     var random: SeededRandom
-    private var row: PredicateExpressions.Variable<Row>?
+    /// The row the conditions being built test: the predicate's input, or a closure's parameter.
+    var row: PredicateExpressions.Variable<Row>?
+    /// The rows of the enclosing scopes, outermost first, while a closure's body is built.
+    var outerRows: [PredicateExpressions.Variable<Row>] = []
+    /// Identifiers of stored rows (and others), to compare with; none are generated when it is empty.
+    var identifiers: [PersistentIdentifier] = []
 
     init(seed: UInt64) { random = SeededRandom(seed: seed) }
 
@@ -44,10 +50,12 @@ struct PredicateGenerator {
             { $0.membershipCondition() }, { $0.codableCondition() }, { $0.arrayCondition() },
         ]
         if random.chance(0.01) { return Build.equal(Build.member(string(depth: 0), \String.count), value(1)) }
+        // Relationship paths, at most two closures deep.
+        if outerRows.count < 2 && random.chance(0.15) { return relationshipCondition() }
         return random.pick(builders)(&self)
     }
 
-    private mutating func comparison<T: Comparable>(
+    mutating func comparison<T: Comparable>(
         _ lhs: some StandardPredicateExpression<T>, _ rhs: some StandardPredicateExpression<T>
     ) -> PredicateNode<Bool> {
         switch Int.random(in: 0..<6, using: &random) {
@@ -207,7 +215,7 @@ struct PredicateGenerator {
     // MARK: Values
 
     /// `Int`s, extreme ones included; no arithmetic.
-    private mutating func integer(depth: Int) -> PredicateNode<Int> {
+    mutating func integer(depth: Int) -> PredicateNode<Int> {
         switch Int.random(in: 0..<(depth > 0 ? 5 : 4), using: &random) {
         case 0, 1: keyPath(\.int)
         case 2: value(random.pick(DifferentialValues.ints))
@@ -258,7 +266,7 @@ struct PredicateGenerator {
         }
     }
 
-    private mutating func string(depth: Int) -> PredicateNode<String> {
+    mutating func string(depth: Int) -> PredicateNode<String> {
         switch Int.random(in: 0..<(depth > 0 ? 5 : 4), using: &random) {
         case 0, 1: keyPath(\.string)
         case 2: value(random.pick(DifferentialValues.strings))
@@ -267,11 +275,11 @@ struct PredicateGenerator {
         }
     }
 
-    private func keyPath<T>(_ keyPath: KeyPath<Row, T> & Sendable) -> PredicateNode<T> {
+    func keyPath<T>(_ keyPath: KeyPath<Row, T> & Sendable) -> PredicateNode<T> {
         PredicateExpressions.KeyPath(root: row!, keyPath: keyPath)
     }
 
-    private func value<T: Codable & Sendable>(_ value: T) -> PredicateNode<T> {
+    func value<T: Codable & Sendable>(_ value: T) -> PredicateNode<T> {
         PredicateExpressions.Value(value)
     }
 }

@@ -1,39 +1,7 @@
 import Foundation
 import SwiftData
 
-// MARK: Apple's SwiftDataAnimals sample models, as written
-
-@Model
-final class Animal {
-    var name: String
-    var diet: Diet
-    var category: AnimalCategory?
-
-    init(name: String, diet: Diet) {
-        self.name = name
-        self.diet = diet
-    }
-}
-
-extension Animal {
-    enum Diet: String, CaseIterable, Codable {
-        case herbivorous = "Herbivore"
-        case carnivorous = "Carnivore"
-        case omnivorous = "Omnivore"
-    }
-}
-
-@Model
-final class AnimalCategory {
-    @Attribute(.unique) var name: String
-    // `.cascade` tells SwiftData to delete all animals contained in the
-    // category when deleting it.
-    @Relationship(deleteRule: .cascade, inverse: \Animal.category) var animals: [Animal] = []
-
-    init(name: String) {
-        self.name = name
-    }
-}
+// Apple's SwiftDataAnimals models, `Animal` and `AnimalCategory`, are the `animals` example's.
 
 // MARK: Other shapes
 

@@ -6,8 +6,8 @@ import Testing
 @testable import SwiftDataSQLite
 
 /// For random predicates over random data, the store selects exactly the models `Predicate.evaluate` selects,
-/// or both throw. `SWIFTDATA_DIFFERENTIAL_COUNT` sets how many predicates run (default 10,000) and
-/// `SWIFTDATA_DIFFERENTIAL_SEED` the seed (printed on failure).
+/// or both throw; predicates reach related rows too (`nil` parents, no children). `SWIFTDATA_DIFFERENTIAL_COUNT`
+/// sets how many predicates run (default 10,000) and `SWIFTDATA_DIFFERENTIAL_SEED` the seed (printed on failure).
 @Suite struct DifferentialPredicateTests {
     static let environment = ProcessInfo.processInfo.environment
     static let count = environment["SWIFTDATA_DIFFERENTIAL_COUNT"].flatMap(Int.init) ?? 10_000
@@ -19,20 +19,70 @@ import Testing
         case failed
     }
 
-    @Test func sqlSelectsWhatEvaluateSelects() throws {
-        let container = try makeMemoryContainer(Row.self)
-        let context = ModelContext(container)
-        Row.randomRows(count: 48, seed: Self.seed).forEach(context.insert)
+    /// A context with 48 random, related rows, saved.
+    static func randomRows() throws -> (ModelContext, [Row]) {
+        let context = ModelContext(try makeMemoryContainer(Row.self))
+        let rows = Row.randomRows(count: 48, seed: seed)
+        rows.forEach(context.insert)
+        Row.link(rows, seed: seed)
         try context.save()
-        let rows = try context.fetch(FetchDescriptor<Row>(sortBy: [SortDescriptor(\.number)]))
-        let store = try sqliteStore(container)
-        let entity = try context.binding(for: Row.self).entity
+        return (context, rows)
+    }
 
+    @Test func sqlSelectsWhatEvaluateSelects() throws {
+        let (context, rows) = try Self.randomRows()
         var generator = PredicateGenerator(seed: Self.seed)
+        generator.identifiers = rows.map(\.persistentModelID) + [Row(number: -1).persistentModelID]
+        let result = try compare(count: Self.count, generator: &generator, context: context)
+        #expect(result.differences == 0)
+        #expect(result.inSQL >= Self.count * 9 / 10, "the generator's predicates are meant to run in SQL")
+        #expect(result.relational >= Self.count / 5, "a good part of the predicates reach related rows")
+        #expect(result.relationalInSQL >= result.relational * 4 / 5, "and most of those run in SQL")
+    }
+
+    /// With unsaved changes (renamed, moved and new rows, a deleted one), a fetch selects what `evaluate` selects
+    /// among the context's rows, whatever the store holds, and sorts them as `sorted(using:)` does.
+    @Test func unsavedChangesSelectWhatEvaluateSelects() throws {
+        let (context, rows) = try Self.randomRows()
+        var random = SeededRandom(seed: Self.seed &+ 3)
+        for row in rows.filter({ _ in random.chance(0.2) }) { row.string = random.pick(DifferentialValues.strings) }
+        for row in rows.dropFirst().filter({ _ in random.chance(0.1) }) { row.parent = random.maybe(rows) }
+        for row in rows.filter({ _ in random.chance(0.05) }) { row.peers.removeAll() }
+        for number in 48..<52 {
+            let new = Row(number: number)
+            new.string = random.pick(DifferentialValues.strings)
+            new.parent = random.pick(rows)
+            context.insert(new)
+        }
+        context.delete(rows[Int.random(in: 1..<rows.count, using: &random)])
+        var generator = PredicateGenerator(seed: Self.seed &+ 4)
+        generator.identifiers = rows.map(\.persistentModelID)
+        let count = max(Self.count / 10, 1)
+        #expect(try compare(count: count, generator: &generator, context: context).differences == 0)
+        let all = try context.fetch(FetchDescriptor<Row>()).sorted { $0.number < $1.number }
+        for (index, descriptor) in DifferentialSortTests.descriptors.enumerated() {
+            for order in [SortOrder.forward, .reverse] {
+                let sortBy = [descriptor(order)]
+                let fetched = try context.fetch(FetchDescriptor(sortBy: sortBy)).map(\.number)
+                #expect(fetched == all.sorted(using: sortBy).map(\.number), "sort \(index), \(order)")
+            }
+        }
+    }
+
+    /// Runs `count` random predicates in the store and in memory; the number of differences recorded, of
+    /// predicates that ran wholly in SQL, of those that reach related rows, and of those that ran wholly in SQL.
+    func compare(
+        count: Int, generator: inout PredicateGenerator, context: ModelContext
+    ) throws -> (differences: Int, inSQL: Int, relational: Int, relationalInSQL: Int) {
+        let rows = try context.fetch(FetchDescriptor<Row>()).sorted { $0.number < $1.number }
+        let store = try sqliteStore(context.container)
+        let entity = try context.binding(for: Row.self).entity
         var differences = 0
         var inSQL = 0
         var failures = 0
-        for index in 0..<Self.count {
+        var relational = 0
+        var relationalInSQL = 0
+        for index in 0..<count {
             let predicate = generator.predicate()
             let expected: Outcome
             do {
@@ -42,13 +92,18 @@ import Testing
             }
             let actual: Outcome
             do {
-                let identifiers = Set(try context.fetchIdentifiers(FetchDescriptor(predicate: predicate)))
-                actual = .models(rows.filter { identifiers.contains($0.persistentModelID) }.map(\.number))
+                let selected = Set(try context.fetch(FetchDescriptor(predicate: predicate)).map(ObjectIdentifier.init))
+                actual = .models(rows.filter { selected.contains(ObjectIdentifier($0)) }.map(\.number))
             } catch {
                 actual = .failed
             }
+            let isRelational = ["parent", "children", "peers", "peerOf", "persistentModelID"].contains {
+                describe(predicate).contains(".\($0)")
+            }
+            if isRelational { relational += 1 }
             if store.plan(FetchRequest(entity: entity, predicate: predicate, properties: [])).coverage.predicate {
                 inSQL += 1
+                if isRelational { relationalInSQL += 1 }
             }
             if expected == .failed { failures += 1 }
             if actual != expected {
@@ -61,8 +116,10 @@ import Testing
                 if differences >= 5 { break }
             }
         }
-        print("Differential test, seed \(Self.seed): \(Self.count) predicates, \(inSQL) in SQL, \(failures) throwing")
-        #expect(differences == 0)
-        #expect(inSQL >= Self.count * 9 / 10, "the generator's predicates are meant to run in SQL")
+        print(
+            "Differential test, seed \(Self.seed): \(count) predicates over \(rows.count) rows, \(inSQL) in SQL, "
+                + "\(failures) throwing, \(relational) through relationships (\(relationalInSQL) in SQL), "
+                + "\(context.hasChanges ? "with" : "without") unsaved changes")
+        return (differences, inSQL, relational, relationalInSQL)
     }
 }

@@ -6,7 +6,8 @@ import Testing
 @testable import SwiftDataSQLite
 
 /// For random sort descriptors (with random predicates, limits and offsets), the store returns the models in the
-/// order `Array.sorted(using:)` gives them, ties in insertion order. `SWIFTDATA_DIFFERENTIAL_SEED` sets the seed.
+/// order `Array.sorted(using:)` gives them, ties in insertion order; descriptors also sort by attributes of the
+/// parent and grandparent, which many rows lack. `SWIFTDATA_DIFFERENTIAL_SEED` sets the seed.
 @Suite struct DifferentialSortTests {
     static let count = 2_000
 
@@ -23,14 +24,17 @@ import Testing
         { SortDescriptor(\.date, order: $0) }, { SortDescriptor(\.decimal, order: $0) },
         { SortDescriptor(\.uuid, order: $0) }, { SortDescriptor(\.priority, order: $0) },
         { SortDescriptor(\.bool, order: $0) }, { SortDescriptor(\.optionalBool, order: $0) },
+        { SortDescriptor(\.parent?.string, order: $0) }, { SortDescriptor(\.parent?.int, order: $0) },
+        { SortDescriptor(\.parent?.optionalInt, order: $0) }, { SortDescriptor(\.parent?.priority, order: $0) },
+        { SortDescriptor(\.parent?.string, comparator: .localizedStandard, order: $0) },
+        { SortDescriptor(\.parent?.optionalString, comparator: .lexical, order: $0) },
+        { SortDescriptor(\.parent?.bool, order: $0) }, { SortDescriptor(\.parent?.parent?.decimal, order: $0) },
         { SortDescriptor(\.address.city, order: $0) },
     ]
 
     @Test func storeOrderIsSortedUsingOrder() throws {
         let seed = DifferentialPredicateTests.seed
-        let context = ModelContext(try makeMemoryContainer(Row.self))
-        Row.randomRows(count: 48, seed: seed).forEach(context.insert)
-        try context.save()
+        let (context, _) = try DifferentialPredicateTests.randomRows()
         let rows = try context.fetch(FetchDescriptor<Row>(sortBy: [SortDescriptor(\.number)]))
         var random = SeededRandom(seed: seed)
         var predicates = PredicateGenerator(seed: seed &+ 1)
@@ -68,5 +72,10 @@ import Testing
         }
         #expect(differences == 0)
         #expect(sortedInSQL >= Self.count * 3 / 4, "the descriptors are meant to sort in SQL")
+        for (index, descriptor) in Self.descriptors.dropLast().enumerated() {
+            var request = FetchRequest<Row>(entity: entity, properties: [])
+            request.sortBy = [descriptor(.forward), descriptor(.reverse)]
+            #expect(store.plan(request).coverage.sort, "descriptor \(index) sorts in SQL")
+        }
     }
 }

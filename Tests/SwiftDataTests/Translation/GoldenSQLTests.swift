@@ -79,7 +79,7 @@ import Testing
                 == #"WHERE ("string" COLLATE SWIFTDATA_STRING IN (?, ?)) ORDER BY "_pk""#)
         #expect(
             try clauses(#Predicate { $0.tags.contains("a") })
-                == #"WHERE EXISTS (SELECT 1 FROM json_each("tags") AS "_element" "#
+                == #"WHERE EXISTS (SELECT 1 FROM json_each("Row"."tags") AS "_element" "#
                 + #"WHERE ("_element"."value" COLLATE SWIFTDATA_STRING = ?)) ORDER BY "_pk""#)
         #expect(
             try clauses(#Predicate { $0.address.city == "Paris" })

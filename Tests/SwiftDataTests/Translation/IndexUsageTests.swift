@@ -4,6 +4,7 @@ import Testing
 
 @testable import SwiftDataCore
 @testable import SwiftDataSQLite
+@testable import animals
 
 /// Translated predicates and sorts can use indexes: SQLite's query plan shows it. An index on a `String` attribute
 /// serves Swift's comparisons when it has the collation they use, which `#Index` and unique constraints give it.
@@ -61,5 +62,29 @@ import Testing
         #expect(try plan(#Predicate<Country> { $0.code == "FR" }).contains("INDEX Country_unique_code (code=?)"))
         #expect(try plan(#Predicate<ShopIndexed.Item> { $0.price == 3 }).contains("INDEX Item_index_price (price=?)"))
         #expect(try plan(#Predicate<ShopIndexed.Item> { $0.name == "a" && $0.price > 1 }).contains("Item_index_name_price"))
+    }
+
+    /// Relationship subqueries find related rows by key or through the foreign key's index, never by a scan.
+    @Test func relationshipSubqueriesUseKeysAndIndexes() throws {
+        let container = try makeMemoryContainer(AnimalCategory.self, Student.self)
+        let context = ModelContext(container)
+        AnimalCategory.insertSampleData(modelContext: context)
+        try context.save()
+        let store = try sqliteStore(container)
+        func plan<T: PersistentModel>(_ predicate: Predicate<T>) throws -> String {
+            let request = FetchRequest<T>(
+                entity: try context.binding(for: T.self).entity, predicate: predicate, properties: [])
+            let select = try #require(try store.selectStatements(request).first)
+            let rows = try store.withDatabase { try $0.rows("EXPLAIN QUERY PLAN " + select.sql, select.parameters) }
+            return rows.compactMap { row in if case .text(let detail) = row.last { detail } else { nil } }
+                .joined(separator: "; ")
+        }
+        let name: String? = "Bird"
+        let lookup = try plan(#Predicate<Animal> { $0.category?.name == name })
+        #expect(lookup.contains("SEARCH _r1 USING INTEGER PRIMARY KEY (rowid=?)"), "\(lookup)")
+        let members = try plan(#Predicate<AnimalCategory> { $0.animals.contains { $0.name == "Dog" } })
+        #expect(members.contains("SEARCH _r1 USING INDEX Animal_category (category=?)"), "\(members)")
+        let joined = try plan(#Predicate<Student> { $0.courses.isEmpty })
+        #expect(joined.contains("Course_students_member") && !joined.contains("SCAN _r"), "\(joined)")
     }
 }

@@ -1,0 +1,227 @@
+// animals: Apple's SwiftDataAnimals sample as a terminal program, on the default store
+// ($XDG_DATA_HOME/animals/default.store).
+import Foundation
+import SwiftData
+
+private let usage = """
+    usage: animals [categories]                 the categories, with how many animals each has
+           animals list <category>              the animals of a category, by name
+           animals list --none                  the animals without a category
+           animals show <animal> [--in <category>]
+           animals add <name> --diet <diet> [--category <category>]
+           animals edit <animal> [--in <category>] [--name <name>] [--diet <diet>]
+                        [--category <category> | --no-category]
+           animals delete <animal> [--in <category>]
+           animals delete-category <category>   and its animals
+           animals insert-sample-data           the sample categories and animals, into an empty store
+           animals reload-sample-data           delete everything, then insert the samples again
+    Diets: herbivore, carnivore, omnivore. --in chooses among animals of the same name.
+    """
+
+/// A mistake in how the program was called: reported with the usage text.
+private struct UsageError: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}
+
+/// Anything else that went wrong, reported as is.
+private struct Failure: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}
+
+/// A command's words after its name: positional arguments and `--option value` pairs (`--flag` alone for flags).
+private struct Arguments {
+    var positional: [String] = []
+    var options: [String: String] = [:]
+
+    init(_ words: ArraySlice<String>, options allowed: Set<String> = [], flags: Set<String> = []) throws {
+        var rest = words
+        while let word = rest.popFirst() {
+            guard word.hasPrefix("--") else {
+                positional.append(word)
+                continue
+            }
+            let name = String(word.dropFirst(2))
+            if flags.contains(name) {
+                options[name] = ""
+            } else if allowed.contains(name), let value = rest.popFirst(), !value.hasPrefix("--") {
+                options[name] = value
+            } else {
+                throw UsageError(allowed.contains(name) ? "\(word) needs a value" : "unexpected option '\(word)'")
+            }
+        }
+    }
+
+    /// The one positional argument, named `what` in the message when it is missing or not alone.
+    func single(_ what: String) throws -> String {
+        guard positional.count == 1, let value = positional.first, !value.isEmpty else {
+            throw UsageError("give one \(what)")
+        }
+        return value
+    }
+}
+
+/// The animals of a category, by name: the sample's `AnimalListView` query, whose predicate is built from the
+/// category's name (`nil`: the animals without a category).
+@MainActor private func animals(inCategoryNamed animalCategoryName: String?, _ context: ModelContext) throws -> [Animal]
+{
+    let predicate = #Predicate<Animal> { animal in
+        animal.category?.name == animalCategoryName
+    }
+    return try context.fetch(FetchDescriptor(predicate: predicate, sortBy: [SortDescriptor(\Animal.name)]))
+}
+
+@MainActor private func categories(_ context: ModelContext) throws -> [AnimalCategory] {
+    try context.fetch(FetchDescriptor<AnimalCategory>(sortBy: [SortDescriptor(\.name)]))
+}
+
+@MainActor private func category(named name: String, _ context: ModelContext) throws -> AnimalCategory {
+    let found = try context.fetch(FetchDescriptor<AnimalCategory>(predicate: #Predicate { $0.name == name }))
+    if let category = found.first { return category }
+    let names = try categories(context).map(\.name)
+    throw Failure(
+        "there is no category named '\(name)'"
+            + (names.isEmpty
+                ? "; add the samples with `animals insert-sample-data`"
+                : "; the categories are \(names.joined(separator: ", "))"))
+}
+
+/// The animal with this name (in the category named `categoryName`, when given), which must be the only one.
+@MainActor private func animal(named name: String, in categoryName: String?, _ context: ModelContext) throws -> Animal {
+    let predicate: Predicate<Animal>
+    if let categoryName {
+        predicate = #Predicate { animal in animal.name == name && animal.category?.name == categoryName }
+    } else {
+        predicate = #Predicate { animal in animal.name == name }
+    }
+    let found = try context.fetch(FetchDescriptor(predicate: predicate))
+    guard found.count == 1 else {
+        let place = categoryName.map { " in \($0)" } ?? ""
+        if found.isEmpty { throw Failure("there is no animal named '\(name)'\(place)") }
+        let categories = found.map { $0.category?.name ?? "no category" }.joined(separator: ", ")
+        throw Failure("\(found.count) animals are named '\(name)' (\(categories)); choose one with --in <category>")
+    }
+    return found[0]
+}
+
+private func diet(_ text: String) throws -> Animal.Diet {
+    let diet = Animal.Diet.allCases.first {
+        $0.rawValue.lowercased() == text.lowercased() || "\($0)" == text.lowercased()
+    }
+    guard let diet else { throw UsageError("'\(text)' is not a diet: herbivore, carnivore or omnivore") }
+    return diet
+}
+
+private func describe(_ animal: Animal) -> String { "\(animal.name) (\(animal.diet.rawValue))" }
+
+private func count(_ number: Int, _ noun: String, plural: String? = nil) -> String {
+    "\(number) \(number == 1 ? noun : plural ?? noun + "s")"
+}
+
+@MainActor private func run(_ arguments: [String]) throws {
+    let context = try ModelContainer(for: AnimalCategory.self, Animal.self).mainContext
+    let command = arguments.first
+    let rest = arguments.dropFirst()
+    switch command {
+    case nil, "categories":
+        guard rest.isEmpty else { throw UsageError("categories takes no arguments") }
+        let all = try categories(context)
+        if all.isEmpty { print("No categories. Add the samples with: animals insert-sample-data") }
+        for category in all { print("\(category.name) — \(count(category.animals.count, "animal"))") }
+    case "list":
+        let words = try Arguments(rest, flags: ["none"])
+        let name: String?
+        if words.options["none"] != nil {
+            guard words.positional.isEmpty else { throw UsageError("list takes a category or --none, not both") }
+            name = nil
+        } else {
+            name = try category(named: try words.single("category name"), context).name
+        }
+        let found = try animals(inCategoryNamed: name, context)
+        if found.isEmpty { print(name.map { "No animals in \($0)." } ?? "Every animal has a category.") }
+        for animal in found { print(describe(animal)) }
+    case "show":
+        let words = try Arguments(rest, options: ["in"])
+        let animal = try animal(named: try words.single("animal name"), in: words.options["in"], context)
+        print(animal.name)
+        print("  diet:     \(animal.diet.rawValue)")
+        print("  category: \(animal.category?.name ?? "none")")
+    case "add":
+        let words = try Arguments(rest, options: ["diet", "category"])
+        let name = try words.single("animal name")
+        guard let dietName = words.options["diet"] else { throw UsageError("add needs --diet") }
+        let newAnimal = Animal(name: name, diet: try diet(dietName))
+        newAnimal.category = try words.options["category"].map { try category(named: $0, context) }
+        context.insert(newAnimal)
+        try context.save()
+        print("Added \(describe(newAnimal))" + (newAnimal.category.map { " to \($0.name)." } ?? "."))
+    case "edit":
+        let words = try Arguments(rest, options: ["in", "name", "diet", "category"], flags: ["no-category"])
+        let name = try words.single("animal name")
+        guard words.options.keys.contains(where: { $0 != "in" }) else {
+            throw UsageError("edit needs --name, --diet, --category or --no-category")
+        }
+        if words.options["category"] != nil && words.options["no-category"] != nil {
+            throw UsageError("give --category or --no-category, not both")
+        }
+        let animal = try animal(named: name, in: words.options["in"], context)
+        if let name = words.options["name"] {
+            guard !name.isEmpty else { throw UsageError("an animal needs a name") }
+            animal.name = name
+        }
+        if let dietName = words.options["diet"] { animal.diet = try diet(dietName) }
+        if let categoryName = words.options["category"] { animal.category = try category(named: categoryName, context) }
+        if words.options["no-category"] != nil { animal.category = nil }
+        try context.save()
+        print("Saved \(describe(animal)), " + (animal.category.map { "in \($0.name)." } ?? "without a category."))
+    case "delete":
+        let words = try Arguments(rest, options: ["in"])
+        let animal = try animal(named: try words.single("animal name"), in: words.options["in"], context)
+        context.delete(animal)
+        try context.save()
+        print("Deleted \(animal.name).")
+    case "delete-category":
+        let category = try category(named: try Arguments(rest).single("category name"), context)
+        let animals = category.animals.count
+        context.delete(category)
+        try context.save()
+        print("Deleted \(category.name) and its \(count(animals, "animal")).")
+    case "insert-sample-data":
+        guard rest.isEmpty else { throw UsageError("insert-sample-data takes no arguments") }
+        guard try context.fetchCount(FetchDescriptor<AnimalCategory>()) == 0 else {
+            throw Failure("the store already has categories; replace them with `animals reload-sample-data`")
+        }
+        AnimalCategory.insertSampleData(modelContext: context)
+        try context.save()
+        print("Inserted \(try summary(context)).")
+    case "reload-sample-data":
+        guard rest.isEmpty else { throw UsageError("reload-sample-data takes no arguments") }
+        try AnimalCategory.reloadSampleData(modelContext: context)
+        try context.save()
+        print("Reloaded the sample data: \(try summary(context)).")
+    case "help", "--help", "-h":
+        print(usage)
+    case let command?:
+        throw UsageError("unknown command '\(command)'")
+    }
+}
+
+@MainActor private func summary(_ context: ModelContext) throws -> String {
+    let categories = try context.fetchCount(FetchDescriptor<AnimalCategory>())
+    let animals = try context.fetchCount(FetchDescriptor<Animal>())
+    return "\(count(categories, "category", plural: "categories")) and \(count(animals, "animal"))"
+}
+
+do {
+    try run(Array(CommandLine.arguments.dropFirst()))
+} catch let error as UsageError {
+    FileHandle.standardError.write(Data("animals: \(error.message)\n\(usage)\n".utf8))
+    exit(2)
+} catch let error as Failure {
+    FileHandle.standardError.write(Data("animals: \(error.message)\n".utf8))
+    exit(1)
+} catch {
+    FileHandle.standardError.write(Data("animals: \(error)\n".utf8))
+    exit(1)
+}

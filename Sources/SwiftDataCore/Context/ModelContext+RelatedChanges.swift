@@ -1,0 +1,31 @@
+import Foundation
+
+extension ModelContext {
+    /// Whether unsaved changes of models that `predicate` reaches through relationships (its own model's included)
+    /// may change what it selects among stored models. The store's view of the predicate is then stale: stored
+    /// models are evaluated in memory, as `evaluate` sees them.
+    func relatedModelsChanged<T: PersistentModel>(_ predicate: Predicate<T>?) -> Bool {
+        guard let predicate, hasChanges else { return false }
+        let types = PredicateReach(predicate, in: container).relatedTypes
+        guard !types.isEmpty else { return false }
+        func isRelated(_ model: any PersistentModel) -> Bool { types.contains(ObjectIdentifier(type(of: model))) }
+        return insertedModelsArray.contains(where: isRelated) || changedModelsArray.contains(where: isRelated)
+            || deletedModelsArray.contains(where: isRelated)
+            || batchDeletes.contains { types.contains(ObjectIdentifier($0.modelType)) }
+    }
+
+    /// Whether the descriptor sorts by an attribute of a related model (`\Animal.category?.name`) while the context
+    /// has unsaved changes: the store's order may be stale, so the models are sorted in memory, as `sorted(using:)`
+    /// orders the context's objects. Such key paths are recognized as a store recognizes them, by their
+    /// descriptions, which start with the relationship's.
+    func sortMayReadChangedModels<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, entity: Schema.Entity) -> Bool {
+        guard hasChanges else { return false }
+        let relationships = entity.orderedRelationships.compactMap(\.keypath).map { String(describing: $0) }
+        let keyPaths = descriptor.sortBy.compactMap(\.keyPath).map { String(describing: $0) }
+        return keyPaths.contains { keyPath in
+            relationships.contains { relationship in
+                keyPath.hasPrefix(relationship) && ["?", ".", "!"].contains(keyPath.dropFirst(relationship.count).first)
+            }
+        }
+    }
+}
