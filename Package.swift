@@ -54,6 +54,7 @@ let package = Package(
         .target(name: "SwiftData", dependencies: ["SwiftDataCore", "SwiftDataSQLite", "SwiftDataMacros"]),
         .executableTarget(name: "todo", dependencies: ["SwiftData"], path: "Examples/todo", exclude: ["README.md"]),
         .executableTarget(name: "foodpin", dependencies: ["SwiftData"], path: "Examples/foodpin", exclude: ["README.md"]),
+        .executableTarget(name: "Benchmarks", dependencies: ["SwiftData", "CSQLite"], path: "Benchmarks"),
         .target(name: "SharedTestModels", dependencies: ["SwiftData"], path: "Tests/SharedTestModels"),
         .executableTarget(
             name: "TestChildProcess", dependencies: ["SwiftData", "SharedTestModels"], path: "Tests/TestChildProcess"),
