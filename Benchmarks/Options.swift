@@ -49,7 +49,8 @@ struct Options {
             case "--child":
                 let slug = try value(of: argument)
                 let sideName = try value(of: argument)
-                guard let workload = Workload.allCases.first(where: { $0.slug == slug }), let side = Side(rawValue: sideName)
+                guard let workload = Workload.allCases.first(where: { $0.slug == slug }),
+                    let side = Side(rawValue: sideName)
                 else { throw OptionsError("--child needs a workload and a side, not '\(slug) \(sideName)'") }
                 child = (workload, side)
             default: throw OptionsError("unknown argument '\(argument)'")

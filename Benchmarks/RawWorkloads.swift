@@ -48,7 +48,8 @@ enum RawWorkloads {
         case .graph:
             try database.transaction {
                 let parent = try database.prepare("INSERT INTO parent (id, name, rank) VALUES (?, ?, ?)")
-                let child = try database.prepare("INSERT INTO child (name, value, parent, position) VALUES (?, ?, ?, ?)")
+                let child = try database.prepare(
+                    "INSERT INTO child (name, value, parent, position) VALUES (?, ?, ?, ?)")
                 for index in 0..<SampleData.parentCount(rows: rows) {
                     try parent.bind(index + 1, at: 1)
                     try parent.bind(SampleData.parentName(index), at: 2)
@@ -235,7 +236,8 @@ enum RawWorkloads {
             "SELECT id, name, value, parent FROM child WHERE parent IS NOT NULL ORDER BY parent, position")
         while try childRows.step() {
             guard let index = indexes[childRows.int(3)] else { continue }
-            parents[index].children.append(RawChild(id: childRows.int(0), name: childRows.string(1), value: childRows.int(2)))
+            parents[index].children.append(
+                RawChild(id: childRows.int(0), name: childRows.string(1), value: childRows.int(2)))
         }
         return parents
     }

@@ -66,8 +66,9 @@ struct Report {
         }
         func side(_ measurement: Measurement) -> Side {
             Side(
-                medianSeconds: measurement.median, seconds: measurement.seconds, medianCPUSeconds: measurement.cpuMedian,
-                cpuSeconds: measurement.cpuSeconds, peakKilobytes: measurement.peakKilobytes)
+                medianSeconds: measurement.median, seconds: measurement.seconds,
+                medianCPUSeconds: measurement.cpuMedian, cpuSeconds: measurement.cpuSeconds,
+                peakKilobytes: measurement.peakKilobytes)
         }
         let document = Document(
             rows: rows, repetitions: repetitions, cores: cores, date: ISO8601DateFormatter().string(from: date),

@@ -25,10 +25,7 @@ enum Runner {
             for side in Side.allCases {
                 Progress.show("preparing the \(template.rawValue) store of \(side.name) (\(options.rows) rows)")
                 let url = templateURL(template, side: side, in: directory)
-                switch side {
-                case .swiftData: try SwiftDataWorkloads.makeTemplate(template, rows: options.rows, at: url)
-                case .raw: try RawWorkloads.makeTemplate(template, rows: options.rows, at: url)
-                }
+                try makeTemplate(template, side: side, rows: options.rows, at: url)
             }
         }
 
@@ -51,7 +48,8 @@ enum Runner {
                 }
             }
             guard ours.check == raw.check else {
-                throw ChildError("\(workload.slug): the sides did different work (checks \(ours.check) and \(raw.check))")
+                throw ChildError(
+                    "\(workload.slug): the sides did different work (checks \(ours.check) and \(raw.check))")
             }
             results.append(WorkloadResult(workload: workload, ours: ours, raw: raw))
         }
@@ -86,6 +84,13 @@ enum Runner {
             return URL(fileURLWithPath: path)
         }
         return URL(fileURLWithPath: CommandLine.arguments[0])
+    }
+
+    static func makeTemplate(_ template: Template, side: Side, rows: Int, at url: URL) throws {
+        switch side {
+        case .swiftData: try SwiftDataWorkloads.makeTemplate(template, rows: rows, at: url)
+        case .raw: try RawWorkloads.makeTemplate(template, rows: rows, at: url)
+        }
     }
 
     static func storeName(_ side: Side) -> String {

@@ -45,7 +45,9 @@ enum SwiftDataWorkloads {
             _ = try context.fetch(warmUp)
             return Trial(
                 run: {
-                    for record in try context.fetch(FetchDescriptor<Record>()) { digest &+= RecordValues(record).digest }
+                    for record in try context.fetch(FetchDescriptor<Record>()) {
+                        digest &+= RecordValues(record).digest
+                    }
                 },
                 check: { digest })
 
