@@ -161,7 +161,7 @@ struct SQLiteTransaction: DataStoreTransaction {
         try replaceFiles(of: keys, entity: entity)
         let statement = try database.statement("DELETE FROM \(dialect.quote(entity.name)) WHERE \(keyColumn) = ?")
         defer { statement.reset() }
-        for key in keys {
+        for key in keys.sorted() {
             try statement.bind(key, 1)
             try run(statement, entity: entity)
             statement.rewind()
