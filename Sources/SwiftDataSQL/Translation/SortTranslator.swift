@@ -22,14 +22,17 @@ package enum SortTranslator {
         guard let keyPath = descriptor.keyPath else {
             throw SQLTranslationError(reason: "a sort descriptor without a key path has no SQL translation")
         }
-        if let (attribute, key) = sortKey(keyPath, in: entity) {
+        // An attribute's own key path is found at once; only other key paths can be sort keys, whose search
+        // builds several key paths per attribute.
+        let index = entity.propertyIndex(for: keyPath)
+        if index == nil, let (attribute, key) = sortKey(keyPath, in: entity) {
             switch key {
             case .bool: return .column(attribute.name)
             case .localizedStandard: return try translator.collated(.column(attribute.name), .localizedStandard)
             case .localized: return try translator.collated(.column(attribute.name), .localized)
             }
         }
-        guard let index = entity.propertyIndex(for: keyPath),
+        guard let index,
             let attribute = entity.orderedAttributes.first(where: { $0.index == index })
         else {
             throw SQLTranslationError(
