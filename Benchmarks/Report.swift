@@ -33,7 +33,7 @@ struct Report {
                 ? ":" + String(repeating: "-", count: widths[column] + 1)
                 : String(repeating: "-", count: widths[column] + 1) + ":"
         }.joined(separator: "|") + "|"
-        let title = "N = \(rows) rows, median of \(repetitions) repetition\(repetitions == 1 ? "" : "s"), "
+        let title = "N = \(Report.grouped(rows)) rows, median of \(repetitions) repetition\(repetitions == 1 ? "" : "s"), "
             + "\(cores) core\(cores == 1 ? "" : "s"), \(ISO8601DateFormatter().string(from: date))"
         return ([title, "", format(header), rule] + lines.map(format)).joined(separator: "\n")
     }
@@ -88,6 +88,17 @@ struct Report {
         let milliseconds = seconds * 1_000
         let digits = milliseconds >= 100 ? 0 : milliseconds >= 10 ? 1 : milliseconds >= 1 ? 2 : 3
         return String(format: "%.\(digits)f ms", milliseconds)
+    }
+
+    /// A count with thousands separated by commas.
+    static func grouped(_ count: Int) -> String {
+        var digits = String(count)
+        var index = digits.endIndex
+        while digits.distance(from: digits.startIndex, to: index) > 3 {
+            index = digits.index(index, offsetBy: -3)
+            digits.insert(",", at: index)
+        }
+        return digits
     }
 
     static func memory(_ kilobytes: Int) -> String {
