@@ -33,8 +33,9 @@ struct Report {
                 ? ":" + String(repeating: "-", count: widths[column] + 1)
                 : String(repeating: "-", count: widths[column] + 1) + ":"
         }.joined(separator: "|") + "|"
-        let title = "N = \(Report.grouped(rows)) rows, median of \(repetitions) repetition\(repetitions == 1 ? "" : "s"), "
-            + "\(cores) core\(cores == 1 ? "" : "s"), \(ISO8601DateFormatter().string(from: date))"
+        let title = "N = \(Report.grouped(rows)) rows, median of \(repetitions) repetition"
+            + "\(repetitions == 1 ? "" : "s"), \(cores) core\(cores == 1 ? "" : "s"), "
+            + ISO8601DateFormatter().string(from: date)
         return ([title, "", format(header), rule] + lines.map(format)).joined(separator: "\n")
     }
 

@@ -58,7 +58,7 @@ enum Workload: Int, CaseIterable {
         case .fetchAll: .ratioAndMemory(1.5, memory: 2)
         case .fetchIndexed, .count, .pages: .ratio(1.2)
         case .changeOne: .milliseconds(1)
-        case .graph: .none
+        case .graph: .informational
         }
     }
 
@@ -90,14 +90,14 @@ enum Goal {
     /// Our median below this many milliseconds.
     case milliseconds(Double)
     /// None: the workload is measured for information.
-    case none
+    case informational
 
     var description: String {
         switch self {
         case .ratio(let ratio): "≤ \(ratio.formatted())"
         case .ratioAndMemory(let ratio, let memory): "≤ \(ratio.formatted()), memory ≤ \(memory.formatted())×"
         case .milliseconds(let limit): "< \(limit.formatted()) ms"
-        case .none: "-"
+        case .informational: "-"
         }
     }
 
@@ -108,7 +108,7 @@ enum Goal {
         case .ratioAndMemory(let limit, let memory):
             result.ratio <= limit && Double(result.ours.peakKilobytes) <= memory * Double(result.raw.peakKilobytes)
         case .milliseconds(let limit): result.ours.median * 1_000 < limit
-        case .none: nil
+        case .informational: nil
         }
     }
 }

@@ -249,7 +249,9 @@ struct SQLiteTransaction: DataStoreTransaction {
     private func codedProperties(of entity: Schema.Entity) -> [Bool] {
         var coded: [Bool] = []
         for attribute in entity.orderedAttributes where attribute.coding != nil || store.storesExternally(attribute) {
-            if attribute.index >= coded.count { coded += repeatElement(false, count: attribute.index - coded.count + 1) }
+            if attribute.index >= coded.count {
+                coded += repeatElement(false, count: attribute.index - coded.count + 1)
+            }
             coded[attribute.index] = true
         }
         return coded
