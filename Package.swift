@@ -57,6 +57,7 @@ let package = Package(
         .executableTarget(name: "foodpin", dependencies: ["SwiftData"], path: "Examples/foodpin", exclude: ["README.md"]),
         .executableTarget(
             name: "animals", dependencies: ["SwiftData"], path: "Examples/animals", exclude: ["README.md"]),
+        .executableTarget(name: "Benchmarks", dependencies: ["SwiftData", "CSQLite"], path: "Benchmarks"),
         .target(name: "SharedTestModels", dependencies: ["SwiftData"], path: "Tests/SharedTestModels"),
         .executableTarget(
             name: "TestChildProcess", dependencies: ["SwiftData", "SharedTestModels"], path: "Tests/TestChildProcess"),

@@ -222,10 +222,13 @@ extension SQLiteStore {
         return nil
     }
 
-    /// The index of a foreign-key column.
+    /// The index of a foreign-key column, followed by its position column when it has one: loading the members of a
+    /// to-many inverse reads them in their owners' order from the index instead of sorting them.
     static func foreignKeyIndex(_ entity: Schema.Entity, _ relationship: Schema.Relationship) -> String {
         let dialect = SQLiteDialect()
-        return "CREATE INDEX \(dialect.quote("\(entity.name)_\(relationship.name)")) ON \(dialect.quote(entity.name)) (\(dialect.quote(relationship.name)))"
+        let columns = [relationship.name] + (relationship.positionColumn.map { [$0] } ?? [])
+        return "CREATE INDEX \(dialect.quote("\(entity.name)_\(relationship.name)")) ON \(dialect.quote(entity.name)) "
+            + "(\(columns.map(dialect.quote).joined(separator: ", ")))"
     }
 
     /// The join tables an entity owns, created on their own.

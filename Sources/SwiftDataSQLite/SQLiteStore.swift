@@ -172,12 +172,11 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
             try fetch(request) { _, _ in count += 1 }
             return count
         }
-        var inner = try selectStatements(request)[0]
-        inner.sql = "SELECT count(*) FROM (\(inner.sql))"
+        let count = try countStatement(request)
         return try withReader { database in
             let rows: [[StoredValue]]
             do {
-                rows = try database.rows(inner.sql, inner.parameters)
+                rows = try database.rows(count.sql, count.parameters)
             } catch {
                 throw SQLiteStore.predicateFailure(error, entity: request.entity)
             }
@@ -324,6 +323,22 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
             let list = SQLExpression.list(chunk.map { .value(.integer($0)) })
             return finish(conditions + [.infix(.column(SQLiteStore.keyColumn), "IN", list)])
         }
+    }
+
+    /// The `SELECT count(*)` of a request without keys. Without a limit or an offset it counts the table's rows
+    /// itself: counting what an ordered `SELECT` yields makes SQLite run that select as a subquery, row by row.
+    func countStatement<T: PersistentModel>(_ request: FetchRequest<T>) throws -> SQLStatement {
+        guard request.fetchLimit == nil, request.fetchOffset == nil else {
+            var inner = try selectStatements(request)[0]
+            inner.sql = "SELECT count(*) FROM (\(inner.sql))"
+            return inner
+        }
+        var statement = SQLStatement(sql: "SELECT count(*) FROM \(dialect.quote(request.entity.name))")
+        if let condition = plan(request).predicate?.condition {
+            statement.sql += " WHERE "
+            dialect.render(condition, into: &statement)
+        }
+        return statement
     }
 
     /// Steps a fetch's statement, reporting a failure of the predicate's SQL as the Swift error it stands for.

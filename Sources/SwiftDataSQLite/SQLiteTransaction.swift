@@ -62,6 +62,7 @@ struct SQLiteTransaction: DataStoreTransaction {
         var statement: SQLiteStatement?
         var keyFirst = false
         defer { statement?.reset() }
+        let coded = codedProperties(of: entity)
         for row in rows {
             let rowShape = RowShape(row)
             if let current = statement, rowShape == shape {
@@ -79,7 +80,9 @@ struct SQLiteTransaction: DataStoreTransaction {
                 try statement.bind(row.key, 1)
                 parameter = 2
             }
-            parameter = try bind(row.model, entity: entity, attributes: row.attributes, references: row.references, to: statement, from: parameter)
+            parameter = try bind(
+                row.model, entity: entity, attributes: row.attributes, coded: coded, references: row.references,
+                to: statement, from: parameter)
             if !keyFirst { try statement.bind(row.key, parameter) }
             try run(statement, entity: entity)
         }
@@ -158,7 +161,7 @@ struct SQLiteTransaction: DataStoreTransaction {
         try replaceFiles(of: keys, entity: entity)
         let statement = try database.statement("DELETE FROM \(dialect.quote(entity.name)) WHERE \(keyColumn) = ?")
         defer { statement.reset() }
-        for key in keys {
+        for key in keys.sorted() {
             try statement.bind(key, 1)
             try run(statement, entity: entity)
             statement.rewind()
@@ -241,16 +244,30 @@ struct SQLiteTransaction: DataStoreTransaction {
         return result
     }
 
-    /// Binds what `assignments` placed, from parameter `first` on; returns the next free parameter.
+    /// Which properties of an entity Core converts (see `codedValue`), by property index: looked up once per batch
+    /// of rows rather than for every value.
+    private func codedProperties(of entity: Schema.Entity) -> [Bool] {
+        var coded: [Bool] = []
+        for attribute in entity.orderedAttributes where attribute.coding != nil || store.storesExternally(attribute) {
+            if attribute.index >= coded.count {
+                coded += repeatElement(false, count: attribute.index - coded.count + 1)
+            }
+            coded[attribute.index] = true
+        }
+        return coded
+    }
+
+    /// Binds what `assignments` placed, from parameter `first` on; returns the next free parameter. `coded` is
+    /// `codedProperties(of: entity)`.
     @discardableResult
     private func bind(
-        _ model: (any PersistentModel)?, entity: Schema.Entity, attributes: [Int], references: [ReferenceWrite],
-        to statement: SQLiteStatement, from first: Int32
+        _ model: (any PersistentModel)?, entity: Schema.Entity, attributes: [Int], coded: [Bool],
+        references: [ReferenceWrite], to statement: SQLiteStatement, from first: Int32
     ) throws -> Int32 {
         var parameter = first
         for index in attributes {
             do {
-                if let model, let attribute = entity.attribute(at: index), attribute.coding != nil || store.storesExternally(attribute) {
+                if let model, index < coded.count, coded[index], let attribute = entity.attribute(at: index) {
                     try statement.bind([try codedValue(of: model, attribute)], from: parameter)
                 } else {
                     try model?._$store(index, into: statement, parameter: parameter)

@@ -44,11 +44,13 @@ package enum SortTranslator {
         _ keyPath: AnyKeyPath, translator: PredicateTranslator
     ) throws -> (SQLTerm, SortKey?) {
         let entity = translator.entity
-        if let (attribute, key) = sortKey(keyPath, in: entity) {
-            return (SQLTerm(expression: .column(attribute.name), type: attribute.valueType), key)
-        }
+        // An attribute's own key path is found at once; only other key paths can be sort keys, whose search
+        // builds several key paths per attribute.
         if let index = entity.propertyIndex(for: keyPath), let attribute = entity.attribute(at: index) {
             return (SQLTerm(expression: .column(attribute.name), type: attribute.valueType), nil)
+        }
+        if let (attribute, key) = sortKey(keyPath, in: entity) {
+            return (SQLTerm(expression: .column(attribute.name), type: attribute.valueType), key)
         }
         guard let chain = RelationshipKeyPath(keyPath, from: entity, in: translator.schema) else {
             throw SQLTranslationError(

@@ -72,7 +72,7 @@ import SwiftData
         _ = try makeContainer(AnimalCategory.self, Student.self, in: directory)
         let schema = try sqlite(directory.store(), ".schema")
         #expect(schema.contains(#""category" INTEGER, "_category_position" INTEGER"#))
-        #expect(schema.contains(#"CREATE INDEX "Animal_category" ON "Animal" ("category")"#))
+        #expect(schema.contains(#"CREATE INDEX "Animal_category" ON "Animal" ("category", "_category_position")"#))
         #expect(schema.contains(#""Course_students" ("owner" INTEGER NOT NULL, "member" INTEGER NOT NULL"#))
     }
 }

@@ -1,0 +1,94 @@
+import Foundation
+
+/// What one side of one workload measured, as a child process reports it to the parent.
+struct Measurement: Codable {
+    /// The time of each repetition.
+    var seconds: [Double]
+    /// The processor time of each repetition (user and system), which excludes waiting for the disk and for
+    /// other programs.
+    var cpuSeconds: [Double]
+    /// The highest peak resident memory of the repetitions (see `PeakMemory`).
+    var peakKilobytes: Int
+    /// The number both sides' trials must agree on.
+    var check: Int
+
+    /// Adds the repetitions of another measurement of the same side; its check must be the same.
+    mutating func add(_ other: Measurement) throws {
+        guard seconds.isEmpty || other.check == check else {
+            throw ChildError("repetitions disagree: their checks are \(check) and \(other.check)")
+        }
+        seconds += other.seconds
+        cpuSeconds += other.cpuSeconds
+        peakKilobytes = max(peakKilobytes, other.peakKilobytes)
+        check = other.check
+    }
+
+    var median: Double { Measurement.median(seconds) }
+    var cpuMedian: Double { Measurement.median(cpuSeconds) }
+
+    static let empty = Measurement(seconds: [], cpuSeconds: [], peakKilobytes: 0, check: 0)
+
+    private static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+}
+
+/// The child process: runs one repetition of one side of one workload and prints its `Measurement` as JSON.
+///
+/// The repetition starts from a fresh copy of the side's template store (or no store, for inserts), sets up
+/// what the workload needs, resets the peak memory, and times only the workload itself.
+enum ChildProcess {
+    static func run(_ workload: Workload, side: Side, rows: Int, directory: URL) throws {
+        let folder = directory.appendingPathComponent("\(workload.slug)-\(side.rawValue)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = folder.appendingPathComponent(Runner.storeName(side))
+        if let template = workload.template {
+            let source = Runner.templateURL(template, side: side, in: directory)
+            // The parent has built it; a child started by hand (to profile it) builds it once.
+            if !FileManager.default.fileExists(atPath: source.path) {
+                try Runner.makeTemplate(template, side: side, rows: rows, at: source)
+            }
+            try Runner.copyStore(from: source, to: store)
+        }
+        let measurement = try measure(workload, side: side, rows: rows, store: store)
+        FileHandle.standardOutput.write(try JSONEncoder().encode(measurement) + Data("\n".utf8))
+    }
+
+    /// Sets up, times and checks one repetition; the trial and its store are released before it returns.
+    private static func measure(_ workload: Workload, side: Side, rows: Int, store: URL) throws -> Measurement {
+        let trial = switch side {
+        case .swiftData: try SwiftDataWorkloads.prepare(workload, rows: rows, store: store)
+        case .raw: try RawWorkloads.prepare(workload, rows: rows, store: store)
+        }
+        PeakMemory.reset()
+        let start = (time: now(CLOCK_MONOTONIC), cpu: now(CLOCK_PROCESS_CPUTIME_ID))
+        try timed(trial)
+        let end = (time: now(CLOCK_MONOTONIC), cpu: now(CLOCK_PROCESS_CPUTIME_ID))
+        let peak = PeakMemory.kilobytes()
+        return Measurement(
+            seconds: [end.time - start.time], cpuSeconds: [end.cpu - start.cpu], peakKilobytes: peak,
+            check: try trial.check())
+    }
+
+    /// Runs the timed part of a trial: a function of its own, so that a profiler can measure just it
+    /// (`valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*ChildProcess*timed*'`).
+    @inline(never)
+    private static func timed(_ trial: Trial) throws {
+        try trial.run()
+    }
+
+    /// The time of a clock, in seconds.
+    private static func now(_ clock: clockid_t) -> Double {
+        var time = timespec()
+        clock_gettime(clock, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}
+
+struct ChildError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

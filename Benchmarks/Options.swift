@@ -1,0 +1,69 @@
+/// The command line.
+struct Options {
+    var rows = 100_000
+    var repetitions = 5
+    var filter: String?
+    var json = false
+    /// Set in a child process: the workload and side it measures (see `Child`).
+    var child: (workload: Workload, side: Side)?
+    /// Set in a child process: where the templates are, and where its stores go.
+    var directory: String?
+
+    static let usage = """
+        USAGE: swift run -c release Benchmarks [--rows N] [--repetitions R] [--filter WORKLOADS] [--json]
+
+        Runs each workload through SwiftData and through the raw SQLite C API, and prints their median times,
+        the ratio, and the peak resident memory of each side.
+
+        OPTIONS:
+          --rows N             rows of the stores the workloads use (default 100000)
+          --repetitions R      timed repetitions of each side of each workload (default 5)
+          --filter WORKLOADS   only these workloads: comma-separated numbers or names, or parts of names
+                               (\(Workload.allCases.map(\.slug).joined(separator: ", ")))
+          --json               print the results as JSON instead of a table
+          --help               print this text
+        """
+
+    /// Reads the arguments after the program name.
+    init(arguments: [String]) throws(OptionsError) {
+        var remaining = arguments[...]
+        func value(of option: String) throws(OptionsError) -> String {
+            guard let value = remaining.popFirst() else { throw OptionsError("\(option) needs a value") }
+            return value
+        }
+        func count(of option: String) throws(OptionsError) -> Int {
+            let text = try value(of: option)
+            guard let number = Int(text.filter { $0 != "_" && $0 != "," }), number > 0 else {
+                throw OptionsError("\(option) needs a positive number, not '\(text)'")
+            }
+            return number
+        }
+        while let argument = remaining.popFirst() {
+            switch argument {
+            case "--rows": rows = try count(of: argument)
+            case "--repetitions": repetitions = try count(of: argument)
+            case "--filter": filter = try value(of: argument)
+            case "--json": json = true
+            case "--help", "-h": throw OptionsError(nil)
+            case "--directory": directory = try value(of: argument)
+            case "--child":
+                let slug = try value(of: argument)
+                let sideName = try value(of: argument)
+                guard let workload = Workload.allCases.first(where: { $0.slug == slug }),
+                    let side = Side(rawValue: sideName)
+                else { throw OptionsError("--child needs a workload and a side, not '\(slug) \(sideName)'") }
+                child = (workload, side)
+            default: throw OptionsError("unknown argument '\(argument)'")
+            }
+        }
+        if filter != nil, Workload.selected(by: filter).isEmpty {
+            throw OptionsError("no workload matches '\(filter ?? "")'")
+        }
+    }
+}
+
+/// A command line the program cannot run; `nil` message for `--help`.
+struct OptionsError: Error {
+    let message: String?
+    init(_ message: String?) { self.message = message }
+}

@@ -1,0 +1,125 @@
+import Foundation
+
+/// The result of one workload: both sides' measurements.
+struct WorkloadResult {
+    let workload: Workload
+    let ours: Measurement
+    let raw: Measurement
+
+    /// Our median time over raw's.
+    var ratio: Double { ours.median / raw.median }
+}
+
+/// The parent process: builds each side's template stores once, then runs each repetition of each side of every
+/// selected workload in a child process of this same program (`--child`), so that each peak memory is that
+/// repetition's alone. The two sides' repetitions alternate, so that both meet the same load of the machine.
+enum Runner {
+    static func run(_ options: Options) throws -> [WorkloadResult] {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("openswiftdata-benchmarks-\(ProcessInfo.processInfo.processIdentifier)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+
+        let workloads = Workload.selected(by: options.filter)
+        for template in Template.allCases where workloads.contains(where: { $0.template == template }) {
+            for side in Side.allCases {
+                Progress.show("preparing the \(template.rawValue) store of \(side.name) (\(options.rows) rows)")
+                let url = templateURL(template, side: side, in: directory)
+                try makeTemplate(template, side: side, rows: options.rows, at: url)
+            }
+        }
+
+        var results: [WorkloadResult] = []
+        for workload in workloads {
+            var ours = Measurement.empty
+            var raw = Measurement.empty
+            for repetition in 1...options.repetitions {
+                // Alternating which side goes first keeps either from always following the other.
+                for side in repetition % 2 == 1 ? [Side.swiftData, .raw] : [.raw, .swiftData] {
+                    Progress.show(
+                        "[\(workload.rawValue)/\(Workload.allCases.count)] \(workload.slug): repetition \(repetition) "
+                            + "of \(options.repetitions), \(side.name)")
+                    let measurement = try runChild(workload, side: side, options: options, directory: directory)
+                    do {
+                        try side == .swiftData ? ours.add(measurement) : raw.add(measurement)
+                    } catch {
+                        throw ChildError("\(workload.slug) on \(side.name): \(error)")
+                    }
+                }
+            }
+            guard ours.check == raw.check else {
+                throw ChildError(
+                    "\(workload.slug): the sides did different work (checks \(ours.check) and \(raw.check))")
+            }
+            results.append(WorkloadResult(workload: workload, ours: ours, raw: raw))
+        }
+        Progress.done()
+        return results
+    }
+
+    /// Runs one side of one workload in a child process and reads its measurement.
+    private static func runChild(_ workload: Workload, side: Side, options: Options, directory: URL) throws
+        -> Measurement
+    {
+        let process = Process()
+        process.executableURL = executableURL
+        process.arguments = [
+            "--child", workload.slug, side.rawValue, "--rows", String(options.rows), "--directory", directory.path,
+        ]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0, process.terminationReason == .exit else {
+            throw ChildError("\(workload.slug) on \(side.name) failed (exit status \(process.terminationStatus))")
+        }
+        let line = data.split(separator: UInt8(ascii: "\n")).last ?? Data()
+        return try JSONDecoder().decode(Measurement.self, from: Data(line))
+    }
+
+    /// This program, run again for each child.
+    private static var executableURL: URL {
+        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            return URL(fileURLWithPath: path)
+        }
+        return URL(fileURLWithPath: CommandLine.arguments[0])
+    }
+
+    static func makeTemplate(_ template: Template, side: Side, rows: Int, at url: URL) throws {
+        switch side {
+        case .swiftData: try SwiftDataWorkloads.makeTemplate(template, rows: rows, at: url)
+        case .raw: try RawWorkloads.makeTemplate(template, rows: rows, at: url)
+        }
+    }
+
+    static func storeName(_ side: Side) -> String {
+        side == .swiftData ? "swiftdata.store" : "raw.sqlite"
+    }
+
+    static func templateURL(_ template: Template, side: Side, in directory: URL) -> URL {
+        directory.appendingPathComponent("\(template.rawValue)-\(storeName(side))")
+    }
+
+    /// Copies a closed store: its file, and its write-ahead log if one is left.
+    static func copyStore(from source: URL, to destination: URL) throws {
+        try FileManager.default.copyItem(at: source, to: destination)
+        let log = URL(fileURLWithPath: source.path + "-wal")
+        if FileManager.default.fileExists(atPath: log.path) {
+            try FileManager.default.copyItem(at: log, to: URL(fileURLWithPath: destination.path + "-wal"))
+        }
+    }
+}
+
+/// The progress line on standard error: rewritten in place on a terminal, one line per step otherwise.
+enum Progress {
+    private static let isTerminal = isatty(STDERR_FILENO) == 1
+
+    static func show(_ text: String) {
+        FileHandle.standardError.write(Data((isTerminal ? "\r\u{1B}[K" + text : text + "\n").utf8))
+    }
+
+    static func done() {
+        if isTerminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    }
+}

@@ -1,0 +1,155 @@
+import SwiftData
+
+/// Our side: each workload written as an app would write it, with `import SwiftData` and its public API only.
+enum SwiftDataWorkloads {
+    /// Fills a new store at `url` with a template's data.
+    static func makeTemplate(_ template: Template, rows: Int, at url: URL) throws {
+        let context = ModelContext(try container(for: template, at: url))
+        switch template {
+        case .records:
+            for values in SampleData.records(rows) { context.insert(Record(values)) }
+        case .graph:
+            for index in 0..<SampleData.parentCount(rows: rows) {
+                let parent = Parent(name: SampleData.parentName(index), rank: index)
+                context.insert(parent)
+                let first = index * SampleData.childrenPerParent
+                parent.children = (first..<first + SampleData.childrenPerParent).map {
+                    Child(name: SampleData.childName($0), value: $0)
+                }
+            }
+        }
+        try context.save()
+    }
+
+    /// Sets up one repetition of `workload` on the store at `url` (a copy of its template, or no file).
+    static func prepare(_ workload: Workload, rows: Int, store url: URL) throws -> Trial {
+        let container = try container(for: workload.template ?? .records, at: url)
+        let context = ModelContext(container)
+        var digest = 0
+
+        switch workload {
+        case .insert:
+            try warmUp(FetchDescriptor<Record>(), in: context)
+            let values = SampleData.records(rows)
+            return Trial(
+                run: {
+                    for value in values { context.insert(Record(value)) }
+                    try context.save()
+                },
+                check: { try storedDigest(container) })
+
+        case .fetchAll:
+            try warmUp(FetchDescriptor<Record>(), in: context)
+            return Trial(
+                run: {
+                    for record in try context.fetch(FetchDescriptor<Record>()) {
+                        digest &+= RecordValues(record).digest
+                    }
+                },
+                check: { digest })
+
+        case .fetchIndexed:
+            let group = SampleData.selectedGroup
+            let descriptor = FetchDescriptor<Record>(predicate: #Predicate { $0.group == group })
+            try warmUp(descriptor, in: context)
+            return Trial(
+                run: { for record in try context.fetch(descriptor) { digest &+= RecordValues(record).digest } },
+                check: { digest })
+
+        case .count:
+            let limit = SampleData.amountLimit
+            let descriptor = FetchDescriptor<Record>(predicate: #Predicate { $0.amount < limit })
+            try warmUp(descriptor, in: context)
+            return Trial(run: { digest = try context.fetchCount(descriptor) }, check: { digest })
+
+        case .updateAll:
+            let records = try context.fetch(FetchDescriptor<Record>())
+            return Trial(
+                run: {
+                    for record in records { record.amount += 1 }
+                    try context.save()
+                },
+                check: { try storedDigest(container) })
+
+        case .deleteAll:
+            let records = try context.fetch(FetchDescriptor<Record>())
+            return Trial(
+                run: {
+                    for record in records { context.delete(record) }
+                    try context.save()
+                },
+                check: { try storedDigest(container) })
+
+        case .changeOne:
+            let records = try context.fetch(FetchDescriptor<Record>())
+            // One change saved first, so that the timed save is not the first of the context.
+            records[0].amount += 1
+            try context.save()
+            let changed = records[records.count / 2]
+            return Trial(
+                run: {
+                    changed.amount += 1
+                    try context.save()
+                },
+                check: { try storedDigest(container) })
+
+        case .graph:
+            try warmUp(FetchDescriptor<Parent>(), in: context)
+            return Trial(
+                run: {
+                    for parent in try context.fetch(FetchDescriptor<Parent>()) {
+                        digest = digest &* 31 &+ parent.rank
+                        for child in parent.children { digest = digest &* 31 &+ child.value }
+                    }
+                },
+                check: { digest })
+
+        case .pages:
+            try warmUp(FetchDescriptor<Record>(sortBy: [SortDescriptor(\.key)]), in: context)
+            return Trial(
+                run: {
+                    for page in 0..<SampleData.pageCount {
+                        var descriptor = FetchDescriptor<Record>(sortBy: [SortDescriptor(\.key)])
+                        descriptor.fetchOffset = page * SampleData.pageSize
+                        descriptor.fetchLimit = SampleData.pageSize
+                        for record in try context.fetch(descriptor) {
+                            digest = digest &* 31 &+ RecordValues(record).digest
+                        }
+                    }
+                },
+                check: { digest })
+        }
+    }
+
+    /// Runs a workload's query once, reading no rows: the store's reading connection opens, its schema is read,
+    /// and Swift's one-time lookups for the query's types happen before the timed part, as in a program that has
+    /// run for a while. (The raw side prepares a statement for the same reason.)
+    private static func warmUp<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, in context: ModelContext) throws {
+        var descriptor = descriptor
+        descriptor.fetchLimit = 0
+        _ = try context.fetch(descriptor)
+    }
+
+    private static func container(for template: Template, at url: URL) throws -> ModelContainer {
+        let configuration = ModelConfiguration(url: url)
+        switch template {
+        case .records: return try ModelContainer(for: Record.self, configurations: configuration)
+        case .graph: return try ModelContainer(for: Parent.self, Child.self, configurations: configuration)
+        }
+    }
+
+    /// The count and digest of every record the store holds, read in a new context.
+    private static func storedDigest(_ container: ModelContainer) throws -> Int {
+        let records = try ModelContext(container).fetch(FetchDescriptor<Record>(sortBy: [SortDescriptor(\.key)]))
+        return records.reduce(records.count) { $0 &* 31 &+ RecordValues($1).digest }
+    }
+}
+
+extension RecordValues {
+    /// Every attribute of a model.
+    init(_ record: Record) {
+        self.init(
+            key: record.key, group: record.group, amount: record.amount, rank: record.rank, price: record.price,
+            weight: record.weight, ratio: record.ratio, name: record.name, city: record.city, note: record.note)
+    }
+}

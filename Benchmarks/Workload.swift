@@ -1,0 +1,136 @@
+import Foundation
+
+/// One piece of work the program measures, done by both sides.
+enum Workload: Int, CaseIterable {
+    case insert = 1
+    case fetchAll
+    case fetchIndexed
+    case count
+    case updateAll
+    case deleteAll
+    case changeOne
+    case graph
+    case pages
+
+    /// The name the `--filter` option and the JSON output use.
+    var slug: String {
+        switch self {
+        case .insert: "insert"
+        case .fetchAll: "fetch-all"
+        case .fetchIndexed: "fetch-indexed"
+        case .count: "count"
+        case .updateAll: "update-all"
+        case .deleteAll: "delete-all"
+        case .changeOne: "change-one"
+        case .graph: "graph"
+        case .pages: "pages"
+        }
+    }
+
+    /// What the workload does, for the table.
+    var title: String {
+        switch self {
+        case .insert: "insert N models and save"
+        case .fetchAll: "fetch all N, read every attribute"
+        case .fetchIndexed: "fetch 1% by an indexed Int"
+        case .count: "fetchCount with a predicate"
+        case .updateAll: "change an attribute of all N, save"
+        case .deleteAll: "delete all N, save"
+        case .changeOne: "change 1 of N registered, save"
+        case .graph: "N/100 parents, walk 100 children each"
+        case .pages: "50 sorted pages of 20"
+        }
+    }
+
+    /// The store a workload starts from; `nil` for an empty one.
+    var template: Template? {
+        switch self {
+        case .insert: nil
+        case .graph: .graph
+        default: .records
+        }
+    }
+
+    /// What our side should achieve.
+    var goal: Goal {
+        switch self {
+        case .insert, .updateAll, .deleteAll: .ratio(1.5)
+        case .fetchAll: .ratioAndMemory(1.5, memory: 2)
+        case .fetchIndexed, .count, .pages: .ratio(1.2)
+        case .changeOne: .milliseconds(1)
+        case .graph: .informational
+        }
+    }
+
+    /// The workloads that `filter` names: comma-separated numbers or parts of slugs; all of them for `nil`.
+    static func selected(by filter: String?) -> [Workload] {
+        guard let filter else { return allCases }
+        let terms = filter.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        return allCases.filter { workload in
+            terms.contains { term in term == String(workload.rawValue) || workload.slug.contains(term) }
+        }
+    }
+}
+
+/// A populated store that workloads start from; each side builds its own once per run and copies it before
+/// every repetition.
+enum Template: String, CaseIterable {
+    /// N records.
+    case records
+    /// N/100 parents with 100 children each.
+    case graph
+}
+
+/// The bar a workload's result is held to.
+enum Goal {
+    /// Our median at most this many times raw's.
+    case ratio(Double)
+    /// A ratio, and our peak memory at most `memory` times raw's.
+    case ratioAndMemory(Double, memory: Double)
+    /// Our median below this many milliseconds.
+    case milliseconds(Double)
+    /// None: the workload is measured for information.
+    case informational
+
+    var description: String {
+        switch self {
+        case .ratio(let ratio): "≤ \(ratio.formatted())"
+        case .ratioAndMemory(let ratio, let memory): "≤ \(ratio.formatted()), memory ≤ \(memory.formatted())×"
+        case .milliseconds(let limit): "< \(limit.formatted()) ms"
+        case .informational: "-"
+        }
+    }
+
+    /// Whether a result meets the goal; `nil` when there is no goal.
+    func isMet(by result: WorkloadResult) -> Bool? {
+        switch self {
+        case .ratio(let limit): result.ratio <= limit
+        case .ratioAndMemory(let limit, let memory):
+            result.ratio <= limit && Double(result.ours.peakKilobytes) <= memory * Double(result.raw.peakKilobytes)
+        case .milliseconds(let limit): result.ours.median * 1_000 < limit
+        case .informational: nil
+        }
+    }
+}
+
+/// Which implementation runs a workload.
+enum Side: String, CaseIterable {
+    /// This package, through `import SwiftData` as an app uses it.
+    case swiftData = "swiftdata"
+    /// The SQLite C API, used directly and well.
+    case raw
+
+    var name: String {
+        switch self {
+        case .swiftData: "SwiftData"
+        case .raw: "raw SQLite"
+        }
+    }
+}
+
+/// One prepared repetition of a workload: `run` is the part that is timed; `check` afterwards returns a number
+/// that must be the same for both sides (a digest of what was read, or of what the store holds).
+struct Trial {
+    let run: () throws -> Void
+    let check: () throws -> Int
+}

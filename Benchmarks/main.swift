@@ -1,0 +1,35 @@
+// The benchmark program: each workload through SwiftData and through the raw SQLite C API, compared.
+//
+// `swift run -c release Benchmarks [--rows N] [--repetitions R] [--filter WORKLOADS] [--json]`
+//
+// The parent process builds each side's stores once, then starts this program again as a child (`--child`) for
+// each repetition of each side of each workload; a child reports its time and its peak resident memory (see
+// `PeakMemory`). Only the workload itself is timed: creating and copying stores, opening them, and what a
+// workload starts from (such as the registered models of workloads 5 to 7) are setup.
+import Foundation
+
+let options: Options
+do {
+    options = try Options(arguments: Array(CommandLine.arguments.dropFirst()))
+} catch {
+    if let message = error.message {
+        FileHandle.standardError.write(Data("error: \(message)\n\n\(Options.usage)\n".utf8))
+        exit(2)
+    }
+    print(Options.usage)
+    exit(0)
+}
+
+do {
+    if let (workload, side) = options.child {
+        guard let directory = options.directory else { throw ChildError("--child needs --directory") }
+        try ChildProcess.run(workload, side: side, rows: options.rows, directory: URL(fileURLWithPath: directory))
+    } else {
+        let results = try Runner.run(options)
+        let report = Report(results: results, rows: options.rows, repetitions: options.repetitions)
+        print(options.json ? try report.json() : report.table)
+    }
+} catch {
+    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+    exit(1)
+}
