@@ -27,7 +27,7 @@ public enum ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
             "SwiftData.Schema.PropertyMetadata(name: \(literal(property.name)), keypath: \\\(className).\(property.name), defaultValue: \(defaultValue(of: property)), metadata: \(schemaProperty(of: property, in: context)))"
         }
         let loads = properties.enumerated().map { index, property in
-            "case \(index): _$\(property.name) = try reader.read(column)"
+            "case \(index): try reader.read(column, into: &_$\(property.name))"
         }
         let stores = properties.enumerated().map { index, property in
             "case \(index): try writer.write(_$\(property.name), parameter, property: \(literal("\(className).\(property.name)")))"
@@ -40,7 +40,7 @@ public enum ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         }
 
         return [
-            "\(raw: access)var _$persistentState = SwiftData._PersistentState()",
+            "@exclusivity(unchecked) \(raw: access)var _$persistentState = SwiftData._PersistentState()",
             "\(raw: access)let _$observationRegistrar = Observation.ObservationRegistrar()",
             "\(raw: access)required init(backingData: any SwiftData.BackingData<\(raw: className)>) {}",
             """

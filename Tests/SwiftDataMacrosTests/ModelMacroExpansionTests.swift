@@ -42,7 +42,7 @@ struct ModelMacroExpansionTests {
                     }
                 }
 
-                private var _$name: Swift.Optional<String> = nil
+                @exclusivity(unchecked) private var _$name: Swift.Optional<String> = nil
                 var email: String {
                     get {
                         _$observationRegistrar.access(self, keyPath: \.email)
@@ -61,7 +61,7 @@ struct ModelMacroExpansionTests {
                     }
                 }
 
-                private var _$email: Swift.Optional<String> = .some("")
+                @exclusivity(unchecked) private var _$email: Swift.Optional<String> = .some("")
                 var nickname: String? {
                     get {
                         _$observationRegistrar.access(self, keyPath: \.nickname)
@@ -80,7 +80,7 @@ struct ModelMacroExpansionTests {
                     }
                 }
 
-                private var _$nickname: Swift.Optional<String?> = .some(nil)
+                @exclusivity(unchecked) private var _$nickname: Swift.Optional<String?> = .some(nil)
                 var imageData {
                     get {
                         _$observationRegistrar.access(self, keyPath: \.imageData)
@@ -99,7 +99,7 @@ struct ModelMacroExpansionTests {
                     }
                 }
 
-                private var _$imageData = SwiftData._initialPersistedValue(Data())
+                @exclusivity(unchecked) private var _$imageData = SwiftData._initialPersistedValue(Data())
                 var cache: Int = 0
                 var computed: Int { name.count }
 
@@ -108,7 +108,7 @@ struct ModelMacroExpansionTests {
                     self.email = email
                 }
 
-                var _$persistentState = SwiftData._PersistentState()
+                @exclusivity(unchecked) var _$persistentState = SwiftData._PersistentState()
 
                 let _$observationRegistrar = Observation.ObservationRegistrar()
 
@@ -137,13 +137,13 @@ struct ModelMacroExpansionTests {
                 func _$load(_ property: Int, from reader: any SwiftData._RowReader, column: Int32) throws {
                     switch property {
                     case 0:
-                        _$name = try reader.read(column)
+                        try reader.read(column, into: &_$name)
                     case 1:
-                        _$email = try reader.read(column)
+                        try reader.read(column, into: &_$email)
                     case 2:
-                        _$nickname = try reader.read(column)
+                        try reader.read(column, into: &_$nickname)
                     case 3:
-                        _$imageData = try reader.read(column)
+                        try reader.read(column, into: &_$imageData)
                     default:
                         break
                     }

@@ -180,7 +180,7 @@ extension ModelContext {
                 isNew = false
             } else {
                 model = T(backingData: backingData)
-                model._$persistentState = registeredState(key: key, binding: binding)
+                model._$persistentState.register(in: self, key: key, binding: binding)
                 map[key] = model
                 isNew = true
             }

@@ -26,7 +26,7 @@ extension ModelContext {
         _ type: D.Type, key: Int64, binding: EntityBinding, in map: inout [Int64: AnyObject]
     ) -> D {
         let model = D(backingData: DefaultBackingData(for: D.self))
-        model._$persistentState = registeredState(key: key, binding: binding)
+        model._$persistentState.register(in: self, key: key, binding: binding)
         for property in binding.entity.storedProperties.indices { model._$set(property, nil) }
         map[key] = model
         hollow[ObjectIdentifier(D.self), default: []].append(key)

@@ -24,7 +24,10 @@ extension ModelContext {
         processPendingChanges()
         applyPendingChanges()
         let inserts = inserted.filter { $0._$persistentState.status == .inserted }
-        let updates = changed.filter { $0._$persistentState.status == .registered && !$0._$persistentState.changes.isEmpty }
+        let updates = changed.filter {
+            let state = $0._$persistentState
+            return state.status == .registered && !state.changes.isEmpty
+        }
         let deletes = deleted.filter { $0._$persistentState.status == .deleted }
         let batches = batchDeletes
         guard !inserts.isEmpty || !updates.isEmpty || !deletes.isEmpty || !batches.isEmpty else {
@@ -185,10 +188,11 @@ extension ModelContext {
     }
 
     private func detach(_ model: any PersistentModel) {
-        registry[ObjectIdentifier(type(of: model))]?[model._$persistentState.key] = nil
-        model._$persistentState.status = .detached
-        model._$persistentState.context = nil
-        model._$persistentState.changes.removeAll()
+        let state = model._$persistentState
+        registry[ObjectIdentifier(type(of: model))]?[state.key] = nil
+        state.status = .detached
+        state.context = nil
+        state.changes.removeAll()
     }
 
     func detachRegistered(_ binding: EntityBinding, key: Int64) {

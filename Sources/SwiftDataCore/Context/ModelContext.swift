@@ -266,18 +266,8 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
 
     /// Makes `model` the context's object for the row `key`.
     func register<T: PersistentModel>(_ model: T, key: Int64, binding: EntityBinding) {
-        model._$persistentState = registeredState(key: key, binding: binding)
+        model._$persistentState.register(in: self, key: key, binding: binding)
         registry[ObjectIdentifier(T.self), default: [:]][key] = model
-    }
-
-    /// The state of a model this context registers for the row `key`.
-    func registeredState(key: Int64, binding: EntityBinding) -> _PersistentState {
-        var state = _PersistentState()
-        state.context = self
-        state.status = .registered
-        state.key = key
-        state.binding = binding
-        return state
     }
 
     /// The entity and store of a model type, or an error that says the container lacks it.

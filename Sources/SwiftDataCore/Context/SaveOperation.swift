@@ -68,14 +68,14 @@ struct SaveOperation {
         }
         for (entity, rows) in inserted.batches { try transaction.insert(rows, entity: entity) }
         for model in updates {
-            guard let binding = model._$persistentState.binding, binding.store === store else { continue }
-            let changes = model._$persistentState.changes
+            let state = model._$persistentState
+            guard let binding = state.binding, binding.store === store else { continue }
+            let changes = state.changes
             let attributes = binding.attributeIndexes.filter(changes.contains)
             let references = try references(of: model, entity: binding.entity, only: changes)
             guard !attributes.isEmpty || !references.isEmpty else { continue }
             updated.append(
-                RowWrite(model: model, key: model._$persistentState.key, attributes: attributes, references: references),
-                to: binding.entity)
+                RowWrite(model: model, key: state.key, attributes: attributes, references: references), to: binding.entity)
         }
         for (model, binding) in zip(inserts, insertBindings) where binding.store === store {
             try writeMembers(of: model, entity: binding.entity, isNew: true, into: &updated, transaction)
@@ -208,6 +208,7 @@ struct SaveOperation {
         of model: any PersistentModel, entity: Schema.Entity, isNew: Bool, into rows: inout RowBatches,
         _ transaction: any DataStoreTransaction
     ) throws {
+        guard entity.orderedRelationships.contains(where: { !$0.isToOneRelationship }) else { return }
         let changes = model._$persistentState.changes
         for relationship in entity.orderedRelationships where !relationship.isToOneRelationship {
             guard isNew || changes.contains(relationship.index),
@@ -246,8 +247,9 @@ struct SaveOperation {
         }
         var direct = RowBatches()
         for model in deletes {
-            guard let binding = model._$persistentState.binding, binding.store === store else { continue }
-            direct.append(RowWrite(model: nil, key: model._$persistentState.key, attributes: [], references: []), to: binding.entity)
+            let state = model._$persistentState
+            guard let binding = state.binding, binding.store === store else { continue }
+            direct.append(RowWrite(model: nil, key: state.key, attributes: [], references: []), to: binding.entity)
         }
         for (entity, rows) in direct.batches { add(rows.map(\.key), of: entity) }
         for batch in batches {

@@ -81,8 +81,9 @@ extension PersistentModel {
     /// Records that persisted property number `property` changed (hand-written models call it from setters).
     @inlinable
     public func _$didSet(_ property: Int) {
-        if _$persistentState.status == .registered, !_$persistentState.changes.contains(property) {
-            _$recordChange(property)
+        let state = _$persistentState
+        if state.status == .registered, !state.changes.contains(property) {
+            _$recordChange(property, state)
         }
     }
 
@@ -121,11 +122,11 @@ extension PersistentModel {
     }
 
     @usableFromInline
-    func _$recordChange(_ property: Int) {
-        _$persistentState.changes.insert(property)
-        guard !_$persistentState.isInChangedList else { return }
-        _$persistentState.isInChangedList = true
-        _$persistentState.context?.modelDidChange(self)
+    func _$recordChange(_ property: Int, _ state: _PersistentState) {
+        state.changes.insert(property)
+        guard !state.isInChangedList else { return }
+        state.isInChangedList = true
+        state.context?.modelDidChange(self)
     }
 }
 

@@ -1,7 +1,11 @@
-/// A model's bookkeeping, stored inline in every `@Model` object (internal plumbing; not API): which context
-/// manages it, its key in the store, its lifecycle state and which persisted properties changed since the
-/// last save. Keeping it inline costs no allocation per model.
-public struct _PersistentState {
+/// A model's bookkeeping, one object per `@Model` object (internal plumbing; not API): which context manages
+/// it, its key in the store, its lifecycle state and which persisted properties changed since the last save.
+/// It is a class so that code reaching it through `any PersistentModel` reads and changes it in place: as a
+/// struct, every read copied it, retaining and releasing its references, a third of a large save's time.
+///
+/// Its fields skip Swift's run-time exclusivity checks: the framework changes them one statement at a time, on the
+/// context's thread.
+public final class _PersistentState {
     /// Where a model is in its life.
     @usableFromInline
     package enum Status: UInt8 {
@@ -19,20 +23,31 @@ public struct _PersistentState {
 
     /// The managing context. Not retained: a context holds its models, and clears this when it goes away, so a
     /// model never points to a freed context.
-    @usableFromInline package unowned(unsafe) var context: ModelContext? = nil
-    @usableFromInline package var status = Status.unmanaged
+    @exclusivity(unchecked) @usableFromInline package unowned(unsafe) var context: ModelContext? = nil
+    @exclusivity(unchecked) @usableFromInline package var status = Status.unmanaged
     /// Whether the model is in its context's list of changed models.
-    package var isInChangedList = false
+    @exclusivity(unchecked) package var isInChangedList = false
     /// The primary key while registered; the temporary number while inserted.
-    package var key: Int64 = 0
+    @exclusivity(unchecked) package var key: Int64 = 0
     /// The entity and store of a registered model.
-    package var binding: EntityBinding?
+    @exclusivity(unchecked) package var binding: EntityBinding?
     /// The persisted properties changed since the last save.
-    @usableFromInline package var changes = PropertyMask()
+    @exclusivity(unchecked) @usableFromInline package var changes = PropertyMask()
     /// References to the values of externally stored attributes not read yet, by property index.
-    package var externalReferences: [Int: String]?
+    @exclusivity(unchecked) package var externalReferences: [Int: String]?
 
     public init() {}
+
+    /// Makes this the state of a saved model registered in `context` for the row `key`, forgetting the rest.
+    package func register(in context: ModelContext, key: Int64, binding: EntityBinding) {
+        self.context = context
+        status = .registered
+        isInChangedList = false
+        self.key = key
+        self.binding = binding
+        changes = PropertyMask()
+        externalReferences = nil
+    }
 }
 
 /// A set of property indexes, inline for the first 64.

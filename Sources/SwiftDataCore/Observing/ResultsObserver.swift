@@ -22,10 +22,12 @@ public final class ResultsObserver<Element: PersistentModel, SectionTitle: Hasha
     private let signal = ResultsSignal()
     private let isolation: (any Actor)?
 
-    /// How results are grouped: a title per model, and the sort that keeps equal titles together.
+    /// How results are grouped: a title per model, and the sort that keeps equal titles together. (The sort is
+    /// kept in an array: a `SortDescriptor` stored inline makes optimized builds refer to a symbol Foundation on
+    /// Linux does not export.)
     struct Sectioning {
         var title: (Element) -> SectionTitle
-        var sort: SortDescriptor<Element>
+        var sort: [SortDescriptor<Element>]
     }
 
     init(
@@ -37,7 +39,7 @@ public final class ResultsObserver<Element: PersistentModel, SectionTitle: Hasha
         self.isolation = isolation
         userSort = descriptor.sortBy
         self.descriptor = descriptor
-        self.descriptor.sortBy = (sectioning.map { [$0.sort] } ?? []) + descriptor.sortBy
+        self.descriptor.sortBy = (sectioning?.sort ?? []) + descriptor.sortBy
         try refetch()
         subscribe()
     }
@@ -76,7 +78,7 @@ public final class ResultsObserver<Element: PersistentModel, SectionTitle: Hasha
         set {
             registrar.withMutation(of: self, keyPath: \.sortBy) {
                 userSort = newValue
-                descriptor.sortBy = (sectioning.map { [$0.sort] } ?? []) + newValue
+                descriptor.sortBy = (sectioning?.sort ?? []) + newValue
             }
             refetchAnnouncing()
         }
@@ -326,11 +328,15 @@ extension ResultsObserver where SectionTitle == String {
 
 extension ResultsObserver.Sectioning where SectionTitle == String {
     init(_ keyPath: KeyPath<Element, String>) {
-        self.init(title: { $0[keyPath: keyPath] }, sort: SortDescriptor(assumingSendable(keyPath)))
+        self.init(
+            title: { $0[keyPath: keyPath] },
+            sort: [SortDescriptor(assumingSendable(keyPath), comparator: .localizedStandard)])
     }
 
     init(_ keyPath: KeyPath<Element, String?>) {
-        self.init(title: { $0[keyPath: keyPath] ?? "" }, sort: SortDescriptor(assumingSendable(keyPath)))
+        self.init(
+            title: { $0[keyPath: keyPath] ?? "" },
+            sort: [SortDescriptor(assumingSendable(keyPath), comparator: .localizedStandard)])
     }
 }
 

@@ -36,6 +36,97 @@ extension _RowReader {
     }
 }
 
+extension _RowReader {
+    /// Decodes a value into a property's storage. Generated code calls these: the storage's exact type picks the
+    /// overload (an `inout` argument is never converted), so `Int?` storage takes the direct path below and
+    /// `Int??` (an optional attribute) the generic one.
+    @inlinable
+    public func read<Value: _PersistentValue>(_ column: Int32, into storage: inout Value?) throws {
+        storage = try Value._decode(from: self, column: column)
+    }
+
+    @inlinable
+    public func read<Value>(_ column: Int32, into storage: inout Value?) throws {
+        storage = try ValueCodec.decode(Value.self, from: self, column: column)
+    }
+
+    // Direct paths for the common types, with the same meaning as their `_decode`: no generic code, no type
+    // metadata at run time.
+
+    @inlinable
+    public func read(_ column: Int32, into storage: inout Int?) throws { storage = Int(int64(column)) }
+
+    @inlinable
+    public func read(_ column: Int32, into storage: inout Int64?) throws { storage = int64(column) }
+
+    @inlinable
+    public func read(_ column: Int32, into storage: inout Bool?) throws { storage = int64(column) != 0 }
+
+    @inlinable
+    public func read(_ column: Int32, into storage: inout Double?) throws {
+        storage = isNull(column) ? .nan : double(column)
+    }
+
+    @inlinable
+    public func read(_ column: Int32, into storage: inout String?) throws { storage = string(column) }
+
+    @inlinable
+    public func read(_ column: Int32, into storage: inout Data?) throws { storage = data(column) }
+
+    @inlinable
+    public func read(_ column: Int32, into storage: inout Date?) throws {
+        storage = Date(timeIntervalSinceReferenceDate: double(column))
+    }
+}
+
+extension _RowWriter {
+    // Direct paths for the common types, with the same meaning as their `_encode`. A `nil` argument means the
+    // property was never set. (Optional attributes have doubly optional storage, which only the generic
+    // overloads accept.)
+
+    @inlinable
+    public func write(_ value: Int?, _ parameter: Int32, property: StaticString) throws {
+        guard let value else { throw SwiftDataError.unsetProperty(String(describing: property)) }
+        try bind(Int64(value), parameter)
+    }
+
+    @inlinable
+    public func write(_ value: Int64?, _ parameter: Int32, property: StaticString) throws {
+        guard let value else { throw SwiftDataError.unsetProperty(String(describing: property)) }
+        try bind(value, parameter)
+    }
+
+    @inlinable
+    public func write(_ value: Bool?, _ parameter: Int32, property: StaticString) throws {
+        guard let value else { throw SwiftDataError.unsetProperty(String(describing: property)) }
+        try bind(value ? 1 as Int64 : 0, parameter)
+    }
+
+    @inlinable
+    public func write(_ value: Double?, _ parameter: Int32, property: StaticString) throws {
+        guard let value else { throw SwiftDataError.unsetProperty(String(describing: property)) }
+        try bind(value, parameter)
+    }
+
+    @inlinable
+    public func write(_ value: String?, _ parameter: Int32, property: StaticString) throws {
+        guard let value else { throw SwiftDataError.unsetProperty(String(describing: property)) }
+        try bind(value, parameter)
+    }
+
+    @inlinable
+    public func write(_ value: Data?, _ parameter: Int32, property: StaticString) throws {
+        guard let value else { throw SwiftDataError.unsetProperty(String(describing: property)) }
+        try bind(value, parameter)
+    }
+
+    @inlinable
+    public func write(_ value: Date?, _ parameter: Int32, property: StaticString) throws {
+        guard let value else { throw SwiftDataError.unsetProperty(String(describing: property)) }
+        try bind(value.timeIntervalSinceReferenceDate, parameter)
+    }
+}
+
 extension _RowWriter {
     /// Encodes a value of a type the store knows natively. `nil` means the property was never set.
     @inlinable
