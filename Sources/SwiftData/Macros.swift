@@ -1,6 +1,6 @@
 /// Turns a class into a stored model: every stored `var` becomes a persisted property with change tracking
 /// and observation, and the class conforms to `PersistentModel` and `Observable`.
-@attached(member, names: named(_$persistentState), named(_$observationRegistrar), named(init),
+@attached(member, names: named(_$persistentState), named(_$observationRegistrar), named(_$isObserved), named(init),
     named(persistentBackingData), named(schemaMetadata), named(_$load), named(_$store), named(_$get), named(_$set),
     named(_$uniquenessConstraints), named(_$indices))
 @attached(memberAttribute)

@@ -36,12 +36,22 @@ public enum ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
             "case \(index): return _$\(property.name).map { $0 as Any }"
         }
         let sets = properties.enumerated().map { index, property in
-            "case \(index): _$observationRegistrar.withMutation(of: self, keyPath: \\.\(property.name)) { _$\(property.name) = SwiftData._storedValue(value, as: _$\(property.name)) }"
+            """
+            case \(index):
+                if _$isObserved {
+                    _$observationRegistrar.withMutation(of: self, keyPath: \\.\(property.name)) { _$\(property.name) = SwiftData._storedValue(value, as: _$\(property.name)) }
+                } else {
+                    _$\(property.name) = SwiftData._storedValue(value, as: _$\(property.name))
+                }
+            """
         }
 
         return [
             "@exclusivity(unchecked) \(raw: access)var _$persistentState = SwiftData._PersistentState()",
             "\(raw: access)let _$observationRegistrar = Observation.ObservationRegistrar()",
+            // Set by the first read of a persisted property, the only way an observer can start watching the
+            // model: until then changes skip the registrar, whose bookkeeping is most of a new model's cost.
+            "@exclusivity(unchecked) \(raw: access)var _$isObserved = false",
             "\(raw: access)required init(backingData: any SwiftData.BackingData<\(raw: className)>) {}",
             """
             \(raw: access)var persistentBackingData: any SwiftData.BackingData<\(raw: className)> {

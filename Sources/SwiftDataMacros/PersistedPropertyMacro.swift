@@ -18,6 +18,7 @@ public enum PersistedPropertyMacro: AccessorMacro, PeerMacro {
         return [
             """
             get {
+                _$isObserved = true
                 _$observationRegistrar.access(self, keyPath: \\.\(raw: name))
                 if _$\(raw: name) == nil {
                     _$fault(\(raw: index))
@@ -29,7 +30,11 @@ public enum PersistedPropertyMacro: AccessorMacro, PeerMacro {
             set {
                 _$willSet(\(raw: index), _$\(raw: name))
                 let oldValue = _$\(raw: name)
-                _$observationRegistrar.withMutation(of: self, keyPath: \\.\(raw: name)) {
+                if _$isObserved {
+                    _$observationRegistrar.withMutation(of: self, keyPath: \\.\(raw: name)) {
+                        _$\(raw: name) = newValue
+                    }
+                } else {
                     _$\(raw: name) = newValue
                 }
                 \(raw: didSet)(\(raw: index), oldValue, newValue)

@@ -26,6 +26,7 @@ struct ModelMacroExpansionTests {
             final class User {
                 var name: String {
                     get {
+                        _$isObserved = true
                         _$observationRegistrar.access(self, keyPath: \.name)
                         if _$name == nil {
                             _$fault(0)
@@ -35,7 +36,11 @@ struct ModelMacroExpansionTests {
                     set {
                         _$willSet(0, _$name)
                         let oldValue = _$name
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
+                        if _$isObserved {
+                            _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
+                                _$name = newValue
+                            }
+                        } else {
                             _$name = newValue
                         }
                         _$didSet(0, oldValue, newValue)
@@ -45,6 +50,7 @@ struct ModelMacroExpansionTests {
                 @exclusivity(unchecked) private var _$name: Swift.Optional<String> = nil
                 var email: String {
                     get {
+                        _$isObserved = true
                         _$observationRegistrar.access(self, keyPath: \.email)
                         if _$email == nil {
                             _$fault(1)
@@ -54,7 +60,11 @@ struct ModelMacroExpansionTests {
                     set {
                         _$willSet(1, _$email)
                         let oldValue = _$email
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.email) {
+                        if _$isObserved {
+                            _$observationRegistrar.withMutation(of: self, keyPath: \.email) {
+                                _$email = newValue
+                            }
+                        } else {
                             _$email = newValue
                         }
                         _$didSet(1, oldValue, newValue)
@@ -64,6 +74,7 @@ struct ModelMacroExpansionTests {
                 @exclusivity(unchecked) private var _$email: Swift.Optional<String> = .some("")
                 var nickname: String? {
                     get {
+                        _$isObserved = true
                         _$observationRegistrar.access(self, keyPath: \.nickname)
                         if _$nickname == nil {
                             _$fault(2)
@@ -73,7 +84,11 @@ struct ModelMacroExpansionTests {
                     set {
                         _$willSet(2, _$nickname)
                         let oldValue = _$nickname
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.nickname) {
+                        if _$isObserved {
+                            _$observationRegistrar.withMutation(of: self, keyPath: \.nickname) {
+                                _$nickname = newValue
+                            }
+                        } else {
                             _$nickname = newValue
                         }
                         _$didSet(2, oldValue, newValue)
@@ -83,6 +98,7 @@ struct ModelMacroExpansionTests {
                 @exclusivity(unchecked) private var _$nickname: Swift.Optional<String?> = .some(nil)
                 var imageData {
                     get {
+                        _$isObserved = true
                         _$observationRegistrar.access(self, keyPath: \.imageData)
                         if _$imageData == nil {
                             _$fault(3)
@@ -92,7 +108,11 @@ struct ModelMacroExpansionTests {
                     set {
                         _$willSet(3, _$imageData)
                         let oldValue = _$imageData
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.imageData) {
+                        if _$isObserved {
+                            _$observationRegistrar.withMutation(of: self, keyPath: \.imageData) {
+                                _$imageData = newValue
+                            }
+                        } else {
                             _$imageData = newValue
                         }
                         _$didSet(3, oldValue, newValue)
@@ -111,6 +131,8 @@ struct ModelMacroExpansionTests {
                 @exclusivity(unchecked) var _$persistentState = SwiftData._PersistentState()
 
                 let _$observationRegistrar = Observation.ObservationRegistrar()
+
+                @exclusivity(unchecked) var _$isObserved = false
 
                 required init(backingData: any SwiftData.BackingData<User>) {
                 }
@@ -190,19 +212,35 @@ struct ModelMacroExpansionTests {
                 func _$set(_ property: Int, _ value: Any?) {
                     switch property {
                     case 0:
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
+                        if _$isObserved {
+                            _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
+                                _$name = SwiftData._storedValue(value, as: _$name)
+                            }
+                        } else {
                             _$name = SwiftData._storedValue(value, as: _$name)
                         }
                     case 1:
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.email) {
+                        if _$isObserved {
+                            _$observationRegistrar.withMutation(of: self, keyPath: \.email) {
+                                _$email = SwiftData._storedValue(value, as: _$email)
+                            }
+                        } else {
                             _$email = SwiftData._storedValue(value, as: _$email)
                         }
                     case 2:
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.nickname) {
+                        if _$isObserved {
+                            _$observationRegistrar.withMutation(of: self, keyPath: \.nickname) {
+                                _$nickname = SwiftData._storedValue(value, as: _$nickname)
+                            }
+                        } else {
                             _$nickname = SwiftData._storedValue(value, as: _$nickname)
                         }
                     case 3:
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.imageData) {
+                        if _$isObserved {
+                            _$observationRegistrar.withMutation(of: self, keyPath: \.imageData) {
+                                _$imageData = SwiftData._storedValue(value, as: _$imageData)
+                            }
+                        } else {
                             _$imageData = SwiftData._storedValue(value, as: _$imageData)
                         }
                     default:
