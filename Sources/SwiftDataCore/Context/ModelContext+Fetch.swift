@@ -172,6 +172,8 @@ extension ModelContext {
         let coded = binding.codedAttributes
         let isPartial = properties.count < binding.fetchedProperties.count
         let fetched = Set(properties)
+        // Rows of models not registered yet, with plain attributes only, load in one tight loop.
+        let isPlain = !hasReferences && coded.isEmpty && binding.lazyRelationships.isEmpty && !isPartial
         try body { key, reader, first in
             let model: T
             let isNew: Bool
@@ -182,6 +184,14 @@ extension ModelContext {
                 model = T(backingData: backingData)
                 model._$persistentState.register(in: self, key: key, binding: binding)
                 map[key] = model
+                if isPlain {
+                    var column = first
+                    for property in properties {
+                        try model._$load(property, from: reader, column: column)
+                        column += 1
+                    }
+                    return model
+                }
                 isNew = true
             }
             let changes = model._$persistentState.changes

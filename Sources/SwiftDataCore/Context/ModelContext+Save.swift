@@ -78,10 +78,13 @@ extension ModelContext {
         var deletedIdentifiers: [PersistentIdentifier] = []
         for (entityName, keys) in operation.deletedKeys {
             guard let binding = container.binding(forEntityName: entityName) else { continue }
+            let typeKey = binding.entity.modelType.map { ObjectIdentifier($0) }
+            var map = typeKey.flatMap { registry.removeValue(forKey: $0) } ?? [:]
             for key in keys.sorted() {
                 deletedIdentifiers.append(identifier(key: key, binding: binding))
-                detachRegistered(binding, key: key)
+                if let model = map.removeValue(forKey: key) as? any PersistentModel { markDetached(model) }
             }
+            if let typeKey, !map.isEmpty { registry[typeKey] = map }
         }
         for model in deletes where model._$persistentState.status == .deleted { detach(model) }
         if !operation.deletedKeys.isEmpty { removeReferences(toDeleted: operation.deletedKeys) }
@@ -188,8 +191,13 @@ extension ModelContext {
     }
 
     private func detach(_ model: any PersistentModel) {
+        registry[ObjectIdentifier(type(of: model))]?[model._$persistentState.key] = nil
+        markDetached(model)
+    }
+
+    /// Marks a model that left the registry as no longer managed.
+    private func markDetached(_ model: any PersistentModel) {
         let state = model._$persistentState
-        registry[ObjectIdentifier(type(of: model))]?[state.key] = nil
         state.status = .detached
         state.context = nil
         state.changes.removeAll()

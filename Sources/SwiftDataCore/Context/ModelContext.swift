@@ -112,7 +112,7 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
             }
             model._$persistentState.status = .registered
             deleted.removeAll { $0 === model }
-            registerUndo { $0.delete(model) }
+            if recordsUndo { registerUndo { $0.delete(model) } }
         case .detached where state.binding != nil:
             Log.error("insert(_:) was given a \(T.self) that was deleted; create a new model instead")
             return
@@ -124,7 +124,7 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
             model._$persistentState.context = self
             model._$persistentState.status = .inserted
             inserted.append(model)
-            registerUndo { $0.undoInsert(model) }
+            if recordsUndo { registerUndo { $0.undoInsert(model) } }
             insertRelated(of: model)
         }
         scheduleAutosave()
@@ -144,12 +144,12 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
             model._$persistentState.status = .detached
             model._$persistentState.context = nil
             inserted.removeAll { $0 === model }
-            registerUndo { $0.reinsert(model) }
+            if recordsUndo { registerUndo { $0.reinsert(model) } }
         case .registered:
             if recordsUndo { keepValuesForUndo(of: model) }
             model._$persistentState.status = .deleted
             deleted.append(model)
-            registerUndo { $0.undoDelete(model) }
+            if recordsUndo { registerUndo { $0.undoDelete(model) } }
         default:
             return
         }

@@ -25,16 +25,25 @@ struct SaveOperation {
 
     /// Refuses relationship counts outside `minimumModelCount` / `maximumModelCount`.
     func validate() throws {
-        for model in inserts + updates {
-            guard let entity = Relationships.entity(of: model) else { continue }
-            for relationship in entity.orderedRelationships where !relationship.isToOneRelationship {
+        var entity: Schema.Entity?
+        var bounded: [Schema.Relationship] = []
+        for model in [inserts, updates].joined() {
+            // Models come grouped by type, mostly: look the entity's bounded relationships up when it changes.
+            guard let modelEntity = Relationships.entity(of: model) else { continue }
+            if modelEntity !== entity {
+                entity = modelEntity
+                bounded = modelEntity.orderedRelationships.filter {
+                    !$0.isToOneRelationship && ($0.minimumModelCount ?? 0 > 0 || $0.maximumModelCount ?? 0 > 0)
+                }
+            }
+            for relationship in bounded {
                 guard let value = model._$get(relationship.index) as? any _RelationshipValue else { continue }
                 let count = value._relatedModels.count
                 if let minimum = relationship.minimumModelCount, minimum > 0, count < minimum {
-                    throw countError(entity, relationship, "has \(count) models, fewer than its minimum of \(minimum)")
+                    throw countError(modelEntity, relationship, "has \(count) models, fewer than its minimum of \(minimum)")
                 }
                 if let maximum = relationship.maximumModelCount, maximum > 0, count > maximum {
-                    throw countError(entity, relationship, "has \(count) models, more than its maximum of \(maximum)")
+                    throw countError(modelEntity, relationship, "has \(count) models, more than its maximum of \(maximum)")
                 }
             }
         }
@@ -67,11 +76,19 @@ struct SaveOperation {
             }
         }
         for (entity, rows) in inserted.batches { try transaction.insert(rows, entity: entity) }
+        // Models changed in the same properties share one list of attributes to write.
+        var lastChanges: (mask: PropertyMask, binding: EntityBinding, attributes: [Int])?
         for model in updates {
             let state = model._$persistentState
             guard let binding = state.binding, binding.store === store else { continue }
             let changes = state.changes
-            let attributes = binding.attributeIndexes.filter(changes.contains)
+            let attributes: [Int]
+            if let last = lastChanges, last.binding === binding, last.mask == changes {
+                attributes = last.attributes
+            } else {
+                attributes = binding.attributeIndexes.filter(changes.contains)
+                lastChanges = (changes, binding, attributes)
+            }
             let references = try references(of: model, entity: binding.entity, only: changes)
             guard !attributes.isEmpty || !references.isEmpty else { continue }
             updated.append(
@@ -242,7 +259,10 @@ struct SaveOperation {
     private mutating func deleteWithRules(_ transaction: any DataStoreTransaction, store: any DataStore) throws {
         var pending: [(Schema.Entity, [Int64])] = []
         func add(_ keys: [Int64], of entity: Schema.Entity) {
-            let new = keys.filter { deletedKeys[entity.name, default: []].insert($0).inserted }
+            var known = deletedKeys.removeValue(forKey: entity.name) ?? []
+            known.reserveCapacity(known.count + keys.count)
+            let new = keys.filter { known.insert($0).inserted }
+            deletedKeys[entity.name] = known
             if !new.isEmpty { pending.append((entity, new)) }
         }
         var direct = RowBatches()
@@ -310,16 +330,26 @@ struct SaveOperation {
 
 /// Rows grouped by entity, in the order their entities first appear.
 struct RowBatches {
-    private(set) var batches: [(entity: Schema.Entity, rows: [RowWrite])] = []
+    private var entities: [Schema.Entity] = []
+    private var rows: [[RowWrite]] = []
     private var positions: [ObjectIdentifier: Int] = [:]
+    /// The batch of the latest row: rows mostly come grouped by entity.
+    private var last = -1
+
+    var batches: [(entity: Schema.Entity, rows: [RowWrite])] { Array(zip(entities, rows)) }
 
     mutating func append(_ row: RowWrite, to entity: Schema.Entity) {
-        if let index = positions[ObjectIdentifier(entity)] {
-            batches[index].rows.append(row)
-        } else {
-            positions[ObjectIdentifier(entity)] = batches.count
-            batches.append((entity, [row]))
+        if last < 0 || entities[last] !== entity {
+            if let index = positions[ObjectIdentifier(entity)] {
+                last = index
+            } else {
+                last = entities.count
+                positions[ObjectIdentifier(entity)] = last
+                entities.append(entity)
+                rows.append([])
+            }
         }
+        rows[last].append(row)
     }
 }
 
