@@ -146,8 +146,10 @@ extension ModelContext {
     }
 
     /// Inserts the model and every unmanaged model its loaded relationships reach.
-    func insertRelated(of model: some PersistentModel) {
-        guard let entity = Relationships.entity(of: model) else { return }
+    func insertRelated<M: PersistentModel>(of model: M) {
+        guard let entity = (try? cachedBinding(for: M.self))?.entity ?? Relationships.entity(of: model),
+            !entity.orderedRelationships.isEmpty
+        else { return }
         for relationship in entity.orderedRelationships {
             guard let value = model._$get(relationship.index) as? any _RelationshipValue else { continue }
             for related in value._relatedModels where related._$persistentState.status == .unmanaged {

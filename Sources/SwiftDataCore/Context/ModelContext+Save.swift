@@ -37,7 +37,7 @@ extension ModelContext {
         NotificationCenter.default.post(name: ModelContext.willSave, object: self)
 
         var operation = SaveOperation(
-            context: self, inserts: inserts, insertBindings: try inserts.map { try binding(for: type(of: $0)) },
+            context: self, inserts: inserts, insertBindings: try inserts.map { try cachedBinding(for: type(of: $0)) },
             updates: updates, deletes: deletes, batches: batches)
         try operation.validate()
         for store in storesInvolved(inserts: operation.insertBindings, updates: updates, deletes: deletes, batches: batches) {
@@ -53,9 +53,10 @@ extension ModelContext {
         var insertedIdentifiers: [PersistentIdentifier] = []
         var updatedIdentifiers: [PersistentIdentifier] = []
         let duplicates = Set(operation.merged.map { ObjectIdentifier($0.duplicate) })
-        for (model, binding) in zip(inserts, operation.insertBindings) where !duplicates.contains(ObjectIdentifier(model)) {
+        for (model, binding) in zip(inserts, operation.insertBindings)
+        where duplicates.isEmpty || !duplicates.contains(ObjectIdentifier(model)) {
             guard let key = operation.insertedKeys[ObjectIdentifier(model)] else { continue }
-            if operation.upserts[ObjectIdentifier(model)] != nil {
+            if !operation.upserts.isEmpty, operation.upserts[ObjectIdentifier(model)] != nil {
                 // The new model became a stored row: it replaces the context's old object for that row, and its
                 // to-many relationships load again to include the row's members.
                 if let old = registry[ObjectIdentifier(type(of: model))]?[key] as? any PersistentModel, old !== model {

@@ -41,6 +41,8 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
     @usableFromInline final var recordsUndo = false
     /// How many saves the context made, so an undone change knows whether the store moved on since.
     var saveCount = 0
+    /// The binding `cachedBinding(for:)` found last.
+    var lastBinding: (type: ObjectIdentifier, binding: EntityBinding)?
 
     /// A context of `container`, with autosave off.
     public convenience init(_ container: ModelContainer) {
@@ -268,6 +270,14 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
     func register<T: PersistentModel>(_ model: T, key: Int64, binding: EntityBinding) {
         model._$persistentState.register(in: self, key: key, binding: binding)
         registry[ObjectIdentifier(T.self), default: [:]][key] = model
+    }
+
+    /// `binding(for:)`, remembering the last type asked about: models mostly come one type at a time.
+    func cachedBinding(for type: any PersistentModel.Type) throws -> EntityBinding {
+        if let last = lastBinding, last.type == ObjectIdentifier(type) { return last.binding }
+        let found = try binding(for: type)
+        lastBinding = (ObjectIdentifier(type), found)
+        return found
     }
 
     /// The entity and store of a model type, or an error that says the container lacks it.

@@ -25,18 +25,22 @@ struct SaveOperation {
 
     /// Refuses relationship counts outside `minimumModelCount` / `maximumModelCount`.
     func validate() throws {
+        func bounded(_ entity: Schema.Entity) -> [Schema.Relationship] {
+            entity.orderedRelationships.filter {
+                !$0.isToOneRelationship && ($0.minimumModelCount ?? 0 > 0 || $0.maximumModelCount ?? 0 > 0)
+            }
+        }
+        guard context.container.schema.entities.contains(where: { !bounded($0).isEmpty }) else { return }
         var entity: Schema.Entity?
-        var bounded: [Schema.Relationship] = []
-        for model in [inserts, updates].joined() {
+        var relationships: [Schema.Relationship] = []
+        func check(_ model: any PersistentModel, _ binding: EntityBinding?) throws {
             // Models come grouped by type, mostly: look the entity's bounded relationships up when it changes.
-            guard let modelEntity = Relationships.entity(of: model) else { continue }
+            guard let modelEntity = binding?.entity else { return }
             if modelEntity !== entity {
                 entity = modelEntity
-                bounded = modelEntity.orderedRelationships.filter {
-                    !$0.isToOneRelationship && ($0.minimumModelCount ?? 0 > 0 || $0.maximumModelCount ?? 0 > 0)
-                }
+                relationships = bounded(modelEntity)
             }
-            for relationship in bounded {
+            for relationship in relationships {
                 guard let value = model._$get(relationship.index) as? any _RelationshipValue else { continue }
                 let count = value._relatedModels.count
                 if let minimum = relationship.minimumModelCount, minimum > 0, count < minimum {
@@ -47,6 +51,8 @@ struct SaveOperation {
                 }
             }
         }
+        for (model, binding) in zip(inserts, insertBindings) { try check(model, binding) }
+        for model in updates { try check(model, model._$persistentState.binding) }
     }
 
     private func countError(_ entity: Schema.Entity, _ relationship: Schema.Relationship, _ detail: String) -> SwiftDataError {
@@ -65,11 +71,11 @@ struct SaveOperation {
         var inserted = RowBatches()
         var updated = RowBatches()
         for (model, binding) in zip(inserts, insertBindings) where binding.store === store {
-            guard !duplicates.contains(ObjectIdentifier(model)) else { continue }
+            guard duplicates.isEmpty || !duplicates.contains(ObjectIdentifier(model)) else { continue }
             let row = RowWrite(
                 model: model, key: try key(of: model), attributes: binding.attributeIndexes,
                 references: try references(of: model, entity: binding.entity, only: nil))
-            if upserts[ObjectIdentifier(model)] != nil {
+            if !upserts.isEmpty, upserts[ObjectIdentifier(model)] != nil {
                 updated.append(row, to: binding.entity)
             } else {
                 inserted.append(row, to: binding.entity)
@@ -114,6 +120,7 @@ struct SaveOperation {
                 groups.append((binding.entity, [model]))
             }
         }
+        insertedKeys.reserveCapacity(inserts.count)
         for (entity, models) in groups {
             let first = try transaction.allocateKeys(count: models.count, entity: entity)
             for (offset, model) in models.enumerated() { insertedKeys[ObjectIdentifier(model)] = first + Int64(offset) }
