@@ -29,7 +29,7 @@ enum SwiftDataWorkloads {
 
         switch workload {
         case .insert:
-            try warmUp(FetchDescriptor<Record>(), in: context)
+            try warmUp(FetchDescriptor<Record>(), in: context) { RecordValues($0).digest }
             let values = SampleData.records(rows)
             return Trial(
                 run: {
@@ -39,7 +39,7 @@ enum SwiftDataWorkloads {
                 check: { try storedDigest(container) })
 
         case .fetchAll:
-            try warmUp(FetchDescriptor<Record>(), in: context)
+            try warmUp(FetchDescriptor<Record>(), in: context) { RecordValues($0).digest }
             return Trial(
                 run: {
                     for record in try context.fetch(FetchDescriptor<Record>()) {
@@ -51,7 +51,7 @@ enum SwiftDataWorkloads {
         case .fetchIndexed:
             let group = SampleData.selectedGroup
             let descriptor = FetchDescriptor<Record>(predicate: #Predicate { $0.group == group })
-            try warmUp(descriptor, in: context)
+            try warmUp(descriptor, in: context) { RecordValues($0).digest }
             return Trial(
                 run: { for record in try context.fetch(descriptor) { digest &+= RecordValues(record).digest } },
                 check: { digest })
@@ -59,7 +59,7 @@ enum SwiftDataWorkloads {
         case .count:
             let limit = SampleData.amountLimit
             let descriptor = FetchDescriptor<Record>(predicate: #Predicate { $0.amount < limit })
-            try warmUp(descriptor, in: context)
+            try warmUp(descriptor, in: context) { RecordValues($0).digest }
             return Trial(run: { digest = try context.fetchCount(descriptor) }, check: { digest })
 
         case .updateAll:
@@ -94,7 +94,7 @@ enum SwiftDataWorkloads {
                 check: { try storedDigest(container) })
 
         case .graph:
-            try warmUp(FetchDescriptor<Parent>(), in: context)
+            try warmUp(FetchDescriptor<Parent>(), in: context) { $0.rank &+ ($0.children.first?.value ?? 0) }
             return Trial(
                 run: {
                     for parent in try context.fetch(FetchDescriptor<Parent>()) {
@@ -105,7 +105,9 @@ enum SwiftDataWorkloads {
                 check: { digest })
 
         case .pages:
-            try warmUp(FetchDescriptor<Record>(sortBy: [SortDescriptor(\.key)]), in: context)
+            try warmUp(FetchDescriptor<Record>(sortBy: [SortDescriptor(\.key)]), in: context) {
+                RecordValues($0).digest
+            }
             return Trial(
                 run: {
                     for page in 0..<SampleData.pageCount {
@@ -121,11 +123,19 @@ enum SwiftDataWorkloads {
         }
     }
 
-    /// Runs a workload's query once, reading no rows: the store's reading connection opens, its schema is read,
-    /// and Swift's one-time lookups for the query's types happen before the timed part, as in a program that has
-    /// run for a while. (The raw side prepares a statement for the same reason.)
-    private static func warmUp<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, in context: ModelContext) throws {
+    /// Runs a workload's query once for one row, in a context of its own, and reads that model: the store's
+    /// reading connection opens, its schema is read, and Swift's one-time work for the query's types and the
+    /// model's properties (type lookups, key paths) happens before the timed part, as in a program that has run
+    /// for a while. The timed context starts empty. (The raw side prepares a statement for the same reason.)
+    private static func warmUp<T: PersistentModel>(
+        _ descriptor: FetchDescriptor<T>, in context: ModelContext, read: (T) -> Int
+    ) throws {
         var descriptor = descriptor
+        descriptor.fetchLimit = 1
+        let scratch = ModelContext(context.container)
+        try withExtendedLifetime(scratch) {
+            for model in try scratch.fetch(descriptor) { _ = read(model) }
+        }
         descriptor.fetchLimit = 0
         _ = try context.fetch(descriptor)
     }

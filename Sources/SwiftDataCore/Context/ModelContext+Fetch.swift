@@ -174,10 +174,13 @@ extension ModelContext {
         let fetched = Set(properties)
         // Rows of models not registered yet, with plain attributes only, load in one tight loop.
         let isPlain = !hasReferences && coded.isEmpty && binding.lazyRelationships.isEmpty && !isPartial
+        // A type with no registered models (the first fetch) needs no lookup per row, unless the rows refer to
+        // models of their own type, which may register them on the way.
+        let wasEmpty = map.isEmpty && !hasReferences
         try body { key, reader, first in
             let model: T
             let isNew: Bool
-            if let existing = map[key] {
+            if !wasEmpty, let existing = map[key] {
                 model = unsafeDowncast(existing, to: T.self)
                 isNew = false
             } else {
