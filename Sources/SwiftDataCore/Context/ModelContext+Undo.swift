@@ -28,12 +28,8 @@ extension ModelContext {
         recordUndo(of: model, property: property)
         model._$set(property, value)
         guard model._$persistentState.status == .registered else { return }
-        if wasChanged || saves != saveCount {
-            model._$persistentState.changes.remove(property)
-            model._$didSet(property)
-        } else {
-            model._$persistentState.changes.remove(property)
-        }
+        model._$persistentState.changes.remove(property)
+        if wasChanged || saves != saveCount { model._$didSet(property) }
         scheduleAutosave()
     }
 

@@ -57,7 +57,7 @@ final class ResultsSignal: Sendable {
 }
 
 /// The change count a snapshot stream has delivered.
-final class SnapshotCursor: @unchecked Sendable {
+final class SnapshotCursor: Sendable {
     private let lock = Mutex<Int?>(nil)
     var last: Int? {
         get { lock.withLock { $0 } }

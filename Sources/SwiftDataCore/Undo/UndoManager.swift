@@ -125,7 +125,7 @@ open class UndoManager: NSObject {
         }
         if !isUndoing && !isRedoing && !redoStack.isEmpty { redoStack.removeAll() }
         openGroups[openGroups.count - 1].entries.append(
-            .action(target: Weak(object: target), run: { handler($0 as! TargetType) }))
+            .action(target: Weak(object: target), run: { handler(unsafeDowncast($0, to: TargetType.self)) }))
     }
 
     /// Closes the group a registration opened by itself, if one is open.
