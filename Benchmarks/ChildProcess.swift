@@ -59,10 +59,11 @@ enum ChildProcess {
 
     /// Sets up, times and checks one repetition; the trial and its store are released before it returns.
     private static func measure(_ workload: Workload, side: Side, rows: Int, store: URL) throws -> Measurement {
-        let trial = switch side {
-        case .swiftData: try SwiftDataWorkloads.prepare(workload, rows: rows, store: store)
-        case .raw: try RawWorkloads.prepare(workload, rows: rows, store: store)
-        }
+        let trial =
+            switch side {
+            case .swiftData: try SwiftDataWorkloads.prepare(workload, rows: rows, store: store)
+            case .raw: try RawWorkloads.prepare(workload, rows: rows, store: store)
+            }
         PeakMemory.reset()
         let start = (time: now(CLOCK_MONOTONIC), cpu: now(CLOCK_PROCESS_CPUTIME_ID))
         try timed(trial)

@@ -28,12 +28,15 @@ struct Report {
             }
             return "| " + padded.joined(separator: " | ") + " |"
         }
-        let rule = "|" + widths.indices.map { column in
-            leftAligned.contains(column)
-                ? ":" + String(repeating: "-", count: widths[column] + 1)
-                : String(repeating: "-", count: widths[column] + 1) + ":"
-        }.joined(separator: "|") + "|"
-        let title = "N = \(Report.grouped(rows)) rows, median of \(repetitions) repetition"
+        let rule =
+            "|"
+            + widths.indices.map { column in
+                leftAligned.contains(column)
+                    ? ":" + String(repeating: "-", count: widths[column] + 1)
+                    : String(repeating: "-", count: widths[column] + 1) + ":"
+            }.joined(separator: "|") + "|"
+        let title =
+            "N = \(Report.grouped(rows)) rows, median of \(repetitions) repetition"
             + "\(repetitions == 1 ? "" : "s"), \(cores) core\(cores == 1 ? "" : "s"), "
             + ISO8601DateFormatter().string(from: date)
         return ([title, "", format(header), rule] + lines.map(format)).joined(separator: "\n")

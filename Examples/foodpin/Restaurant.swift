@@ -50,7 +50,10 @@ import SwiftData
 
     @Attribute(originalName: "rating") var ratingText: Rating.RawValue?
 
-    init(name: String, type: String, location: String, phone: String, description: String, isFavorite: Bool = false, rating: Rating? = nil) {
+    init(
+        name: String, type: String, location: String, phone: String, description: String, isFavorite: Bool = false,
+        rating: Rating? = nil
+    ) {
         self.name = name
         self.type = type
         self.location = location

@@ -38,11 +38,14 @@ struct Failure: Error { let message: String }
 func line(_ number: Int, _ restaurant: Restaurant) -> String {
     let favorite = restaurant.isFavorite ? "♥" : " "
     let rating = restaurant.rating.map { " [\($0.rawValue)]" } ?? ""
-    return "\(String(number).leftPadded(to: 2)) \(favorite) \(restaurant.name) — \(restaurant.type), \(restaurant.location)\(rating)"
+    return
+        "\(String(number).leftPadded(to: 2)) \(favorite) \(restaurant.name) — \(restaurant.type), \(restaurant.location)\(rating)"
 }
 
 @MainActor func printList(_ list: [(Int, Restaurant)]) {
-    if list.isEmpty { print("No restaurants. Add one with: foodpin add --name ... --type ... --location ... --phone ...") }
+    if list.isEmpty {
+        print("No restaurants. Add one with: foodpin add --name ... --type ... --location ... --phone ...")
+    }
     for (number, restaurant) in list { print(line(number, restaurant)) }
 }
 
@@ -99,7 +102,8 @@ func readImage(_ path: String) throws -> Data {
         print("  picture:   \(restaurant.imageData.isEmpty ? "none" : "\(restaurant.imageData.count) bytes")")
         if !restaurant.summary.isEmpty { print("\n\(restaurant.summary)") }
     case "add":
-        let values = try options(arguments.dropFirst(), allowed: ["name", "type", "location", "phone", "description", "image"])
+        let values = try options(
+            arguments.dropFirst(), allowed: ["name", "type", "location", "phone", "description", "image"])
         guard let name = values["name"], let type = values["type"], let location = values["location"],
             let phone = values["phone"]
         else { throw UsageError(message: "add needs --name, --type, --location and --phone") }
@@ -123,7 +127,9 @@ func readImage(_ path: String) throws -> Data {
         let restaurant = try restaurant(numbered: arguments[1], in: context)
         restaurant.isFavorite.toggle()
         try context.save()
-        print(restaurant.isFavorite ? "\(restaurant.name) is a favourite." : "\(restaurant.name) is no longer a favourite.")
+        print(
+            restaurant.isFavorite
+                ? "\(restaurant.name) is a favourite." : "\(restaurant.name) is no longer a favourite.")
     case "image":
         guard arguments.count == 3 else { throw UsageError(message: "image takes a restaurant number and a file") }
         let restaurant = try restaurant(numbered: arguments[1], in: context)

@@ -65,7 +65,8 @@ import SwiftData
         selection = max(0, min(selection, items.count - 1))
         let (rows, columns) = terminal.size
         let done = items.filter(\.isComplete).count
-        var screen = "\u{1B}[H\u{1B}[2J\u{1B}[1mTo Do\u{1B}[0m  \(items.count) item\(items.count == 1 ? "" : "s"), \(done) done\r\n\r\n"
+        var screen =
+            "\u{1B}[H\u{1B}[2J\u{1B}[1mTo Do\u{1B}[0m  \(items.count) item\(items.count == 1 ? "" : "s"), \(done) done\r\n\r\n"
         let visible = max(1, rows - 5)
         let first = max(0, min(selection - visible + 1, items.count - visible))
         if items.isEmpty { screen += "  Nothing to do. Press a to add an item.\r\n" }
@@ -111,12 +112,13 @@ import SwiftData
             default: break
             }
         case .priority(let name):
-            let priority: Priority? = switch key {
-            case .character("h"), .character("H"): .high
-            case .character("n"), .character("N"), .enter: .normal
-            case .character("l"), .character("L"): .low
-            default: nil
-            }
+            let priority: Priority? =
+                switch key {
+                case .character("h"), .character("H"): .high
+                case .character("n"), .character("N"), .enter: .normal
+                case .character("l"), .character("L"): .low
+                default: nil
+                }
             if key == .escape { mode = .list }
             guard let priority else { return }
             let item = ToDoItem(name: name, priority: priority)

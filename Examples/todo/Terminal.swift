@@ -69,7 +69,9 @@ enum Key: Equatable {
             let byte = bytes[index]
             switch byte {
             case 0x1B:
-                if index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: "[") || bytes[index + 1] == UInt8(ascii: "O") {
+                if index + 2 < bytes.count,
+                    bytes[index + 1] == UInt8(ascii: "[") || bytes[index + 1] == UInt8(ascii: "O")
+                {
                     switch bytes[index + 2] {
                     case UInt8(ascii: "A"): keys.append(.up)
                     case UInt8(ascii: "B"): keys.append(.down)

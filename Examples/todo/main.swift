@@ -23,7 +23,9 @@ struct Failure: Error { let message: String }
 
 @MainActor func item(numbered argument: String?, in context: ModelContext) throws -> ToDoItem {
     guard let argument else { throw UsageError(message: "which item? Give its number from `todo list`") }
-    guard let number = Int(argument), number > 0 else { throw UsageError(message: "'\(argument)' is not an item number") }
+    guard let number = Int(argument), number > 0 else {
+        throw UsageError(message: "'\(argument)' is not an item number")
+    }
     let all = try items(in: context)
     guard number <= all.count else {
         throw Failure(message: "there is no item \(number); the list has \(all.count) item\(all.count == 1 ? "" : "s")")

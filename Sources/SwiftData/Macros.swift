@@ -1,6 +1,7 @@
 /// Turns a class into a stored model: every stored `var` becomes a persisted property with change tracking
 /// and observation, and the class conforms to `PersistentModel` and `Observable`.
-@attached(member, names: named(_$persistentState), named(_$observationRegistrar), named(_$isObserved), named(init),
+@attached(
+    member, names: named(_$persistentState), named(_$observationRegistrar), named(_$isObserved), named(init),
     named(persistentBackingData), named(schemaMetadata), named(_$load), named(_$store), named(_$get), named(_$set),
     named(_$uniquenessConstraints), named(_$indices))
 @attached(memberAttribute)
@@ -30,7 +31,8 @@ public macro Transient() = #externalMacro(module: "SwiftDataMacros", type: "Tran
 /// Makes a stored property persisted (added by `@Model`; not written by hand).
 @attached(accessor, names: named(get), named(set))
 @attached(peer, names: prefixed(`_$`))
-public macro _PersistedProperty(_ index: Int) = #externalMacro(module: "SwiftDataMacros", type: "PersistedPropertyMacro")
+public macro _PersistedProperty(_ index: Int) =
+    #externalMacro(module: "SwiftDataMacros", type: "PersistedPropertyMacro")
 
 /// Declares unique constraints of a model: each array is one constraint over one or more properties
 /// (attributes or to-one relationships). Inserting a model whose values match a stored one updates it.

@@ -26,20 +26,28 @@ public enum TransientMacro: PeerMacro {
         in context: some MacroExpansionContext
     ) throws -> [DeclSyntax] {
         guard let variable = declaration.as(VariableDeclSyntax.self) else { return [] }
-        for binding in variable.bindings where binding.initializer == nil && (!binding.hasAccessors || binding.hasOnlyObservers) {
-            let isOptional = binding.typeAnnotation.map {
-                $0.type.is(OptionalTypeSyntax.self) || $0.type.is(ImplicitlyUnwrappedOptionalTypeSyntax.self)
-            } ?? false
+        for binding in variable.bindings
+        where binding.initializer == nil && (!binding.hasAccessors || binding.hasOnlyObservers) {
+            let isOptional =
+                binding.typeAnnotation.map {
+                    $0.type.is(OptionalTypeSyntax.self) || $0.type.is(ImplicitlyUnwrappedOptionalTypeSyntax.self)
+                } ?? false
             // `var x: T?` starts as nil, like any stored optional.
             if isOptional && variable.bindingSpecifier.tokenKind == .keyword(.var) { continue }
             var fixIts: [FixIt] = []
             if let annotation = binding.typeAnnotation {
                 let withDefault = binding.with(\.typeAnnotation, annotation.with(\.trailingTrivia, .space))
-                    .with(\.initializer, InitializerClauseSyntax(equal: .equalToken(trailingTrivia: .space), value: ExprSyntax("<#default value#>")))
+                    .with(
+                        \.initializer,
+                        InitializerClauseSyntax(
+                            equal: .equalToken(trailingTrivia: .space), value: ExprSyntax("<#default value#>")))
                 fixIts.append(
-                    FixIt(message: ModelFixIt.addDefault, changes: [.replace(oldNode: Syntax(binding), newNode: Syntax(withDefault))]))
+                    FixIt(
+                        message: ModelFixIt.addDefault,
+                        changes: [.replace(oldNode: Syntax(binding), newNode: Syntax(withDefault))]))
             }
-            context.diagnose(Diagnostic(node: binding.pattern, message: ModelDiagnostic.transientWithoutDefault, fixIts: fixIts))
+            context.diagnose(
+                Diagnostic(node: binding.pattern, message: ModelDiagnostic.transientWithoutDefault, fixIts: fixIts))
         }
         return []
     }

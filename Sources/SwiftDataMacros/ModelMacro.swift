@@ -76,7 +76,7 @@ public enum ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
                 cases: stores),
             switchFunction("\(access)func _$get(_ property: Int) -> Any?", cases: gets, otherwise: "return nil"),
         ] + constraints(of: classDecl, className: className, access: access) + [
-            switchFunction("\(access)func _$set(_ property: Int, _ value: Any?)", cases: sets),
+            switchFunction("\(access)func _$set(_ property: Int, _ value: Any?)", cases: sets)
         ]
     }
 
@@ -120,7 +120,8 @@ public enum ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
                 .filter { $0.macroName.text == macro }
                 .flatMap { $0.arguments.map { "\(rooted($0.expression, at: className)) as [AnyKeyPath]" } }
             guard !lists.isEmpty else { continue }
-            result.append("\(raw: access)static var \(raw: member): [[AnyKeyPath]] { [\(raw: lists.joined(separator: ", "))] }")
+            result.append(
+                "\(raw: access)static var \(raw: member): [[AnyKeyPath]] { [\(raw: lists.joined(separator: ", "))] }")
         }
         return result
     }
@@ -179,8 +180,10 @@ public enum ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         element.label == nil && element.expression.trimmedDescription.hasSuffix(".cascade")
     }
 
-    private static func switchFunction(_ signature: String, cases: [String], otherwise: String = "break") -> DeclSyntax {
-        let body = cases.isEmpty
+    private static func switchFunction(_ signature: String, cases: [String], otherwise: String = "break") -> DeclSyntax
+    {
+        let body =
+            cases.isEmpty
             ? (otherwise == "break" ? "" : otherwise)
             : "switch property {\n\(cases.joined(separator: "\n"))\ndefault: \(otherwise)\n}"
         return "\(raw: signature) {\n\(raw: body)\n}"
@@ -205,7 +208,9 @@ public enum ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         context.diagnose(
             Diagnostic(
                 node: keyword, message: ModelDiagnostic.notAClass,
-                fixIt: FixIt(message: ModelFixIt.useClass, changes: [.replace(oldNode: Syntax(keyword), newNode: Syntax(replacement))])))
+                fixIt: FixIt(
+                    message: ModelFixIt.useClass,
+                    changes: [.replace(oldNode: Syntax(keyword), newNode: Syntax(replacement))])))
     }
 
     private static func diagnoseMembers(of classDecl: ClassDeclSyntax, in context: some MacroExpansionContext) {
@@ -222,7 +227,9 @@ public enum ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
                         node: variable.bindingSpecifier, message: ModelDiagnostic.letProperty,
                         fixIt: FixIt(
                             message: ModelFixIt.useVar,
-                            changes: [.replace(oldNode: Syntax(variable.bindingSpecifier), newNode: Syntax(replacement))])))
+                            changes: [
+                                .replace(oldNode: Syntax(variable.bindingSpecifier), newNode: Syntax(replacement))
+                            ])))
                 continue
             }
             if variable.modifiers.contains(where: { $0.name.text == "lazy" }) { continue }
@@ -233,7 +240,8 @@ public enum ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
             if let binding = stored.first, binding.hasOnlyObservers, let accessors = binding.accessorBlock {
                 context.diagnose(Diagnostic(node: accessors, message: ModelDiagnostic.propertyObservers))
             }
-            if let attribute = variable.attribute(named: "Attribute"), case .argumentList(let list) = attribute.arguments,
+            if let attribute = variable.attribute(named: "Attribute"),
+                case .argumentList(let list) = attribute.arguments,
                 let cascade = list.first(where: isCascade)
             {
                 let relationship: AttributeSyntax = "@Relationship(deleteRule: .cascade)"
@@ -245,8 +253,9 @@ public enum ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
                             changes: [
                                 .replace(
                                     oldNode: Syntax(attribute),
-                                    newNode: Syntax(relationship.with(\.leadingTrivia, attribute.leadingTrivia)
-                                        .with(\.trailingTrivia, attribute.trailingTrivia)))
+                                    newNode: Syntax(
+                                        relationship.with(\.leadingTrivia, attribute.leadingTrivia)
+                                            .with(\.trailingTrivia, attribute.trailingTrivia)))
                             ])))
             }
         }

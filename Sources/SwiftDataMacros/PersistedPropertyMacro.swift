@@ -53,13 +53,17 @@ public enum PersistedPropertyMacro: AccessorMacro, PeerMacro {
         // check each access of a class's stored property would make (a fifth of a fetch's time) finds nothing.
         switch (property.storableType, property.initializer) {
         case (let type?, let initial?):
-            return ["@exclusivity(unchecked) private var \(raw: storage): Swift.Optional<\(type)> = .some(\(initial.trimmed))"]
+            return [
+                "@exclusivity(unchecked) private var \(raw: storage): Swift.Optional<\(type)> = .some(\(initial.trimmed))"
+            ]
         case (let type?, nil):
             // An optional property without an initial value starts as nil, as Swift's stored optionals do.
             let initial = property.isOptionalType ? ".some(nil)" : "nil"
             return ["@exclusivity(unchecked) private var \(raw: storage): Swift.Optional<\(type)> = \(raw: initial)"]
         case (nil, let initial?):
-            return ["@exclusivity(unchecked) private var \(raw: storage) = SwiftData._initialPersistedValue(\(initial.trimmed))"]
+            return [
+                "@exclusivity(unchecked) private var \(raw: storage) = SwiftData._initialPersistedValue(\(initial.trimmed))"
+            ]
         case (nil, nil):
             return []
         }

@@ -6,13 +6,13 @@ import SwiftSyntaxMacros
 struct SwiftDataMacrosPlugin: PluginProvider {
     static var macros: [String: any Macro.Type] {
         [
-        "ModelMacro": ModelMacro.self,
-        "PersistedPropertyMacro": PersistedPropertyMacro.self,
-        "AttributeMacro": AttributeMacro.self,
-        "RelationshipMacro": RelationshipMacro.self,
-        "TransientMacro": TransientMacro.self,
-        "ConstraintMacro": ConstraintMacro.self,
-        "ModelActorMacro": ModelActorMacro.self,
+            "ModelMacro": ModelMacro.self,
+            "PersistedPropertyMacro": PersistedPropertyMacro.self,
+            "AttributeMacro": AttributeMacro.self,
+            "RelationshipMacro": RelationshipMacro.self,
+            "TransientMacro": TransientMacro.self,
+            "ConstraintMacro": ConstraintMacro.self,
+            "ModelActorMacro": ModelActorMacro.self,
         ]
     }
 

@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import SwiftDataCore
+import Synchronization
 
 /// The files that hold `.externalStorage` values, in a directory beside the store: `<store file>.external/`,
 /// one file per value, named by a UUID; a row's column holds the file name.
@@ -31,7 +31,8 @@ final class ExternalStorage: @unchecked Sendable {
             try handle.close()
         } catch {
             throw SwiftDataError.storeError.with(
-                reason: "an externally stored value could not be written to \(directory.path): \(error.localizedDescription)",
+                reason:
+                    "an externally stored value could not be written to \(directory.path): \(error.localizedDescription)",
                 suggestion: "Check that the directory is writable and the disk has space")
         }
         written.append(name)

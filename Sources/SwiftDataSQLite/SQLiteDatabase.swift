@@ -102,7 +102,9 @@ final class SQLiteDatabase {
                 try executeScript("RELEASE \(name)")
                 return result
             } catch {
-                do { try executeScript("ROLLBACK TO \(name); RELEASE \(name)") } catch { Log.error("rollback failed: \(error)") }
+                do { try executeScript("ROLLBACK TO \(name); RELEASE \(name)") } catch {
+                    Log.error("rollback failed: \(error)")
+                }
                 throw error
             }
         }

@@ -22,7 +22,9 @@ struct SQLiteDialect: SQLDialect {
 
     func name(of function: SQLFunction) -> String? {
         #if canImport(Darwin)
-        if [.localizedStandardContains, .caseInsensitiveCompare, .localizedCompare].contains(function) { return nil }
+            if [.localizedStandardContains, .caseInsensitiveCompare, .localizedCompare].contains(function) {
+                return nil
+            }
         #endif
         return SQLiteFunctions.name(of: function)
     }

@@ -54,14 +54,14 @@ enum SQLiteFunctions {
         case .contains: (2, true, { SQLiteFunctions.strings($0, $2, SQLiteFunctions.contains) })
         case .startsWith: (2, true, { SQLiteFunctions.strings($0, $2, SQLiteFunctions.startsWith) })
         #if canImport(Darwin)
-        case .localizedStandardContains, .caseInsensitiveCompare, .localizedCompare: nil
+            case .localizedStandardContains, .caseInsensitiveCompare, .localizedCompare: nil
         #else
-        // These depend on the current locale, so they are not deterministic.
-        case .localizedStandardContains:
-            (2, false, { SQLiteFunctions.strings($0, $2, SQLiteFunctions.localizedStandardContains) })
-        case .caseInsensitiveCompare:
-            (2, false, { SQLiteFunctions.strings($0, $2, SQLiteFunctions.caseInsensitiveCompare) })
-        case .localizedCompare: (2, false, { SQLiteFunctions.strings($0, $2, SQLiteFunctions.localizedCompare) })
+            // These depend on the current locale, so they are not deterministic.
+            case .localizedStandardContains:
+                (2, false, { SQLiteFunctions.strings($0, $2, SQLiteFunctions.localizedStandardContains) })
+            case .caseInsensitiveCompare:
+                (2, false, { SQLiteFunctions.strings($0, $2, SQLiteFunctions.caseInsensitiveCompare) })
+            case .localizedCompare: (2, false, { SQLiteFunctions.strings($0, $2, SQLiteFunctions.localizedCompare) })
         #endif
         case .jsonExtract, .jsonArrayLength, .jsonEach: nil
         }
@@ -78,17 +78,20 @@ enum SQLiteFunctions {
     }
 
     #if !canImport(Darwin)
-    private static func localizedStandardContains(_ a: String, _ b: String) throws -> Result {
-        .bool(try PredicateExpressions.StringLocalizedStandardContains(root: Text(a), other: Text(b)).evaluate(.init()))
-    }
+        private static func localizedStandardContains(_ a: String, _ b: String) throws -> Result {
+            .bool(
+                try PredicateExpressions.StringLocalizedStandardContains(root: Text(a), other: Text(b)).evaluate(
+                    .init()))
+        }
 
-    private static func caseInsensitiveCompare(_ a: String, _ b: String) throws -> Result {
-        .order(try PredicateExpressions.StringCaseInsensitiveCompare(root: Text(a), other: Text(b)).evaluate(.init()))
-    }
+        private static func caseInsensitiveCompare(_ a: String, _ b: String) throws -> Result {
+            .order(
+                try PredicateExpressions.StringCaseInsensitiveCompare(root: Text(a), other: Text(b)).evaluate(.init()))
+        }
 
-    private static func localizedCompare(_ a: String, _ b: String) throws -> Result {
-        .order(try PredicateExpressions.StringLocalizedCompare(root: Text(a), other: Text(b)).evaluate(.init()))
-    }
+        private static func localizedCompare(_ a: String, _ b: String) throws -> Result {
+            .order(try PredicateExpressions.StringLocalizedCompare(root: Text(a), other: Text(b)).evaluate(.init()))
+        }
     #endif
 
     // MARK: Implementations

@@ -63,13 +63,17 @@ struct SQLiteMigrator {
 
         for attribute in entity.orderedAttributes where !attribute.options.contains(.ephemeral) {
             guard let target = new.attributes.first(where: { $0.name == attribute.name }) else { continue }
-            let source = old.attributes.first { $0.name == attribute.name }
-                ?? old.attributes.first { $0.name == attribute.originalName && attribute.originalName != attribute.name }
+            let source =
+                old.attributes.first { $0.name == attribute.name }
+                ?? old.attributes.first {
+                    $0.name == attribute.originalName && attribute.originalName != attribute.name
+                }
             let fill = try attribute.defaultValue.map { try StoredValue(encoding: $0) }
             guard let source else {
                 if !target.isOptional && fill == nil && target.storage != .real, try rowCount(table) > 0 {
                     throw problem(
-                        entity, attribute.name, "the model adds the required property '\(attribute.name)' without a default value",
+                        entity, attribute.name,
+                        "the model adds the required property '\(attribute.name)' without a default value",
                         "Give it a default value or make it optional, or migrate with a custom MigrationStage")
                 }
                 columns.append(Column(name: attribute.name, source: nil, fill: fill))
@@ -89,11 +93,15 @@ struct SQLiteMigrator {
                     entity, attribute.name, "it became required, and stored models have no value for it",
                     "Give it a default value, or keep it optional")
             }
-            if source.name != attribute.name || source.isOptional != target.isOptional || source.options != target.options {
+            if source.name != attribute.name || source.isOptional != target.isOptional
+                || source.options != target.options
+            {
                 rebuild = true
             }
             let wasExternal = source.options?.contains("externalStorage") == true
-            if wasExternal != attribute.isExternal, external != nil { moved.append((attribute.name, attribute.isExternal)) }
+            if wasExternal != attribute.isExternal, external != nil {
+                moved.append((attribute.name, attribute.isExternal))
+            }
             columns.append(Column(name: attribute.name, source: source.name, fill: source.isOptional ? fill : nil))
         }
         if old.attributes.contains(where: { !used.contains($0.name) }) { rebuild = true }
@@ -102,12 +110,15 @@ struct SQLiteMigrator {
         let oldColumns = try database.rows("SELECT name FROM pragma_table_info(?)", [.text(table)]).compactMap {
             if case .text(let name) = $0.first, name != SQLiteStore.keyColumn { name } else { nil }
         }
-        if Set(oldColumns) != Set(columns.map(\.name)) || columns.contains(where: { $0.source != $0.name }) { rebuild = true }
+        if Set(oldColumns) != Set(columns.map(\.name)) || columns.contains(where: { $0.source != $0.name }) {
+            rebuild = true
+        }
 
         if rebuild {
             try rebuildTable(entity, columns: columns)
             for (column, toFiles) in moved { try moveValues(of: table, column: column, toFiles: toFiles) }
-        } else if old.uniquenessConstraints ?? [] != entity.uniquenessConstraints || old.indices ?? [] != entity.indices {
+        } else if old.uniquenessConstraints ?? [] != entity.uniquenessConstraints || old.indices ?? [] != entity.indices
+        {
             try replaceIndexes(of: entity, old: old)
         }
     }
@@ -119,20 +130,27 @@ struct SQLiteMigrator {
         let oldRelationships = old.relationships ?? []
         var used = Set<String>()
         for relationship in entity.orderedRelationships {
-            let source = oldRelationships.first { $0.name == relationship.name }
-                ?? oldRelationships.first { $0.name == relationship.originalName && relationship.originalName != relationship.name }
+            let source =
+                oldRelationships.first { $0.name == relationship.name }
+                ?? oldRelationships.first {
+                    $0.name == relationship.originalName && relationship.originalName != relationship.name
+                }
             if let source { used.insert(source.name) }
             switch relationship.storage {
             case .column:
                 if let source, source.storage != "column" {
                     throw problem(
-                        entity, relationship.name, "its storage changed (\(source.description) became \(relationship.name))",
+                        entity, relationship.name,
+                        "its storage changed (\(source.description) became \(relationship.name))",
                         "Migrate it with a MigrationStage.custom")
                 }
                 if source?.name != relationship.name { rebuild = true }
-                if !relationship.isOptional, relationship.isToOneRelationship, source == nil, try rowCount(entity.name) > 0 {
+                if !relationship.isOptional, relationship.isToOneRelationship, source == nil,
+                    try rowCount(entity.name) > 0
+                {
                     throw problem(
-                        entity, relationship.name, "the model adds a required relationship that stored models cannot have",
+                        entity, relationship.name,
+                        "the model adds a required relationship that stored models cannot have",
                         "Make the relationship optional, or migrate with a MigrationStage.custom")
                 }
                 columns.append(Column(name: relationship.name, source: source?.name, fill: nil))
@@ -146,13 +164,15 @@ struct SQLiteMigrator {
                 if let source, source.storage.hasPrefix("join:") {
                     let oldTable = source.storage.split(separator: ":").dropFirst().first.map(String.init) ?? name
                     if oldTable != name {
-                        try database.executeScript("ALTER TABLE \(dialect.quote(oldTable)) RENAME TO \(dialect.quote(name))")
+                        try database.executeScript(
+                            "ALTER TABLE \(dialect.quote(oldTable)) RENAME TO \(dialect.quote(name))")
                     }
                 } else if source == nil {
                     try database.executeScript(SQLiteStore.createJoinTable(name).joined(separator: ";\n"))
                 } else {
                     throw problem(
-                        entity, relationship.name, "its storage changed (\(source!.description) became a many-to-many relationship)",
+                        entity, relationship.name,
+                        "its storage changed (\(source!.description) became a many-to-many relationship)",
                         "Migrate it with a MigrationStage.custom")
                 }
             case .joinTable, .inverseColumn:
@@ -219,10 +239,12 @@ struct SQLiteMigrator {
         for constraint in entity.uniquenessConstraints {
             let columns = constraint.map(dialect.quote).joined(separator: ", ")
             let duplicates = try database.rows(
-                "SELECT \(columns), count(*) FROM \(dialect.quote(entity.name)) GROUP BY \(columns) HAVING count(*) > 1 AND \(constraint.map { "\(dialect.quote($0)) IS NOT NULL" }.joined(separator: " AND ")) LIMIT 3")
+                "SELECT \(columns), count(*) FROM \(dialect.quote(entity.name)) GROUP BY \(columns) HAVING count(*) > 1 AND \(constraint.map { "\(dialect.quote($0)) IS NOT NULL" }.joined(separator: " AND ")) LIMIT 3"
+            )
             if !duplicates.isEmpty {
                 let values = duplicates.map { row in
-                    zip(constraint, row).map { "\($0) = \($1)" }.joined(separator: ", ") + " (\(row.last ?? .null) models)"
+                    zip(constraint, row).map { "\($0) = \($1)" }.joined(separator: ", ")
+                        + " (\(row.last ?? .null) models)"
                 }
                 throw problem(
                     entity, constraint.joined(separator: ", "),
@@ -238,7 +260,8 @@ struct SQLiteMigrator {
         guard let external else { return }
         let key = dialect.quote(SQLiteStore.keyColumn)
         let rows = try database.rows(
-            "SELECT \(key), \(dialect.quote(column)) FROM \(dialect.quote(table)) WHERE \(dialect.quote(column)) IS NOT NULL")
+            "SELECT \(key), \(dialect.quote(column)) FROM \(dialect.quote(table)) WHERE \(dialect.quote(column)) IS NOT NULL"
+        )
         let update = "UPDATE \(dialect.quote(table)) SET \(dialect.quote(column)) = ? WHERE \(key) = ?"
         for row in rows {
             guard case .integer(let rowKey) = row[0] else { continue }
@@ -246,7 +269,8 @@ struct SQLiteMigrator {
             case (true, .blob(let data)):
                 try database.execute(update, [.text(data.isEmpty ? "" : try external.write(data)), .integer(rowKey)])
             case (false, .text(let name)):
-                try database.execute(update, [.blob(name.isEmpty ? Data() : try external.read(name)), .integer(rowKey)])
+                try database.execute(
+                    update, [.blob(name.isEmpty ? Data() : try external.read(name)), .integer(rowKey)])
                 if !name.isEmpty { external.replace(name) }
             default:
                 continue
@@ -268,18 +292,22 @@ struct SQLiteMigrator {
     }
 
     private func nullCount(_ table: String, _ column: String) throws -> Int64 {
-        let rows = try database.rows("SELECT count(*) FROM \(dialect.quote(table)) WHERE \(dialect.quote(column)) IS NULL")
+        let rows = try database.rows(
+            "SELECT count(*) FROM \(dialect.quote(table)) WHERE \(dialect.quote(column)) IS NULL")
         if case .integer(let count) = rows.first?.first { return count }
         return 0
     }
 
     private func columnExists(_ table: String, _ column: String) throws -> Bool {
-        try database.rows("SELECT name FROM pragma_table_info(?) WHERE name = ?", [.text(table), .text(column)]).count > 0
+        try database.rows("SELECT name FROM pragma_table_info(?) WHERE name = ?", [.text(table), .text(column)]).count
+            > 0
     }
 
-    private func problem(_ entity: Schema.Entity, _ property: String, _ reason: String, _ fix: String) -> SwiftDataError {
+    private func problem(_ entity: Schema.Entity, _ property: String, _ reason: String, _ fix: String) -> SwiftDataError
+    {
         SwiftDataError.loadIssueModelContainer.with(
-            reason: "the store's \(entity.name).\(property) cannot be migrated automatically: \(reason); the store was left untouched",
+            reason:
+                "the store's \(entity.name).\(property) cannot be migrated automatically: \(reason); the store was left untouched",
             model: entity.name, property: property, suggestion: fix)
     }
 }

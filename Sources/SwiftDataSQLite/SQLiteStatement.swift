@@ -91,7 +91,9 @@ final class SQLiteStatement: _RowReader, _RowWriter {
 
     func bind(_ value: Data, _ parameter: Int32) throws {
         let code = value.withUnsafeBytes { bytes in
-            sqlite3_bind_blob64(handle, parameter, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), sqlite3_uint64(bytes.count), csqlite_transient())
+            sqlite3_bind_blob64(
+                handle, parameter, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), sqlite3_uint64(bytes.count),
+                csqlite_transient())
         }
         try check(code)
     }

@@ -29,11 +29,15 @@ extension SQLiteStore {
             let name = "stage \(number + 1) (\(from.versionIdentifier) to \(to.versionIdentifier))"
             do {
                 if case .custom(_, _, let willMigrate?, _) = stage {
-                    try run(willMigrate, schema: Schema(versionedSchema: from), migrator.database, configuration, identifier, external)
+                    try run(
+                        willMigrate, schema: Schema(versionedSchema: from), migrator.database, configuration,
+                        identifier, external)
                 }
                 try migrator.migrate(to: Schema(versionedSchema: to), existingTables: [])
                 if case .custom(_, _, _, let didMigrate?) = stage {
-                    try run(didMigrate, schema: Schema(versionedSchema: to), migrator.database, configuration, identifier, external)
+                    try run(
+                        didMigrate, schema: Schema(versionedSchema: to), migrator.database, configuration, identifier,
+                        external)
                 }
             } catch {
                 throw SwiftDataError.loadIssueModelContainer.with(

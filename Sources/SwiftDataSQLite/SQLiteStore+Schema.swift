@@ -11,7 +11,8 @@ extension SQLiteStore {
         if fileManager.fileExists(atPath: url.path, isDirectory: &isDirectory) {
             if isDirectory.boolValue {
                 throw SwiftDataError.loadIssueModelContainer.with(
-                    reason: "\(url.path) is a directory, not a store file", suggestion: "Give the configuration a file URL")
+                    reason: "\(url.path) is a directory, not a store file",
+                    suggestion: "Give the configuration a file URL")
             }
             guard let handle = FileHandle(forReadingAtPath: url.path) else {
                 throw SwiftDataError.loadIssueModelContainer.with(
@@ -46,7 +47,8 @@ extension SQLiteStore {
                     schema.entitiesByName[String(describing: destination)] != nil
                 else {
                     throw SwiftDataError.loadIssueModelContainer.with(
-                        reason: "\(entity.name).\(relationship.name) leads to \(relationship.destination), which another configuration stores",
+                        reason:
+                            "\(entity.name).\(relationship.name) leads to \(relationship.destination), which another configuration stores",
                         model: entity.name, property: relationship.name,
                         suggestion: "Keep related models in the same configuration")
                 }
@@ -68,9 +70,10 @@ extension SQLiteStore {
     ) throws -> String {
         let tables: Set<String>
         do {
-            tables = Set(try database.rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap {
-                if case .text(let name) = $0.first { return name } else { return nil }
-            })
+            tables = Set(
+                try database.rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap {
+                    if case .text(let name) = $0.first { return name } else { return nil }
+                })
         } catch let error as SwiftDataError {
             throw SwiftDataError.loadIssueModelContainer.with(
                 reason: "the store at \(configuration.url.path) cannot be read; it was left untouched",
@@ -93,7 +96,8 @@ extension SQLiteStore {
         }
         let identifier = stored.identifier ?? UUID().uuidString
         do {
-            try migrate(database, stored: stored, schema: schema, plan: migrationPlan, configuration: configuration,
+            try migrate(
+                database, stored: stored, schema: schema, plan: migrationPlan, configuration: configuration,
                 identifier: identifier, tables: tables, external: external)
             external?.commit()
         } catch {
@@ -109,7 +113,8 @@ extension SQLiteStore {
         identifier: String, tables: Set<String>, external: ExternalStorage?
     ) throws {
         try database.writeTransaction {
-            try database.executeScript("""
+            try database.executeScript(
+                """
                 CREATE TABLE IF NOT EXISTS \(metadataTable) (key TEXT PRIMARY KEY, value TEXT NOT NULL);
                 CREATE TABLE IF NOT EXISTS \(sequenceTable) (entity TEXT PRIMARY KEY, last_key INTEGER NOT NULL)
                 """)
@@ -140,7 +145,8 @@ extension SQLiteStore {
             }
             if let mismatch = StoredSchema.mismatch(stored: old, model: model) {
                 throw SwiftDataError.loadIssueModelContainer.with(
-                    reason: "the read-only store's \(entity.name) does not match the model: \(mismatch)", model: entity.name,
+                    reason: "the read-only store's \(entity.name) does not match the model: \(mismatch)",
+                    model: entity.name,
                     suggestion: "Open the store with allowsSave: true once, so that it migrates")
             }
         }
@@ -152,7 +158,8 @@ extension SQLiteStore {
         guard tables.contains(metadataTable) else {
             if !tables.isEmpty {
                 throw SwiftDataError.loadIssueModelContainer.with(
-                    reason: "\(configuration.url.path) is an SQLite database that this framework did not create; it was left untouched",
+                    reason:
+                        "\(configuration.url.path) is an SQLite database that this framework did not create; it was left untouched",
                     suggestion: "Use a separate store file")
             }
             return (nil, nil, nil)
@@ -252,8 +259,10 @@ extension SQLiteStore {
             let terms = columns.map { column in
                 dialect.quote(column) + (collation(of: entity.attributesByName[column]).map { " COLLATE \($0)" } ?? "")
             }
-            return "CREATE \(unique ? "UNIQUE " : "")INDEX \(dialect.quote(name)) ON \(dialect.quote(entity.name)) (\(terms.joined(separator: ", ")))"
+            return
+                "CREATE \(unique ? "UNIQUE " : "")INDEX \(dialect.quote(name)) ON \(dialect.quote(entity.name)) (\(terms.joined(separator: ", ")))"
         }
-        return entity.uniquenessConstraints.map { create($0, unique: true) } + entity.indices.map { create($0, unique: false) }
+        return entity.uniquenessConstraints.map { create($0, unique: true) }
+            + entity.indices.map { create($0, unique: false) }
     }
 }

@@ -82,7 +82,9 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
     /// Whether another process committed to the store since the last call.
     package func hasExternalChanges() -> Bool {
         withDatabase { database in
-            guard case .integer(let version)? = try? database.rows("PRAGMA data_version").first?.first else { return false }
+            guard case .integer(let version)? = try? database.rows("PRAGMA data_version").first?.first else {
+                return false
+            }
             defer { dataVersion = version }
             return dataVersion != nil && dataVersion != version
         }
@@ -106,7 +108,9 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
 
     // MARK: DataStore
 
-    package func fetch<T: PersistentModel>(_ request: FetchRequest<T>, row: (Int64, any _RowReader) throws -> Void) throws {
+    package func fetch<T: PersistentModel>(_ request: FetchRequest<T>, row: (Int64, any _RowReader) throws -> Void)
+        throws
+    {
         try withReader { database in
             for statement in try selectStatements(request) {
                 let prepared = try database.statement(statement.sql)
@@ -123,7 +127,9 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
         of relationship: Schema.Relationship, owners: [Int64], destination: Schema.Entity, properties: [Int],
         row: (_ owner: Int64, _ member: Int64, any _RowReader) throws -> Void
     ) throws {
-        let memberColumns = properties.compactMap { columnName(of: $0, in: destination) }.map { "d.\(dialect.quote($0))" }
+        let memberColumns = properties.compactMap { columnName(of: $0, in: destination) }.map {
+            "d.\(dialect.quote($0))"
+        }
         let key = dialect.quote(SQLiteStore.keyColumn)
         let table = dialect.quote(destination.name)
         let select: (String) -> String
@@ -145,7 +151,8 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
         }
         try withReader { database in
             for chunk in owners.chunked(by: 10_000) {
-                let statement = try database.statement(select("(" + Array(repeating: "?", count: chunk.count).joined(separator: ", ") + ")"))
+                let statement = try database.statement(
+                    select("(" + Array(repeating: "?", count: chunk.count).joined(separator: ", ") + ")"))
                 defer { statement.reset() }
                 try statement.bind(chunk.map { .integer($0) })
                 while try statement.step() {
@@ -158,7 +165,9 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
     /// The column of a persisted property: an attribute's, or a to-one relationship's foreign key.
     func columnName(of property: Int, in entity: Schema.Entity) -> String? {
         if let attribute = entity.attribute(at: property) { return attribute.name }
-        if let relationship = entity.relationship(at: property), relationship.storage == .column { return relationship.name }
+        if let relationship = entity.relationship(at: property), relationship.storage == .column {
+            return relationship.name
+        }
         return nil
     }
 
@@ -217,7 +226,8 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
             for entity in schema.entities {
                 for attribute in entity.orderedAttributes where attribute.isExternal {
                     let rows = try database.rows(
-                        "SELECT \(dialect.quote(attribute.name)) FROM \(dialect.quote(entity.name)) WHERE \(dialect.quote(attribute.name)) IS NOT NULL")
+                        "SELECT \(dialect.quote(attribute.name)) FROM \(dialect.quote(entity.name)) WHERE \(dialect.quote(attribute.name)) IS NOT NULL"
+                    )
                     for case .text(let name)? in rows.map(\.first) { referenced.insert(name) }
                 }
             }
@@ -306,7 +316,8 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
                 dialect.render(condition, into: &statement)
             }
             statement.sql += " ORDER BY "
-            dialect.render(orderings + [SQLOrdering(.column(SQLiteStore.keyColumn), descending: false)], into: &statement)
+            dialect.render(
+                orderings + [SQLOrdering(.column(SQLiteStore.keyColumn), descending: false)], into: &statement)
             if windowed {
                 statement.sql += " LIMIT ? OFFSET ?"
                 // A negative limit means no limit to SQLite.

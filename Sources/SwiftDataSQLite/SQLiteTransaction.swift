@@ -91,11 +91,14 @@ struct SQLiteTransaction: DataStoreTransaction {
     func setMembers(_ members: [Int64], of owner: Int64, relationship: Schema.Relationship) throws {
         guard let join = JoinColumns(relationship) else { return }
         let table = dialect.quote(join.table)
-        let current = try database.rows("SELECT \(join.member) FROM \(table) WHERE \(join.owner) = ?", [.integer(owner)])
+        let current = try database.rows(
+            "SELECT \(join.member) FROM \(table) WHERE \(join.owner) = ?", [.integer(owner)])
         let kept = Set(members)
         let remove = database.statementKeys(current).filter { !kept.contains($0) }
         for member in remove {
-            try database.execute("DELETE FROM \(table) WHERE \(join.owner) = ? AND \(join.member) = ?", [.integer(owner), .integer(member)])
+            try database.execute(
+                "DELETE FROM \(table) WHERE \(join.owner) = ? AND \(join.member) = ?",
+                [.integer(owner), .integer(member)])
         }
         let sql = """
             INSERT INTO \(table) (\(join.owner), \(join.member), \(join.position), \(join.otherPosition)) \
@@ -115,17 +118,22 @@ struct SQLiteTransaction: DataStoreTransaction {
             switch relationship.storage {
             case .column:
                 let column = dialect.quote(relationship.name)
-                sql = "SELECT \(keyColumn), \(column) FROM \(dialect.quote(relationshipOwner(relationship))) WHERE \(keyColumn) IN \(list) AND \(column) IS NOT NULL"
+                sql =
+                    "SELECT \(keyColumn), \(column) FROM \(dialect.quote(relationshipOwner(relationship))) WHERE \(keyColumn) IN \(list) AND \(column) IS NOT NULL"
             case .inverseColumn:
                 guard let inverse = relationship.inverse else { continue }
                 let column = dialect.quote(inverse.name)
-                sql = "SELECT \(column), \(keyColumn) FROM \(dialect.quote(relationship.destination)) WHERE \(column) IN \(list)"
+                sql =
+                    "SELECT \(column), \(keyColumn) FROM \(dialect.quote(relationship.destination)) WHERE \(column) IN \(list)"
             case .joinTable:
                 guard let join = JoinColumns(relationship) else { continue }
-                sql = "SELECT \(join.owner), \(join.member) FROM \(dialect.quote(join.table)) WHERE \(join.owner) IN \(list)"
+                sql =
+                    "SELECT \(join.owner), \(join.member) FROM \(dialect.quote(join.table)) WHERE \(join.owner) IN \(list)"
             }
             for row in try database.rows(sql, chunk.map { .integer($0) }) {
-                if case .integer(let owner) = row[0], case .integer(let member) = row[1] { pairs.append((owner, member)) }
+                if case .integer(let owner) = row[0], case .integer(let member) = row[1] {
+                    pairs.append((owner, member))
+                }
             }
         }
         return pairs
@@ -140,14 +148,16 @@ struct SQLiteTransaction: DataStoreTransaction {
             case .column:
                 let table = dialect.quote(relationshipOwner(relationship))
                 let column = dialect.quote(relationship.name)
-                sources += database.statementKeys(try database.rows("SELECT \(keyColumn) FROM \(table) WHERE \(column) IN \(list)", values))
+                sources += database.statementKeys(
+                    try database.rows("SELECT \(keyColumn) FROM \(table) WHERE \(column) IN \(list)", values))
                 var set = "\(column) = NULL"
                 if let position = relationship.positionColumn { set += ", \(dialect.quote(position)) = NULL" }
                 try database.execute("UPDATE \(table) SET \(set) WHERE \(column) IN \(list)", values)
             case .joinTable:
                 guard let join = JoinColumns(relationship) else { continue }
                 let table = dialect.quote(join.table)
-                sources += database.statementKeys(try database.rows("SELECT \(join.owner) FROM \(table) WHERE \(join.member) IN \(list)", values))
+                sources += database.statementKeys(
+                    try database.rows("SELECT \(join.owner) FROM \(table) WHERE \(join.member) IN \(list)", values))
                 try database.execute("DELETE FROM \(table) WHERE \(join.member) IN \(list)", values)
             case .inverseColumn:
                 continue
@@ -176,10 +186,12 @@ struct SQLiteTransaction: DataStoreTransaction {
         }
     }
 
-    func existingKey(in entity: Schema.Entity, matching values: [(property: Int, value: StoredValue)]) throws -> Int64? {
+    func existingKey(in entity: Schema.Entity, matching values: [(property: Int, value: StoredValue)]) throws -> Int64?
+    {
         let conditions = values.compactMap { value in
             store.columnName(of: value.property, in: entity).map { column in
-                let collation = SQLiteStore.collation(of: entity.attribute(at: value.property)).map { " COLLATE \($0)" } ?? ""
+                let collation =
+                    SQLiteStore.collation(of: entity.attribute(at: value.property)).map { " COLLATE \($0)" } ?? ""
                 return "\(dialect.quote(column))\(collation) = ?"
             }
         }
@@ -236,7 +248,11 @@ struct SQLiteTransaction: DataStoreTransaction {
             let column = dialect.quote(position)
             switch reference.position {
             case .last?:
-                result.append((column, "(SELECT coalesce(max(\(column)), -1) + 1 FROM \(dialect.quote(entity.name)) WHERE \(dialect.quote(reference.relationship.name)) = ?)"))
+                result.append(
+                    (
+                        column,
+                        "(SELECT coalesce(max(\(column)), -1) + 1 FROM \(dialect.quote(entity.name)) WHERE \(dialect.quote(reference.relationship.name)) = ?)"
+                    ))
             case .index?, nil:
                 result.append((column, "?"))
             }
@@ -284,7 +300,11 @@ struct SQLiteTransaction: DataStoreTransaction {
             switch reference.position {
             case .index(let index)?: try statement.bind(Int64(index), parameter)
             case .last?:
-                if let key = reference.key { try statement.bind(key, parameter) } else { try statement.bindNull(parameter) }
+                if let key = reference.key {
+                    try statement.bind(key, parameter)
+                } else {
+                    try statement.bindNull(parameter)
+                }
             case nil: try statement.bindNull(parameter)
             }
             parameter += 1
@@ -308,7 +328,9 @@ struct SQLiteTransaction: DataStoreTransaction {
     /// replaced: they are deleted once the transaction commits.
     private func replaceFiles(of keys: [Int64], entity: Schema.Entity, attributes: [Int]? = nil) throws {
         guard let external = store.external else { return }
-        let columns = entity.orderedAttributes.filter { store.storesExternally($0) && (attributes?.contains($0.index) ?? true) }
+        let columns = entity.orderedAttributes.filter {
+            store.storesExternally($0) && (attributes?.contains($0.index) ?? true)
+        }
         guard !columns.isEmpty else { return }
         for chunk in keys.chunked(by: 10_000) {
             for column in columns {

@@ -89,7 +89,8 @@ struct StoredSchema: Codable, Equatable {
                 differences.append("the model adds '\(attribute.columnDescription)'")
                 continue
             }
-            if old.type != attribute.type || old.storage != attribute.storage || old.isOptional != attribute.isOptional {
+            if old.type != attribute.type || old.storage != attribute.storage || old.isOptional != attribute.isOptional
+            {
                 differences.append("'\(attribute.name)' was \(old.type), the model has \(attribute.type)")
             }
         }
@@ -99,10 +100,12 @@ struct StoredSchema: Codable, Equatable {
         let storedRelationships = stored.relationships ?? []
         for relationship in model.relationships ?? [] where !storedRelationships.contains(relationship) {
             let old = storedRelationships.first { $0.name == relationship.name }
-            differences.append(old.map { "relationship '\($0.description)' became '\(relationship.description)'" }
-                ?? "the model adds relationship '\(relationship.description)'")
+            differences.append(
+                old.map { "relationship '\($0.description)' became '\(relationship.description)'" }
+                    ?? "the model adds relationship '\(relationship.description)'")
         }
-        for relationship in storedRelationships where !(model.relationships ?? []).contains(where: { $0.name == relationship.name }) {
+        for relationship in storedRelationships
+        where !(model.relationships ?? []).contains(where: { $0.name == relationship.name }) {
             differences.append("the store has relationship '\(relationship.description)', which the model lacks")
         }
         return differences.isEmpty ? nil : differences.joined(separator: "; ")

@@ -24,14 +24,16 @@ struct Expansion {
     let diagnostics: [(message: String, line: Int, column: Int, fixIts: [String], fixedSources: [String])]
 }
 
-var allMacros: [String: any Macro.Type] { [
-    "Model": ModelMacro.self,
-    "_PersistedProperty": PersistedPropertyMacro.self,
-    "Attribute": AttributeMacro.self,
-    "Relationship": RelationshipMacro.self,
-    "Transient": TransientMacro.self,
-    "ModelActor": ModelActorMacro.self,
-] }
+var allMacros: [String: any Macro.Type] {
+    [
+        "Model": ModelMacro.self,
+        "_PersistedProperty": PersistedPropertyMacro.self,
+        "Attribute": AttributeMacro.self,
+        "Relationship": RelationshipMacro.self,
+        "Transient": TransientMacro.self,
+        "ModelActor": ModelActorMacro.self,
+    ]
+}
 
 func expand(_ source: String, macros: [String: any Macro.Type] = allMacros) -> Expansion {
     let file = Parser.parse(source: source)
@@ -46,7 +48,9 @@ func expand(_ source: String, macros: [String: any Macro.Type] = allMacros) -> E
     }
     let expanded = file.expand(
         macroSpecs: specs,
-        contextGenerator: { BasicMacroExpansionContext(sharingWith: context, lexicalContext: $0.allMacroLexicalContexts()) },
+        contextGenerator: {
+            BasicMacroExpansionContext(sharingWith: context, lexicalContext: $0.allMacroLexicalContexts())
+        },
         indentationWidth: .spaces(4))
     let diagnostics = context.diagnostics.map { diagnostic in
         let location = context.location(for: diagnostic.position, anchoredAt: diagnostic.node, fileName: "test.swift")
@@ -89,18 +93,24 @@ func assertExpansion(
     let expectedLines = expected.split(separator: "\n", omittingEmptySubsequences: false).map {
         $0.replacing(/\s+$/, with: "")
     }
-    #expect(actualLines.drop { $0.isEmpty } == expectedLines.drop { $0.isEmpty }, "expansion differs:\n\(expansion.expanded)", sourceLocation: sourceLocation)
+    #expect(
+        actualLines.drop { $0.isEmpty } == expectedLines.drop { $0.isEmpty },
+        "expansion differs:\n\(expansion.expanded)", sourceLocation: sourceLocation)
     #expect(
         expansion.diagnostics.count == expectedDiagnostics.count,
         "diagnostics: \(expansion.diagnostics.map { "\($0.line):\($0.column) \($0.message)" })",
         sourceLocation: sourceLocation)
     for (actual, wanted) in zip(expansion.diagnostics, expectedDiagnostics) {
         #expect(actual.message == wanted.message, sourceLocation: sourceLocation)
-        #expect(actual.line == wanted.line && actual.column == wanted.column,
-            "diagnostic at \(actual.line):\(actual.column), expected \(wanted.line):\(wanted.column)", sourceLocation: sourceLocation)
+        #expect(
+            actual.line == wanted.line && actual.column == wanted.column,
+            "diagnostic at \(actual.line):\(actual.column), expected \(wanted.line):\(wanted.column)",
+            sourceLocation: sourceLocation)
         #expect(actual.fixIts == (wanted.fixIt.map { [$0] } ?? []), sourceLocation: sourceLocation)
         if let fixed = wanted.fixedSource {
-            #expect(actual.fixedSources.first == fixed, "fixed source:\n\(actual.fixedSources.first ?? "none")", sourceLocation: sourceLocation)
+            #expect(
+                actual.fixedSources.first == fixed, "fixed source:\n\(actual.fixedSources.first ?? "none")",
+                sourceLocation: sourceLocation)
         }
     }
 }

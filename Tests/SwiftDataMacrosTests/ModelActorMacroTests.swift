@@ -11,23 +11,23 @@ struct ModelActorMacroTests {
             }
             """,
             expandsTo: """
-            actor Importer {
-                func run() {}
+                actor Importer {
+                    func run() {}
 
-                nonisolated let modelExecutor: any SwiftData.ModelExecutor
+                    nonisolated let modelExecutor: any SwiftData.ModelExecutor
 
-                nonisolated let modelContainer: SwiftData.ModelContainer
+                    nonisolated let modelContainer: SwiftData.ModelContainer
 
-                init(modelContainer: SwiftData.ModelContainer) {
-                    let modelContext = SwiftData.ModelContext(modelContainer)
-                    self.modelExecutor = SwiftData.DefaultSerialModelExecutor(modelContext: modelContext)
-                    self.modelContainer = modelContainer
+                    init(modelContainer: SwiftData.ModelContainer) {
+                        let modelContext = SwiftData.ModelContext(modelContainer)
+                        self.modelExecutor = SwiftData.DefaultSerialModelExecutor(modelContext: modelContext)
+                        self.modelContainer = modelContainer
+                    }
                 }
-            }
 
-            extension Importer: SwiftData.ModelActor {
-            }
-            """)
+                extension Importer: SwiftData.ModelActor {
+                }
+                """)
     }
 
     @Test func aPublicActorGetsPublicMembers() {
@@ -39,7 +39,10 @@ struct ModelActorMacroTests {
 
     @Test func aClassIsRefused() {
         let expansion = expand("@ModelActor\nfinal class Importer {}")
-        #expect(expansion.diagnostics.map(\.message) == ["@ModelActor applies only to actors: declare the type with 'actor'"])
+        #expect(
+            expansion.diagnostics.map(\.message) == [
+                "@ModelActor applies only to actors: declare the type with 'actor'"
+            ])
         #expect(!expansion.expanded.contains("modelExecutor"))
     }
 }

@@ -48,13 +48,20 @@ struct ModelMacroDiagnosticsTests {
         let expansion = expand(source)
         #expect(expansion.diagnostics.count == 1)
         let diagnostic = try #require(expansion.diagnostics.first)
-        #expect(diagnostic.message == "'.cascade' is a delete rule, and delete rules belong to relationships: use @Relationship(deleteRule: .cascade)")
+        #expect(
+            diagnostic.message
+                == "'.cascade' is a delete rule, and delete rules belong to relationships: use @Relationship(deleteRule: .cascade)"
+        )
         #expect((diagnostic.line, diagnostic.column) == (8, 14))
         #expect(diagnostic.fixIts == ["Replace with @Relationship(deleteRule: .cascade)"])
-        #expect(diagnostic.fixedSources.first == source.replacing(
-            "@Attribute(.cascade) var songs", with: "@Relationship(deleteRule: .cascade) var songs"))
+        #expect(
+            diagnostic.fixedSources.first
+                == source.replacing(
+                    "@Attribute(.cascade) var songs", with: "@Relationship(deleteRule: .cascade) var songs"))
         // The misplaced option is not passed on to the schema.
-        #expect(expansion.expanded.contains("keypath: \\Album.songs, defaultValue: ([] as [Song]?), metadata: SwiftData.Schema.Attribute())"))
+        #expect(
+            expansion.expanded.contains(
+                "keypath: \\Album.songs, defaultValue: ([] as [Song]?), metadata: SwiftData.Schema.Attribute())"))
     }
 
     @Test func transientWithoutDefaultIsRefused() throws {
@@ -62,14 +69,20 @@ struct ModelMacroDiagnosticsTests {
         let expansion = expand(source)
         #expect(expansion.diagnostics.count == 1)
         let diagnostic = try #require(expansion.diagnostics.first)
-        #expect(diagnostic.message == "a @Transient stored property needs a default value: models loaded from a store start with it")
+        #expect(
+            diagnostic.message
+                == "a @Transient stored property needs a default value: models loaded from a store start with it")
         #expect((diagnostic.line, diagnostic.column) == (2, 20))
         #expect(diagnostic.fixIts == ["Add a default value"])
-        #expect(diagnostic.fixedSources.first == "@Model class Item {\n    @Transient var cache: Int = <#default value#>\n    @Transient var note: String?\n}")
+        #expect(
+            diagnostic.fixedSources.first
+                == "@Model class Item {\n    @Transient var cache: Int = <#default value#>\n    @Transient var note: String?\n}"
+        )
     }
 
     @Test func computedTransientNeedsNoDefault() throws {
-        let expansion = expand("@Model class Item {\n    var raw: Int = 0\n    @Transient var twice: Int { raw * 2 }\n}")
+        let expansion = expand(
+            "@Model class Item {\n    var raw: Int = 0\n    @Transient var twice: Int { raw * 2 }\n}")
         #expect(expansion.diagnostics.isEmpty)
     }
 
@@ -84,11 +97,13 @@ struct ModelMacroDiagnosticsTests {
     }
 
     @Test func observersAndMultipleBindingsAreRefused() throws {
-        let expansion = expand("@Model class Item {\n    var a = 1, b = 2\n    var c: Int = 0 { didSet { print(c) } }\n}")
-        #expect(expansion.diagnostics.map(\.message) == [
-            "@Model needs each persisted property in its own 'var' declaration",
-            "a persisted property cannot have willSet or didSet; observe the model with withObservationTracking, or mark the property @Transient",
-        ])
+        let expansion = expand(
+            "@Model class Item {\n    var a = 1, b = 2\n    var c: Int = 0 { didSet { print(c) } }\n}")
+        #expect(
+            expansion.diagnostics.map(\.message) == [
+                "@Model needs each persisted property in its own 'var' declaration",
+                "a persisted property cannot have willSet or didSet; observe the model with withObservationTracking, or mark the property @Transient",
+            ])
         #expect(expansion.diagnostics.map(\.line) == [2, 3])
     }
 }

@@ -23,234 +23,234 @@ struct ModelMacroExpansionTests {
             }
             """,
             expandsTo: #"""
-            final class User {
-                var name: String {
-                    get {
-                        _$isObserved = true
-                        _$observationRegistrar.access(self, keyPath: \.name)
-                        if _$name == nil {
-                            _$fault(0)
+                final class User {
+                    var name: String {
+                        get {
+                            _$isObserved = true
+                            _$observationRegistrar.access(self, keyPath: \.name)
+                            if _$name == nil {
+                                _$fault(0)
+                            }
+                            return _$name!
                         }
-                        return _$name!
-                    }
-                    set {
-                        _$willSet(0, _$name)
-                        let oldValue = _$name
-                        if _$isObserved {
-                            _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
+                        set {
+                            _$willSet(0, _$name)
+                            let oldValue = _$name
+                            if _$isObserved {
+                                _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
+                                    _$name = newValue
+                                }
+                            } else {
                                 _$name = newValue
                             }
-                        } else {
-                            _$name = newValue
+                            _$didSet(0, oldValue, newValue)
                         }
-                        _$didSet(0, oldValue, newValue)
                     }
-                }
 
-                @exclusivity(unchecked) private var _$name: Swift.Optional<String> = nil
-                var email: String {
-                    get {
-                        _$isObserved = true
-                        _$observationRegistrar.access(self, keyPath: \.email)
-                        if _$email == nil {
-                            _$fault(1)
+                    @exclusivity(unchecked) private var _$name: Swift.Optional<String> = nil
+                    var email: String {
+                        get {
+                            _$isObserved = true
+                            _$observationRegistrar.access(self, keyPath: \.email)
+                            if _$email == nil {
+                                _$fault(1)
+                            }
+                            return _$email!
                         }
-                        return _$email!
-                    }
-                    set {
-                        _$willSet(1, _$email)
-                        let oldValue = _$email
-                        if _$isObserved {
-                            _$observationRegistrar.withMutation(of: self, keyPath: \.email) {
+                        set {
+                            _$willSet(1, _$email)
+                            let oldValue = _$email
+                            if _$isObserved {
+                                _$observationRegistrar.withMutation(of: self, keyPath: \.email) {
+                                    _$email = newValue
+                                }
+                            } else {
                                 _$email = newValue
                             }
-                        } else {
-                            _$email = newValue
+                            _$didSet(1, oldValue, newValue)
                         }
-                        _$didSet(1, oldValue, newValue)
                     }
-                }
 
-                @exclusivity(unchecked) private var _$email: Swift.Optional<String> = .some("")
-                var nickname: String? {
-                    get {
-                        _$isObserved = true
-                        _$observationRegistrar.access(self, keyPath: \.nickname)
-                        if _$nickname == nil {
-                            _$fault(2)
+                    @exclusivity(unchecked) private var _$email: Swift.Optional<String> = .some("")
+                    var nickname: String? {
+                        get {
+                            _$isObserved = true
+                            _$observationRegistrar.access(self, keyPath: \.nickname)
+                            if _$nickname == nil {
+                                _$fault(2)
+                            }
+                            return _$nickname!
                         }
-                        return _$nickname!
-                    }
-                    set {
-                        _$willSet(2, _$nickname)
-                        let oldValue = _$nickname
-                        if _$isObserved {
-                            _$observationRegistrar.withMutation(of: self, keyPath: \.nickname) {
+                        set {
+                            _$willSet(2, _$nickname)
+                            let oldValue = _$nickname
+                            if _$isObserved {
+                                _$observationRegistrar.withMutation(of: self, keyPath: \.nickname) {
+                                    _$nickname = newValue
+                                }
+                            } else {
                                 _$nickname = newValue
                             }
-                        } else {
-                            _$nickname = newValue
+                            _$didSet(2, oldValue, newValue)
                         }
-                        _$didSet(2, oldValue, newValue)
                     }
-                }
 
-                @exclusivity(unchecked) private var _$nickname: Swift.Optional<String?> = .some(nil)
-                var imageData {
-                    get {
-                        _$isObserved = true
-                        _$observationRegistrar.access(self, keyPath: \.imageData)
-                        if _$imageData == nil {
-                            _$fault(3)
+                    @exclusivity(unchecked) private var _$nickname: Swift.Optional<String?> = .some(nil)
+                    var imageData {
+                        get {
+                            _$isObserved = true
+                            _$observationRegistrar.access(self, keyPath: \.imageData)
+                            if _$imageData == nil {
+                                _$fault(3)
+                            }
+                            return _$imageData!
                         }
-                        return _$imageData!
-                    }
-                    set {
-                        _$willSet(3, _$imageData)
-                        let oldValue = _$imageData
-                        if _$isObserved {
-                            _$observationRegistrar.withMutation(of: self, keyPath: \.imageData) {
+                        set {
+                            _$willSet(3, _$imageData)
+                            let oldValue = _$imageData
+                            if _$isObserved {
+                                _$observationRegistrar.withMutation(of: self, keyPath: \.imageData) {
+                                    _$imageData = newValue
+                                }
+                            } else {
                                 _$imageData = newValue
                             }
-                        } else {
-                            _$imageData = newValue
+                            _$didSet(3, oldValue, newValue)
                         }
-                        _$didSet(3, oldValue, newValue)
                     }
-                }
 
-                @exclusivity(unchecked) private var _$imageData = SwiftData._initialPersistedValue(Data())
-                var cache: Int = 0
-                var computed: Int { name.count }
+                    @exclusivity(unchecked) private var _$imageData = SwiftData._initialPersistedValue(Data())
+                    var cache: Int = 0
+                    var computed: Int { name.count }
 
-                init(name: String, email: String) {
-                    self.name = name
-                    self.email = email
-                }
-
-                @exclusivity(unchecked) var _$persistentState = SwiftData._PersistentState()
-
-                let _$observationRegistrar = Observation.ObservationRegistrar()
-
-                @exclusivity(unchecked) var _$isObserved = false
-
-                required init(backingData: any SwiftData.BackingData<User>) {
-                }
-
-                var persistentBackingData: any SwiftData.BackingData<User> {
-                    get {
-                        var backingData = SwiftData.DefaultBackingData(for: User.self)
-                        backingData.persistentModelID = persistentModelID
-                        return backingData
+                    init(name: String, email: String) {
+                        self.name = name
+                        self.email = email
                     }
-                    set {
+
+                    @exclusivity(unchecked) var _$persistentState = SwiftData._PersistentState()
+
+                    let _$observationRegistrar = Observation.ObservationRegistrar()
+
+                    @exclusivity(unchecked) var _$isObserved = false
+
+                    required init(backingData: any SwiftData.BackingData<User>) {
                     }
-                }
 
-                static var schemaMetadata: [SwiftData.Schema.PropertyMetadata] {
-                    [
-                        SwiftData.Schema.PropertyMetadata(name: "name", keypath: \User.name, defaultValue: nil, metadata: nil),
-                        SwiftData.Schema.PropertyMetadata(name: "email", keypath: \User.email, defaultValue: ("" as String), metadata: nil),
-                        SwiftData.Schema.PropertyMetadata(name: "nickname", keypath: \User.nickname, defaultValue: nil, metadata: nil),
-                        SwiftData.Schema.PropertyMetadata(name: "imageData", keypath: \User.imageData, defaultValue: Data(), metadata: SwiftData.Schema.Attribute(.externalStorage))
-                    ]
-                }
-
-                func _$load(_ property: Int, from reader: any SwiftData._RowReader, column: Int32) throws {
-                    switch property {
-                    case 0:
-                        try reader.read(column, into: &_$name)
-                    case 1:
-                        try reader.read(column, into: &_$email)
-                    case 2:
-                        try reader.read(column, into: &_$nickname)
-                    case 3:
-                        try reader.read(column, into: &_$imageData)
-                    default:
-                        break
-                    }
-                }
-
-                func _$store(_ property: Int, into writer: any SwiftData._RowWriter, parameter: Int32) throws {
-                    switch property {
-                    case 0:
-                        try writer.write(_$name, parameter, property: "User.name")
-                    case 1:
-                        try writer.write(_$email, parameter, property: "User.email")
-                    case 2:
-                        try writer.write(_$nickname, parameter, property: "User.nickname")
-                    case 3:
-                        try writer.write(_$imageData, parameter, property: "User.imageData")
-                    default:
-                        break
-                    }
-                }
-
-                func _$get(_ property: Int) -> Any? {
-                    switch property {
-                    case 0:
-                        return _$name.map {
-                            $0 as Any
+                    var persistentBackingData: any SwiftData.BackingData<User> {
+                        get {
+                            var backingData = SwiftData.DefaultBackingData(for: User.self)
+                            backingData.persistentModelID = persistentModelID
+                            return backingData
                         }
-                    case 1:
-                        return _$email.map {
-                            $0 as Any
+                        set {
                         }
-                    case 2:
-                        return _$nickname.map {
-                            $0 as Any
-                        }
-                    case 3:
-                        return _$imageData.map {
-                            $0 as Any
-                        }
-                    default:
-                        return nil
                     }
-                }
 
-                func _$set(_ property: Int, _ value: Any?) {
-                    switch property {
-                    case 0:
-                        if _$isObserved {
-                            _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
+                    static var schemaMetadata: [SwiftData.Schema.PropertyMetadata] {
+                        [
+                            SwiftData.Schema.PropertyMetadata(name: "name", keypath: \User.name, defaultValue: nil, metadata: nil),
+                            SwiftData.Schema.PropertyMetadata(name: "email", keypath: \User.email, defaultValue: ("" as String), metadata: nil),
+                            SwiftData.Schema.PropertyMetadata(name: "nickname", keypath: \User.nickname, defaultValue: nil, metadata: nil),
+                            SwiftData.Schema.PropertyMetadata(name: "imageData", keypath: \User.imageData, defaultValue: Data(), metadata: SwiftData.Schema.Attribute(.externalStorage))
+                        ]
+                    }
+
+                    func _$load(_ property: Int, from reader: any SwiftData._RowReader, column: Int32) throws {
+                        switch property {
+                        case 0:
+                            try reader.read(column, into: &_$name)
+                        case 1:
+                            try reader.read(column, into: &_$email)
+                        case 2:
+                            try reader.read(column, into: &_$nickname)
+                        case 3:
+                            try reader.read(column, into: &_$imageData)
+                        default:
+                            break
+                        }
+                    }
+
+                    func _$store(_ property: Int, into writer: any SwiftData._RowWriter, parameter: Int32) throws {
+                        switch property {
+                        case 0:
+                            try writer.write(_$name, parameter, property: "User.name")
+                        case 1:
+                            try writer.write(_$email, parameter, property: "User.email")
+                        case 2:
+                            try writer.write(_$nickname, parameter, property: "User.nickname")
+                        case 3:
+                            try writer.write(_$imageData, parameter, property: "User.imageData")
+                        default:
+                            break
+                        }
+                    }
+
+                    func _$get(_ property: Int) -> Any? {
+                        switch property {
+                        case 0:
+                            return _$name.map {
+                                $0 as Any
+                            }
+                        case 1:
+                            return _$email.map {
+                                $0 as Any
+                            }
+                        case 2:
+                            return _$nickname.map {
+                                $0 as Any
+                            }
+                        case 3:
+                            return _$imageData.map {
+                                $0 as Any
+                            }
+                        default:
+                            return nil
+                        }
+                    }
+
+                    func _$set(_ property: Int, _ value: Any?) {
+                        switch property {
+                        case 0:
+                            if _$isObserved {
+                                _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
+                                    _$name = SwiftData._storedValue(value, as: _$name)
+                                }
+                            } else {
                                 _$name = SwiftData._storedValue(value, as: _$name)
                             }
-                        } else {
-                            _$name = SwiftData._storedValue(value, as: _$name)
-                        }
-                    case 1:
-                        if _$isObserved {
-                            _$observationRegistrar.withMutation(of: self, keyPath: \.email) {
+                        case 1:
+                            if _$isObserved {
+                                _$observationRegistrar.withMutation(of: self, keyPath: \.email) {
+                                    _$email = SwiftData._storedValue(value, as: _$email)
+                                }
+                            } else {
                                 _$email = SwiftData._storedValue(value, as: _$email)
                             }
-                        } else {
-                            _$email = SwiftData._storedValue(value, as: _$email)
-                        }
-                    case 2:
-                        if _$isObserved {
-                            _$observationRegistrar.withMutation(of: self, keyPath: \.nickname) {
+                        case 2:
+                            if _$isObserved {
+                                _$observationRegistrar.withMutation(of: self, keyPath: \.nickname) {
+                                    _$nickname = SwiftData._storedValue(value, as: _$nickname)
+                                }
+                            } else {
                                 _$nickname = SwiftData._storedValue(value, as: _$nickname)
                             }
-                        } else {
-                            _$nickname = SwiftData._storedValue(value, as: _$nickname)
-                        }
-                    case 3:
-                        if _$isObserved {
-                            _$observationRegistrar.withMutation(of: self, keyPath: \.imageData) {
+                        case 3:
+                            if _$isObserved {
+                                _$observationRegistrar.withMutation(of: self, keyPath: \.imageData) {
+                                    _$imageData = SwiftData._storedValue(value, as: _$imageData)
+                                }
+                            } else {
                                 _$imageData = SwiftData._storedValue(value, as: _$imageData)
                             }
-                        } else {
-                            _$imageData = SwiftData._storedValue(value, as: _$imageData)
+                        default:
+                            break
                         }
-                    default:
-                        break
                     }
                 }
-            }
 
-            extension User: SwiftData.PersistentModel, Observation.Observable {
-            }
-            """#)
+                extension User: SwiftData.PersistentModel, Observation.Observable {
+                }
+                """#)
     }
 }

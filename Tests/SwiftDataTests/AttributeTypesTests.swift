@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import SwiftData
+import Testing
 
 /// Every attribute type survives a save and a reload through a fresh container.
 @Suite struct AttributeTypesTests {
@@ -126,7 +126,8 @@ import SwiftData
             context.insert(sample)
             try context.save()
         }
-        let sample = try #require(try ModelContext(try makeContainer(Sample.self, in: directory)).fetch(FetchDescriptor<Sample>()).first)
+        let sample = try #require(
+            try ModelContext(try makeContainer(Sample.self, in: directory)).fetch(FetchDescriptor<Sample>()).first)
         #expect(sample.double.isNaN)
     }
 }

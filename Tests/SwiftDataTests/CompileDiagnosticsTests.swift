@@ -18,7 +18,8 @@ import Testing
             "swiftc", "-typecheck", "-diagnostic-style=llvm", "-swift-version", "6",
             "-I", buildDirectory.appendingPathComponent("Modules").path,
             "-I", package.appendingPathComponent("Sources/CSQLite").path,
-            "-load-plugin-executable", buildDirectory.appendingPathComponent("SwiftDataMacros-tool").path + "#SwiftDataMacros",
+            "-load-plugin-executable",
+            buildDirectory.appendingPathComponent("SwiftDataMacros-tool").path + "#SwiftDataMacros",
             file.path,
         ]
         let pipe = Pipe()
@@ -32,19 +33,26 @@ import Testing
 
     @Test func seedPreviewContainerGetsBothErrors() throws {
         // The ToDo seed's preview container, as written.
-        let output = try typecheck("""
+        let output = try typecheck(
+            """
             import SwiftData
             func previewContainer(_ type: any PersistentModel.Type) throws -> ModelContainer {
                 try ModelContainer(for: type,
                                    ModelConfiguration(inMemory: true))
             }
             """)
-        #expect(output.contains("Seed.swift:3:9: error: 'init(for:_:)' has been renamed to 'init(for:configurations:)'"), "\(output)")
-        #expect(output.contains("Seed.swift:4:24: error: 'init(inMemory:)' has been renamed to 'init(isStoredInMemoryOnly:)'"), "\(output)")
+        #expect(
+            output.contains("Seed.swift:3:9: error: 'init(for:_:)' has been renamed to 'init(for:configurations:)'"),
+            "\(output)")
+        #expect(
+            output.contains(
+                "Seed.swift:4:24: error: 'init(inMemory:)' has been renamed to 'init(isStoredInMemoryOnly:)'"),
+            "\(output)")
     }
 
     @Test func fixItsRenameAndAddTheLabels() throws {
-        let output = try typecheck("""
+        let output = try typecheck(
+            """
             import SwiftData
             func previewContainer(_ type: any PersistentModel.Type) throws -> ModelContainer {
                 try ModelContainer(for: type, ModelConfiguration(inMemory: true))
@@ -56,7 +64,8 @@ import Testing
     }
 
     @Test func setRelationshipsAreRefused() throws {
-        let output = try typecheck("""
+        let output = try typecheck(
+            """
             import SwiftData
             @Model final class Tag {
                 var label = ""
@@ -67,11 +76,14 @@ import Testing
                 init() {}
             }
             """)
-        #expect(output.contains("a to-many relationship is an array of models: declare [Model] instead of Set<Model>"), "\(output)")
+        #expect(
+            output.contains("a to-many relationship is an array of models: declare [Model] instead of Set<Model>"),
+            "\(output)")
     }
 
     @Test func unstorableTypesAreRefused() throws {
-        let output = try typecheck("""
+        let output = try typecheck(
+            """
             import SwiftData
             struct Point { var x = 0.0 }
             @Model final class Shape {
@@ -79,11 +91,15 @@ import Testing
                 init() {}
             }
             """)
-        #expect(output.contains("this property's type cannot be stored: make it Codable or RawRepresentable, or mark the property @Transient"), "\(output)")
+        #expect(
+            output.contains(
+                "this property's type cannot be stored: make it Codable or RawRepresentable, or mark the property @Transient"
+            ), "\(output)")
     }
 
     @Test func seedModelsCompileWithoutWarnings() throws {
-        let output = try typecheck("""
+        let output = try typecheck(
+            """
             import SwiftData
             @Model final class User {
                 var name: String
@@ -98,7 +114,8 @@ import Testing
     }
 
     @Test func contextsAndModelsCannotCrossActors() throws {
-        let output = try typecheck("""
+        let output = try typecheck(
+            """
             import SwiftData
             @Model final class Note {
                 var text = ""
@@ -111,12 +128,17 @@ import Testing
                 let sendableNote: any Sendable = note
             }
             """)
-        #expect(output.contains("Seed.swift:9:41: error: type 'ModelContext' does not conform to the 'Sendable' protocol"), "\(output)")
-        #expect(output.contains("Seed.swift:10:38: error: type 'Note' does not conform to the 'Sendable' protocol"), "\(output)")
+        #expect(
+            output.contains("Seed.swift:9:41: error: type 'ModelContext' does not conform to the 'Sendable' protocol"),
+            "\(output)")
+        #expect(
+            output.contains("Seed.swift:10:38: error: type 'Note' does not conform to the 'Sendable' protocol"),
+            "\(output)")
     }
 
     @Test func containersIdentifiersSchemasAndConfigurationsAreSendable() throws {
-        let output = try typecheck("""
+        let output = try typecheck(
+            """
             import SwiftData
             @Model final class Note {
                 var text = ""

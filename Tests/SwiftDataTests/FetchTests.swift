@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import SwiftDataCore
 import SwiftData
+import Testing
+
+@testable import SwiftDataCore
 
 /// Fetching: predicates, sorting, windows, counts, identifiers, batches, and unsaved changes.
 @Suite struct FetchTests {
@@ -65,9 +66,10 @@ import SwiftData
         descriptor.fetchLimit = 2
         descriptor.fetchOffset = 1
         #expect(try context.fetch(descriptor).map(\.label) == ["c8", "c7"])
-        #expect(log.selects == [
-            #"SELECT "_pk", "label", "value" FROM "Counter" WHERE ("value" > ?) ORDER BY "value" DESC, "_pk""#
-        ], "the SQL part selects the candidates; limit and offset apply after the rest ran in memory")
+        #expect(
+            log.selects == [
+                #"SELECT "_pk", "label", "value" FROM "Counter" WHERE ("value" > ?) ORDER BY "value" DESC, "_pk""#
+            ], "the SQL part selects the candidates; limit and offset apply after the rest ran in memory")
         #expect(try context.fetchCount(descriptor) == 2)
         #expect(try context.fetchIdentifiers(descriptor).count == 2)
         #expect(try context.fetch(FetchDescriptor(predicate: #Predicate<Counter> { $0.label.count == 3 })).isEmpty)
@@ -85,7 +87,8 @@ import SwiftData
         #expect(try context.fetchCount(descriptor) == 3)
         descriptor.fetchOffset = 9
         #expect(try context.fetch(descriptor).map(\.value) == [0])
-        let byLabel = try context.fetch(FetchDescriptor<Counter>(sortBy: [SortDescriptor(\.label, comparator: .lexical, order: .reverse)]))
+        let byLabel = try context.fetch(
+            FetchDescriptor<Counter>(sortBy: [SortDescriptor(\.label, comparator: .lexical, order: .reverse)]))
         #expect(byLabel.first?.label == "c9")
     }
 
@@ -96,7 +99,9 @@ import SwiftData
         try context.save()
         let sorted = try context.fetch(FetchDescriptor<Counter>(sortBy: [SortDescriptor(\.label)])).map(\.label)
         #expect(sorted == labels.sorted())
-        let lexical = try context.fetch(FetchDescriptor<Counter>(sortBy: [SortDescriptor(\.label, comparator: .lexical)])).map(\.label)
+        let lexical = try context.fetch(
+            FetchDescriptor<Counter>(sortBy: [SortDescriptor(\.label, comparator: .lexical)])
+        ).map(\.label)
         #expect(lexical == labels.sorted { String.StandardComparator.lexical.compare($0, $1) == .orderedAscending })
     }
 
@@ -111,7 +116,8 @@ import SwiftData
         try context.save()
         let sorted = try context.fetch(FetchDescriptor<Sample>(sortBy: [SortDescriptor(\.decimal)])).map(\.decimal)
         #expect(sorted == values.sorted())
-        let big = try context.fetch(FetchDescriptor<Sample>(predicate: #Predicate { $0.decimal > 9.75 })).map(\.decimal).sorted()
+        let big = try context.fetch(FetchDescriptor<Sample>(predicate: #Predicate { $0.decimal > 9.75 })).map(\.decimal)
+            .sorted()
         #expect(big == [10, 100.25, Decimal(string: "1e20")!])
     }
 
@@ -126,8 +132,8 @@ import SwiftData
     @Test func unsavedChangesAreIncludedByDefault() throws {
         let context = try savedCounters()
         let all = try context.fetch(FetchDescriptor<Counter>(sortBy: [SortDescriptor(\.value)]))
-        all[9].value = -1              // moves to the front
-        all[0].value = 100             // leaves a `< 5` predicate
+        all[9].value = -1  // moves to the front
+        all[0].value = 100  // leaves a `< 5` predicate
         context.delete(all[1])
         let fresh = Counter(label: "new")
         fresh.value = 4
@@ -172,7 +178,7 @@ import SwiftData
 
     @Test func enumerateVisitsEveryModelInBatchesAndReleasesThem() throws {
         let context = try savedCounters()
-        context.registry = [:]   // start with nothing registered
+        context.registry = [:]  // start with nothing registered
         var seen: [Int] = []
         try context.enumerate(FetchDescriptor<Counter>(sortBy: [SortDescriptor(\.value)]), batchSize: 4) { counter in
             seen.append(counter.value)
@@ -199,13 +205,15 @@ import SwiftData
         let log = StatementLog(container)
         let minimum = 3
         var descriptor = FetchDescriptor<Counter>(
-            predicate: #Predicate { $0.value >= minimum && $0.label != "b" }, sortBy: [SortDescriptor(\.label, order: .reverse)])
+            predicate: #Predicate { $0.value >= minimum && $0.label != "b" },
+            sortBy: [SortDescriptor(\.label, order: .reverse)])
         descriptor.fetchLimit = 5
         _ = try context.fetch(descriptor)
-        #expect(log.selects == [
-            #"SELECT "_pk", "label", "value" FROM "Counter" "#
-                + #"WHERE (("value" >= ?) AND ("label" COLLATE SWIFTDATA_STRING <> ?)) "#
-                + #"ORDER BY "label" COLLATE SWIFTDATA_STRING DESC, "_pk" LIMIT ? OFFSET ?"#
-        ])
+        #expect(
+            log.selects == [
+                #"SELECT "_pk", "label", "value" FROM "Counter" "#
+                    + #"WHERE (("value" >= ?) AND ("label" COLLATE SWIFTDATA_STRING <> ?)) "#
+                    + #"ORDER BY "label" COLLATE SWIFTDATA_STRING DESC, "_pk" LIMIT ? OFFSET ?"#
+            ])
     }
 }

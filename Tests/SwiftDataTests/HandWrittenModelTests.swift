@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import SwiftDataCore
 import SwiftData
+import Testing
+
+@testable import SwiftDataCore
 
 /// The runtime, exercised through a model written without `@Model`.
 @Suite struct HandWrittenModelTests {
@@ -42,7 +43,11 @@ import SwiftData
     @Test func observationFiresOnChange() throws {
         let note = HandWrittenNote(title: "Watched")
         let fired = Flag()
-        withObservationTracking { _ = note.title } onChange: { fired.set() }
+        withObservationTracking {
+            _ = note.title
+        } onChange: {
+            fired.set()
+        }
         note.title = "Changed"
         #expect(fired.isSet)
     }

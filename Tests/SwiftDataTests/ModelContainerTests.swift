@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import SwiftDataCore
 import SwiftData
+import Testing
+
+@testable import SwiftDataCore
 
 /// Containers, configurations and the stores they open.
 @Suite struct ModelContainerTests {
@@ -120,7 +121,8 @@ import SwiftData
         context.insert(User(name: "u", email: ""))
         context.insert(Counter(label: "c"))
         try context.save()
-        let userStore = ModelContext(try ModelContainer(for: User.self, configurations: ModelConfiguration(url: directory.store("users"))))
+        let userStore = ModelContext(
+            try ModelContainer(for: User.self, configurations: ModelConfiguration(url: directory.store("users"))))
         #expect(try userStore.fetchCount(FetchDescriptor<User>()) == 1)
         #expect(throws: SwiftDataError.configurationSchemaNotFoundInContainerSchema) {
             try userStore.fetchCount(FetchDescriptor<Counter>())
@@ -134,7 +136,10 @@ import SwiftData
         #expect(error == .storeError)
         #expect(error != .loadIssueModelContainer)
         #expect(SwiftDataError.storeError ~= error)
-        #expect(error.description == "SwiftDataError.storeError: it broke (model User, property name). Store error 5: database is locked. SQL: SELECT 1. Retry")
+        #expect(
+            error.description
+                == "SwiftDataError.storeError: it broke (model User, property name). Store error 5: database is locked. SQL: SELECT 1. Retry"
+        )
         #expect(error.localizedDescription == error.description)
     }
 }
@@ -160,7 +165,9 @@ final class FailureRecorder: @unchecked Sendable {
     private var token: (any NSObjectProtocol)?
 
     init(_ context: ModelContext) {
-        token = NotificationCenter.default.addObserver(forName: ModelContext.didFailAutosave, object: context, queue: nil) {
+        token = NotificationCenter.default.addObserver(
+            forName: ModelContext.didFailAutosave, object: context, queue: nil
+        ) {
             [unowned self] note in
             if let error = note.userInfo?["error"] as? any Error { errors.append(error) }
         }

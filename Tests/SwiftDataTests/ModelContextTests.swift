@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import SwiftDataCore
 import SwiftData
+import Testing
+
+@testable import SwiftDataCore
 
 /// Insert, delete, save, rollback and the bookkeeping around them, with Apple's semantics.
 @Suite struct ModelContextTests {
@@ -108,7 +109,9 @@ import SwiftData
         let context = ModelContext(container)
         let user = User(name: "Found", email: "")
         context.insert(user)
-        #expect(context.registeredModel(for: user.persistentModelID) as User? === user, "inserted models are found by temporary identifier")
+        #expect(
+            context.registeredModel(for: user.persistentModelID) as User? === user,
+            "inserted models are found by temporary identifier")
         try context.save()
         let id = user.persistentModelID
         #expect(context.registeredModel(for: id) as User? === user)
@@ -169,8 +172,14 @@ import SwiftData
         try context.save()
         #expect(recorder.names == [ModelContext.willSave, ModelContext.didSave])
         let info = try #require(recorder.userInfo)
-        #expect(info[ModelContext.NotificationKey.insertedIdentifiers.rawValue] as? [PersistentIdentifier] == [added.persistentModelID])
-        #expect(info[ModelContext.NotificationKey.updatedIdentifiers.rawValue] as? [PersistentIdentifier] == [existing.persistentModelID])
+        #expect(
+            info[ModelContext.NotificationKey.insertedIdentifiers.rawValue] as? [PersistentIdentifier] == [
+                added.persistentModelID
+            ])
+        #expect(
+            info[ModelContext.NotificationKey.updatedIdentifiers.rawValue] as? [PersistentIdentifier] == [
+                existing.persistentModelID
+            ])
         #expect(info[ModelContext.NotificationKey.deletedIdentifiers.rawValue] as? [PersistentIdentifier] == [doomedID])
     }
 
@@ -196,7 +205,8 @@ import SwiftData
         try context.save()
         try context.delete(model: User.self, where: #Predicate { $0.email == "drop" })
         #expect(try context.fetch(FetchDescriptor<User>()).map(\.name) == ["b"], "pending deletes are left out")
-        #expect(try ModelContext(container).fetchCount(FetchDescriptor<User>()) == 3, "nothing is written before the save")
+        #expect(
+            try ModelContext(container).fetchCount(FetchDescriptor<User>()) == 3, "nothing is written before the save")
         try context.save()
         #expect(try ModelContext(container).fetch(FetchDescriptor<User>()).map(\.name) == ["b"])
         try context.delete(model: User.self)
@@ -224,10 +234,12 @@ final class NotificationRecorder: @unchecked Sendable {
 
     init(_ context: ModelContext) {
         for name in [ModelContext.willSave, ModelContext.didSave] {
-            tokens.append(NotificationCenter.default.addObserver(forName: name, object: context, queue: nil) { [unowned self] note in
-                names.append(note.name)
-                if note.name == ModelContext.didSave { userInfo = note.userInfo }
-            })
+            tokens.append(
+                NotificationCenter.default.addObserver(forName: name, object: context, queue: nil) {
+                    [unowned self] note in
+                    names.append(note.name)
+                    if note.name == ModelContext.didSave { userInfo = note.userInfo }
+                })
         }
     }
 

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import SwiftDataCore
 import SwiftData
+import Testing
+
+@testable import SwiftDataCore
 @testable import foodpin
 @testable import todo
 
@@ -10,7 +11,11 @@ import SwiftData
     @Test func modelsAreObservable() throws {
         let counter = Counter(label: "watched")
         let fired = Flag()
-        withObservationTracking { _ = counter.value } onChange: { fired.set() }
+        withObservationTracking {
+            _ = counter.value
+        } onChange: {
+            fired.set()
+        }
         counter.label = "not observed"
         #expect(!fired.isSet, "only the properties read while tracking are observed")
         counter.value = 1
@@ -21,7 +26,11 @@ import SwiftData
         try context.save()
         let loaded = try #require(try ModelContext(context.container).fetch(FetchDescriptor<Counter>()).first)
         let firedAfterLoad = Flag()
-        withObservationTracking { _ = loaded.label } onChange: { firedAfterLoad.set() }
+        withObservationTracking {
+            _ = loaded.label
+        } onChange: {
+            firedAfterLoad.set()
+        }
         loaded.label = "changed"
         #expect(firedAfterLoad.isSet, "models loaded from a store are observable too")
     }
@@ -35,7 +44,8 @@ import SwiftData
             context.insert(counter)
             try context.save()
         }
-        let loaded = try #require(try ModelContext(try makeContainer(Counter.self, in: directory)).fetch(FetchDescriptor<Counter>()).first)
+        let loaded = try #require(
+            try ModelContext(try makeContainer(Counter.self, in: directory)).fetch(FetchDescriptor<Counter>()).first)
         #expect(loaded.lastRead == -1)
         let entity = try #require(Schema([Counter.self]).entitiesByName["Counter"])
         #expect(entity.orderedAttributes.map(\.name) == ["label", "value"], "@Transient properties are not stored")
@@ -46,7 +56,9 @@ import SwiftData
         #expect(entity.attributesByName["name"]?.defaultValue as? String == "")
         #expect(entity.attributesByName["isFavorite"]?.defaultValue as? Bool == false)
         #expect(entity.attributesByName["imageData"]?.defaultValue as? Data == Data())
-        #expect(entity.attributesByName["imageData"]?.valueType == Data.self, "an untyped property's type comes from its initial value")
+        #expect(
+            entity.attributesByName["imageData"]?.valueType == Data.self,
+            "an untyped property's type comes from its initial value")
         #expect(entity.attributesByName["imageData"]?.options == [.externalStorage])
         #expect(entity.attributesByName["ratingText"]?.originalName == "rating")
         #expect(entity.attributesByName["ratingText"]?.isOptional == true)

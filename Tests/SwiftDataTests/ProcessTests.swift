@@ -28,7 +28,8 @@ import Testing
         #expect(try child(["insert-and-save", store, "first"]).status == 0)
         #expect(try child(["insert-and-save", store, "second"]).status == 0)
         #expect(try child(["list", store]).output == "first\nsecond\n")
-        let context = ModelContext(try ModelContainer(for: Visit.self, configurations: ModelConfiguration(url: directory.store())))
+        let context = ModelContext(
+            try ModelContainer(for: Visit.self, configurations: ModelConfiguration(url: directory.store())))
         #expect(try context.fetch(FetchDescriptor<Visit>()).map(\.name).sorted() == ["first", "second"])
     }
 

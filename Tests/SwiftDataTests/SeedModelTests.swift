@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import SwiftData
+import Testing
+
 @testable import foodpin
 @testable import todo
 
@@ -20,7 +21,8 @@ import SwiftData
         do {
             let context = ModelContext(try makeContainer(ToDoItem.self, in: directory))
             // The seed's @Query(sort: \ToDoItem.priorityNum, order: .reverse).
-            let items = try context.fetch(FetchDescriptor<ToDoItem>(sortBy: [SortDescriptor(\ToDoItem.priorityNum, order: .reverse)]))
+            let items = try context.fetch(
+                FetchDescriptor<ToDoItem>(sortBy: [SortDescriptor(\ToDoItem.priorityNum, order: .reverse)]))
             #expect(items.count == 12)
             #expect(items.first?.name == "Urgent")
             #expect(items.last?.name == "Someday")
@@ -30,7 +32,8 @@ import SwiftData
             try context.save()
         }
         let context = ModelContext(try makeContainer(ToDoItem.self, in: directory))
-        let items = try context.fetch(FetchDescriptor<ToDoItem>(sortBy: [SortDescriptor(\ToDoItem.priorityNum, order: .reverse)]))
+        let items = try context.fetch(
+            FetchDescriptor<ToDoItem>(sortBy: [SortDescriptor(\ToDoItem.priorityNum, order: .reverse)]))
         #expect(items.count == 11)
         #expect(items.filter(\.isComplete).map(\.name) == ["To do item #0"])
         #expect(Set(items.map(\.id)).count == 11)
@@ -42,11 +45,15 @@ import SwiftData
         do {
             let context = ModelContext(try makeContainer(Restaurant.self, in: directory))
             let cafe = Restaurant(
-                name: "Cafe Deadend", type: "Coffee & Tea Shop", location: "G/F, 72 Po Hing Fong, Sheung Wan, Hong Kong",
+                name: "Cafe Deadend", type: "Coffee & Tea Shop",
+                location: "G/F, 72 Po Hing Fong, Sheung Wan, Hong Kong",
                 phone: "232-923423", description: "Searching for great breakfast eateries and coffee?")
             cafe.imageData = picture
             context.insert(cafe)
-            context.insert(Restaurant(name: "Homei", type: "Cafe", location: "Hong Kong", phone: "348-233423", description: "A little gem"))
+            context.insert(
+                Restaurant(
+                    name: "Homei", type: "Cafe", location: "Hong Kong", phone: "348-233423", description: "A little gem"
+                ))
             try context.save()
             cafe.rating = .awesome
             cafe.isFavorite = true

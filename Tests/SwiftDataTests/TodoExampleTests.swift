@@ -27,7 +27,10 @@ import Testing
     }
 
     @Test func badArgumentsGetUsageAndNonZeroExit() throws {
-        for arguments in [["bogus"], ["add"], ["add", "x", "--priority", "urgent"], ["toggle"], ["toggle", "abc"], ["delete", "1", "2"]] {
+        for arguments in [
+            ["bogus"], ["add"], ["add", "x", "--priority", "urgent"], ["toggle"], ["toggle", "abc"],
+            ["delete", "1", "2"],
+        ] {
             let result = try todo(arguments: arguments)
             #expect(result.status == 2, "todo \(arguments.joined(separator: " ")) exits with 2")
             #expect(result.errors.contains("usage: todo"), "todo \(arguments.joined(separator: " ")) prints the usage")

@@ -65,7 +65,8 @@ import Testing
         try tmux("send-keys", "-t", "todo", "a")
         try tmux("send-keys", "-t", "todo", "-l", "Buy milk")
         try tmux("send-keys", "-t", "todo", "Enter", "h")
-        #expect(items(try screen { items($0).count == 2 }) == ["○ Buy milk ●", "○ Walk the dog ●"], "high priority first")
+        #expect(
+            items(try screen { items($0).count == 2 }) == ["○ Buy milk ●", "○ Walk the dog ●"], "high priority first")
 
         try tmux("send-keys", "-t", "todo", "Down", "Space")
         #expect(items(try screen { $0.contains("1 done") }) == ["○ Buy milk ●", "✓ Walk the dog ●"])
@@ -73,7 +74,8 @@ import Testing
         try tmux("send-keys", "-t", "todo", "Up", "d")
         #expect(items(try screen { items($0).count == 1 }) == ["✓ Walk the dog ●"])
         try tmux("send-keys", "-t", "todo", "u")
-        #expect(items(try screen { items($0).count == 2 }) == ["○ Buy milk ●", "✓ Walk the dog ●"], "undo brings it back")
+        #expect(
+            items(try screen { items($0).count == 2 }) == ["○ Buy milk ●", "✓ Walk the dog ●"], "undo brings it back")
 
         // Another process adds an item: the screen shows it without a key press.
         #expect(try example.run("add", "Read a book", "--priority", "low").status == 0)
@@ -83,6 +85,7 @@ import Testing
 
         try tmux("send-keys", "-t", "todo", "q")
         #expect(try screen { !$0.contains("To Do") }.contains("To Do") == false, "q leaves the full-screen list")
-        #expect(try example.run("list").output == "1 ○ Buy milk (high)\n2 ✓ Walk the dog (normal)\n3 ✓ Read a book (low)\n")
+        #expect(
+            try example.run("list").output == "1 ○ Buy milk (high)\n2 ✓ Walk the dog (normal)\n3 ✓ Read a book (low)\n")
     }
 }

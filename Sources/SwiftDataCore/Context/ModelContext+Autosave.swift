@@ -21,7 +21,8 @@ extension ModelContext {
             try save()
         } catch {
             Log.error("autosave failed; the changes are still pending: \(error)")
-            NotificationCenter.default.post(name: ModelContext.didFailAutosave, object: self, userInfo: ["error": error])
+            NotificationCenter.default.post(
+                name: ModelContext.didFailAutosave, object: self, userInfo: ["error": error])
         }
     }
 }
@@ -55,7 +56,9 @@ enum AutosaveRegistry {
         let pending = contexts.withLock { list in list.compactMap { $0.context.map(UncheckedContext.init) } }
         guard Thread.isMainThread else {
             if pending.contains(where: \.value.hasChanges) {
-                Log.error("the program exited from a thread other than the main thread, so the main context's unsaved changes could not be autosaved")
+                Log.error(
+                    "the program exited from a thread other than the main thread, so the main context's unsaved changes could not be autosaved"
+                )
             }
             return
         }

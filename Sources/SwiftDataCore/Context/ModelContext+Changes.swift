@@ -24,13 +24,16 @@ extension ModelContext {
         for notice in notices {
             if notice.isExternal {
                 for entity in container.schema.entities {
-                    guard let type = entity.modelType, let keys = registry[ObjectIdentifier(type)]?.keys else { continue }
+                    guard let type = entity.modelType, let keys = registry[ObjectIdentifier(type)]?.keys else {
+                        continue
+                    }
                     stale[ObjectIdentifier(type), default: (type, [])].keys.formUnion(keys)
                 }
                 continue
             }
             for id in notice.updated {
-                guard let key = id.primaryKey, let type = container.binding(forEntityName: id.entityName)?.entity.modelType,
+                guard let key = id.primaryKey,
+                    let type = container.binding(forEntityName: id.entityName)?.entity.modelType,
                     registry[ObjectIdentifier(type)]?[key] != nil
                 else { continue }
                 stale[ObjectIdentifier(type), default: (type, [])].keys.insert(key)
@@ -71,7 +74,8 @@ extension ModelContext {
     }
 
     /// Tells the container's other contexts and observers what a save changed.
-    func publishSave(inserted: [PersistentIdentifier], updated: [PersistentIdentifier], deleted: [PersistentIdentifier]) {
+    func publishSave(inserted: [PersistentIdentifier], updated: [PersistentIdentifier], deleted: [PersistentIdentifier])
+    {
         container.changes.post(
             ChangeCenter.Notice(inserted: inserted, updated: updated, deleted: deleted, origin: ObjectIdentifier(self)))
     }

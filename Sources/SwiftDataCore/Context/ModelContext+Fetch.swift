@@ -29,10 +29,13 @@ extension ModelContext {
     }
 
     /// The identifiers of the models the descriptor selects, in its order.
-    public func fetchIdentifiers<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [PersistentIdentifier] {
+    public func fetchIdentifiers<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [PersistentIdentifier]
+    {
         catchUp()
         let binding = try binding(for: T.self)
-        if mergesPendingChanges(descriptor, entity: binding.entity) { return try fetch(descriptor).map(\.persistentModelID) }
+        if mergesPendingChanges(descriptor, entity: binding.entity) {
+            return try fetch(descriptor).map(\.persistentModelID)
+        }
         return try storedKeys(descriptor, binding: binding).map { identifier(key: $0, binding: binding) }
     }
 
@@ -109,13 +112,17 @@ extension ModelContext {
     }
 
     /// The properties a fetch reads: with `propertiesToFetch`, those attributes and the foreign keys; otherwise all.
-    private func fetchedProperties<T: PersistentModel>(_ keyPaths: [PartialKeyPath<T>], binding: EntityBinding) throws -> [Int] {
+    private func fetchedProperties<T: PersistentModel>(_ keyPaths: [PartialKeyPath<T>], binding: EntityBinding) throws
+        -> [Int]
+    {
         guard !keyPaths.isEmpty else { return binding.fetchedProperties }
         var chosen = Set<Int>()
         for keyPath in keyPaths {
-            guard let index = binding.entity.propertyIndex(for: keyPath), binding.fetchedProperties.contains(index) else {
+            guard let index = binding.entity.propertyIndex(for: keyPath), binding.fetchedProperties.contains(index)
+            else {
                 throw SwiftDataError.unsupportedKeyPath.with(
-                    reason: "\(keyPath) is not a stored attribute of \(binding.entity.name), so it cannot be fetched on its own",
+                    reason:
+                        "\(keyPath) is not a stored attribute of \(binding.entity.name), so it cannot be fetched on its own",
                     model: binding.entity.name, suggestion: "List stored attributes in propertiesToFetch")
             }
             chosen.insert(index)
@@ -215,7 +222,8 @@ extension ModelContext {
                     }
                     model._$set(property, value)
                 } else if !coded.isEmpty, coded.contains(property) {
-                    if !isNew, model._$persistentState.externalReferences?[property] == nil, model._$get(property) != nil,
+                    if !isNew, model._$persistentState.externalReferences?[property] == nil,
+                        model._$get(property) != nil,
                         binding.externalAttributes.contains(property)
                     {
                         continue  // a loaded external value stays until it changes through a save
@@ -231,7 +239,9 @@ extension ModelContext {
                 for property in binding.lazyRelationships { model._$set(property, nil) }
                 if isPartial {
                     // The attributes left out load together, for every such model, when one is first read.
-                    for property in binding.attributeIndexes where !fetched.contains(property) { model._$set(property, nil) }
+                    for property in binding.attributeIndexes where !fetched.contains(property) {
+                        model._$set(property, nil)
+                    }
                     hollow[ObjectIdentifier(T.self), default: []].append(key)
                 }
             }
@@ -240,7 +250,9 @@ extension ModelContext {
     }
     /// Replaces a registered model's attribute with the stored value when they differ, telling observers; a value
     /// not loaded yet just loads.
-    private func refresh(_ property: Int, of model: some PersistentModel, from reader: any _RowReader, column: Int32) throws {
+    private func refresh(_ property: Int, of model: some PersistentModel, from reader: any _RowReader, column: Int32)
+        throws
+    {
         guard let current = model._$get(property) else {
             return try model._$load(property, from: reader, column: column)
         }
@@ -251,7 +263,9 @@ extension ModelContext {
 
     /// Loads an attribute that Core converts: an externally stored one waits for its first read, keeping its
     /// reference; another decodes through its coding.
-    func loadCoded(_ property: Int, of model: some PersistentModel, from stored: StoredValue, binding: EntityBinding) throws {
+    func loadCoded(_ property: Int, of model: some PersistentModel, from stored: StoredValue, binding: EntityBinding)
+        throws
+    {
         if binding.externalAttributes.contains(property), case .text(let reference) = stored {
             if reference.isEmpty { return model._$set(property, Data()) }
             model._$set(property, nil)
@@ -296,7 +310,9 @@ extension ModelContext {
             for model in models where Swift.type(of: model) == type {
                 // Changed relationships that live outside the row load again when next read.
                 let lazy = model._$persistentState.binding?.lazyRelationships ?? []
-                for property in lazy where model._$persistentState.changes.contains(property) { model._$set(property, nil) }
+                for property in lazy where model._$persistentState.changes.contains(property) {
+                    model._$set(property, nil)
+                }
                 model._$persistentState.changes.removeAll()
             }
             try reload(type, keys: keys)
@@ -320,7 +336,8 @@ extension ModelContext {
     }
 
     func identifier(key: Int64, binding: EntityBinding) -> PersistentIdentifier {
-        PersistentIdentifier(storeIdentifier: binding.storeIdentifier, entityName: binding.entity.name, key: .permanent(key))
+        PersistentIdentifier(
+            storeIdentifier: binding.storeIdentifier, entityName: binding.entity.name, key: .permanent(key))
     }
 
     /// Drops a registered model that has no unsaved changes, so it can be freed.
@@ -377,9 +394,10 @@ extension ModelContext {
             if reevaluating, try !matches(model) { continue }
             results.append(model)
         }
-        let candidates = changed.compactMap { $0 as? T }.filter {
-            $0._$persistentState.status == .registered && !$0._$persistentState.changes.isEmpty
-        } + inserted.compactMap { $0 as? T }.filter { $0._$persistentState.status == .inserted }
+        let candidates =
+            changed.compactMap { $0 as? T }.filter {
+                $0._$persistentState.status == .registered && !$0._$persistentState.changes.isEmpty
+            } + inserted.compactMap { $0 as? T }.filter { $0._$persistentState.status == .inserted }
         for model in candidates where try matches(model) && !isBatchDeleted(model) { results.append(model) }
         if !descriptor.sortBy.isEmpty {
             // Ties keep insertion order, as in the store: saved models by key, then new ones as they were inserted.

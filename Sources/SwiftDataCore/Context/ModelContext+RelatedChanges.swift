@@ -24,7 +24,8 @@ extension ModelContext {
         let keyPaths = descriptor.sortBy.compactMap(\.keyPath).map { String(describing: $0) }
         return keyPaths.contains { keyPath in
             relationships.contains { relationship in
-                keyPath.hasPrefix(relationship) && ["?", ".", "!"].contains(keyPath.dropFirst(relationship.count).first)
+                keyPath.hasPrefix(relationship)
+                    && ["?", ".", "!"].contains(keyPath.dropFirst(relationship.count).first)
             }
         }
     }

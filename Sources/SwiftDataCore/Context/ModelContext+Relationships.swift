@@ -7,7 +7,8 @@ extension ModelContext {
         guard let key else { return Optional<Any>.none as Any }
         guard let type = relationship.destinationType, let binding = container.binding(for: type) else {
             throw SwiftDataError.configurationSchemaNotFoundInContainerSchema.with(
-                reason: "the relationship leads to \(relationship.destination), which is not one of the container's models",
+                reason:
+                    "the relationship leads to \(relationship.destination), which is not one of the container's models",
                 property: relationship.name, suggestion: "Add \(relationship.destination) to the container's models")
         }
         return registeredOrHollow(type, key: key, binding: binding)
@@ -67,7 +68,8 @@ extension ModelContext {
     func loadRelationship<M: PersistentModel>(
         _ relationship: Schema.Relationship, of type: M.Type, binding: EntityBinding, including model: M
     ) throws {
-        guard let destinationType = relationship.destinationType, let destination = container.binding(for: destinationType)
+        guard let destinationType = relationship.destinationType,
+            let destination = container.binding(for: destinationType)
         else { return }
         var owners: [M] = [model]
         for case let object in registry[ObjectIdentifier(M.self)]?.values.map({ $0 }) ?? [] where object !== model {
@@ -80,19 +82,24 @@ extension ModelContext {
     /// Loads the given relationships of fetched models now, one query per relationship, instead of when first read.
     func prefetch<M: PersistentModel>(_ keyPaths: [PartialKeyPath<M>], of models: [M], binding: EntityBinding) throws {
         for keyPath in keyPaths {
-            guard let index = binding.entity.propertyIndex(for: keyPath), let relationship = binding.entity.relationship(at: index)
+            guard let index = binding.entity.propertyIndex(for: keyPath),
+                let relationship = binding.entity.relationship(at: index)
             else {
                 throw SwiftDataError.unsupportedKeyPath.with(
                     reason: "\(keyPath) is not a relationship of \(binding.entity.name), so it cannot be prefetched",
-                    model: binding.entity.name, suggestion: "List only relationship key paths in relationshipKeyPathsForPrefetching")
+                    model: binding.entity.name,
+                    suggestion: "List only relationship key paths in relationshipKeyPathsForPrefetching")
             }
-            guard let destinationType = relationship.destinationType, let destination = container.binding(for: destinationType)
+            guard let destinationType = relationship.destinationType,
+                let destination = container.binding(for: destinationType)
             else { continue }
             if relationship.storage == .column {
                 try loadHollowTargets(destinationType, destination: destination)
             } else {
                 let owners = models.filter { $0._$get(index) == nil }
-                if !owners.isEmpty { try loadMembers(relationship, owners: owners, destinationType, destination: destination) }
+                if !owners.isEmpty {
+                    try loadMembers(relationship, owners: owners, destinationType, destination: destination)
+                }
             }
         }
     }

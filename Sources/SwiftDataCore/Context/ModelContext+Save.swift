@@ -40,7 +40,9 @@ extension ModelContext {
             context: self, inserts: inserts, insertBindings: try inserts.map { try cachedBinding(for: type(of: $0)) },
             updates: updates, deletes: deletes, batches: batches)
         try operation.validate()
-        for store in storesInvolved(inserts: operation.insertBindings, updates: updates, deletes: deletes, batches: batches) {
+        for store in storesInvolved(
+            inserts: operation.insertBindings, updates: updates, deletes: deletes, batches: batches)
+        {
             guard store.configuration.allowsSave else {
                 throw SwiftDataError.storeError.with(
                     reason: "the store '\(store.configuration.name)' was opened with allowsSave: false",
@@ -119,7 +121,10 @@ extension ModelContext {
                             && deleted[reference.destination]?.contains(other._$persistentState.key) == true)
                     }
                     guard kept.count != related.count else { continue }
-                    model._$set(reference.index, reference.isToOneRelationship ? (kept.first.map { $0 as Any } ?? Optional<Any>.none as Any) : typed(kept, reference))
+                    model._$set(
+                        reference.index,
+                        reference.isToOneRelationship
+                            ? (kept.first.map { $0 as Any } ?? Optional<Any>.none as Any) : typed(kept, reference))
                 }
             }
         }
@@ -143,7 +148,9 @@ extension ModelContext {
 
     /// Deletes every model of the type the predicate selects (all of them without one) at the next save. Until
     /// then, fetches that include pending changes leave them out.
-    public func delete<T: PersistentModel>(model: T.Type, where predicate: Predicate<T>? = nil, includeSubclasses: Bool = true) throws {
+    public func delete<T: PersistentModel>(
+        model: T.Type, where predicate: Predicate<T>? = nil, includeSubclasses: Bool = true
+    ) throws {
         let binding = try binding(for: T.self)
         // Translate now, so an unsupported predicate fails here rather than at save.
         var probe = FetchRequest<T>(entity: binding.entity, predicate: predicate, properties: [])
@@ -165,7 +172,8 @@ extension ModelContext {
                     return try predicate?.evaluate(model) ?? true
                 },
                 keys: { transaction in
-                    try transaction.fetchKeys(FetchRequest<T>(entity: binding.entity, predicate: predicate, properties: []))
+                    try transaction.fetchKeys(
+                        FetchRequest<T>(entity: binding.entity, predicate: predicate, properties: []))
                 }))
         for case let model as T in registry[ObjectIdentifier(T.self)]?.values.map({ $0 }) ?? []
         where model._$persistentState.status == .registered {

@@ -12,7 +12,9 @@ extension ModelContext {
     @usableFromInline
     func recordUndo(of model: any PersistentModel, property: Int) {
         guard let undoManager, undoManager.isUndoRegistrationEnabled else { return }
-        if model._$get(property) == nil, model._$persistentState.status == .registered { faultIn(model, property: property) }
+        if model._$get(property) == nil, model._$persistentState.status == .registered {
+            faultIn(model, property: property)
+        }
         let value = model._$get(property)
         let wasChanged = model._$persistentState.changes.contains(property)
         let saves = saveCount

@@ -104,7 +104,9 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
         switch state.status {
         case .inserted, .registered:
             if !isMine {
-                Log.error("insert(_:) was given a \(T.self) that belongs to another context; insert it there, or fetch it in this context by its persistentModelID")
+                Log.error(
+                    "insert(_:) was given a \(T.self) that belongs to another context; insert it there, or fetch it in this context by its persistentModelID"
+                )
             }
             return
         case .deleted:
@@ -204,7 +206,9 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
         guard let binding = container.binding(forEntityName: persistentModelID.entityName),
             let modelType = binding.entity.modelType
         else {
-            fatalError("model(for:) was given an identifier of \(persistentModelID.entityName), which is not in this container's schema")
+            fatalError(
+                "model(for:) was given an identifier of \(persistentModelID.entityName), which is not in this container's schema"
+            )
         }
         return placeholderOrLoaded(modelType, id: persistentModelID, binding: binding)
     }
@@ -259,7 +263,9 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
     /// Calls `body` with every registered model.
     func forEachRegistered(_ body: (any PersistentModel) -> Void) {
         func visit<M: PersistentModel>(_ type: M.Type) {
-            for object in registry[ObjectIdentifier(M.self)]?.values ?? [:].values { body(unsafeDowncast(object, to: M.self)) }
+            for object in registry[ObjectIdentifier(M.self)]?.values ?? [:].values {
+                body(unsafeDowncast(object, to: M.self))
+            }
         }
         for entity in container.schema.entities {
             if let type = entity.modelType { visit(type) }

@@ -44,10 +44,12 @@ struct SaveOperation {
                 guard let value = model._$get(relationship.index) as? any _RelationshipValue else { continue }
                 let count = value._relatedModels.count
                 if let minimum = relationship.minimumModelCount, minimum > 0, count < minimum {
-                    throw countError(modelEntity, relationship, "has \(count) models, fewer than its minimum of \(minimum)")
+                    throw countError(
+                        modelEntity, relationship, "has \(count) models, fewer than its minimum of \(minimum)")
                 }
                 if let maximum = relationship.maximumModelCount, maximum > 0, count > maximum {
-                    throw countError(modelEntity, relationship, "has \(count) models, more than its maximum of \(maximum)")
+                    throw countError(
+                        modelEntity, relationship, "has \(count) models, more than its maximum of \(maximum)")
                 }
             }
         }
@@ -55,7 +57,9 @@ struct SaveOperation {
         for model in updates { try check(model, model._$persistentState.binding) }
     }
 
-    private func countError(_ entity: Schema.Entity, _ relationship: Schema.Relationship, _ detail: String) -> SwiftDataError {
+    private func countError(_ entity: Schema.Entity, _ relationship: Schema.Relationship, _ detail: String)
+        -> SwiftDataError
+    {
         SwiftDataError.modelValidationFailure.with(
             reason: "\(entity.name).\(relationship.name) \(detail)", model: entity.name, property: relationship.name,
             suggestion: "Add or remove related models before saving")
@@ -98,7 +102,8 @@ struct SaveOperation {
             let references = try references(of: model, entity: binding.entity, only: changes)
             guard !attributes.isEmpty || !references.isEmpty else { continue }
             updated.append(
-                RowWrite(model: model, key: state.key, attributes: attributes, references: references), to: binding.entity)
+                RowWrite(model: model, key: state.key, attributes: attributes, references: references),
+                to: binding.entity)
         }
         for (model, binding) in zip(inserts, insertBindings) where binding.store === store {
             try writeMembers(of: model, entity: binding.entity, isNew: true, into: &updated, transaction)
@@ -136,7 +141,9 @@ struct SaveOperation {
         for (model, binding) in zip(inserts, insertBindings) where binding.store === store {
             let entity = binding.entity
             for (number, constraint) in entity.uniquenessConstraints.enumerated() {
-                guard let values = try constraintValues(model, constraint, entity), !values.contains(.null) else { continue }
+                guard let values = try constraintValues(model, constraint, entity), !values.contains(.null) else {
+                    continue
+                }
                 let bucket = "\(entity.name)#\(number)"
                 if let earlier = survivors[bucket]?[values], earlier !== model {
                     survivorOf[ObjectIdentifier(earlier)] = model
@@ -151,16 +158,21 @@ struct SaveOperation {
         }
         for (model, binding) in zip(inserts, insertBindings) where binding.store === store {
             let last = survivor(of: model)
-            if last !== model { merged.append((model, last)); continue }
+            if last !== model {
+                merged.append((model, last))
+                continue
+            }
             var existing: Int64?
             for constraint in binding.entity.uniquenessConstraints {
                 guard let values = try constraintValues(model, constraint, binding.entity),
                     let key = try transaction.existingKey(
-                        in: binding.entity, matching: zip(indexes(of: constraint, in: binding.entity), values).map { ($0, $1) })
+                        in: binding.entity,
+                        matching: zip(indexes(of: constraint, in: binding.entity), values).map { ($0, $1) })
                 else { continue }
                 if let existing, existing != key {
                     throw SwiftDataError.modelValidationFailure.with(
-                        reason: "a new \(binding.entity.name) matches two stored models on different unique constraints",
+                        reason:
+                            "a new \(binding.entity.name) matches two stored models on different unique constraints",
                         model: binding.entity.name, property: constraint.joined(separator: ", "),
                         suggestion: "Change the values so they match at most one stored model")
                 }
@@ -182,7 +194,9 @@ struct SaveOperation {
     {
         try indexes(of: constraint, in: entity).map { index -> StoredValue in
             if entity.relationship(at: index) != nil {
-                guard let target = (model._$get(index) as? any _RelationshipValue)?._relatedModels.first else { return .null }
+                guard let target = (model._$get(index) as? any _RelationshipValue)?._relatedModels.first else {
+                    return .null
+                }
                 return .integer(try key(of: target))
             }
             return try model._$get(index).map { try StoredValue(encoding: $0) } ?? .null
@@ -203,9 +217,9 @@ struct SaveOperation {
             return state.key
         }
         throw SwiftDataError.missingModelContext.with(
-                reason: "a relationship refers to a \(type(of: model)) that is not saved in this context",
-                model: String(describing: type(of: model)),
-                suggestion: "Insert the related model into the same context before saving")
+            reason: "a relationship refers to a \(type(of: model)) that is not saved in this context",
+            model: String(describing: type(of: model)),
+            suggestion: "Insert the related model into the same context before saving")
     }
 
     /// The foreign keys a model's row holds (all of them, or the changed ones).
@@ -245,7 +259,8 @@ struct SaveOperation {
             case .joinTable:
                 try transaction.setMembers(try members.map(key(of:)), of: owner, relationship: relationship)
             case .inverseColumn:
-                guard let inverse = relationship.inverse, let destination = context.container.binding(forEntityName: relationship.destination)
+                guard let inverse = relationship.inverse,
+                    let destination = context.container.binding(forEntityName: relationship.destination)
                 else { continue }
                 for (index, member) in members.enumerated() where insertedKeys[ObjectIdentifier(member)] == nil {
                     rows.append(
@@ -280,7 +295,9 @@ struct SaveOperation {
         }
         for (entity, rows) in direct.batches { add(rows.map(\.key), of: entity) }
         for batch in batches {
-            guard let binding = context.container.binding(for: batch.modelType), binding.store === store else { continue }
+            guard let binding = context.container.binding(for: batch.modelType), binding.store === store else {
+                continue
+            }
             add(try batch.keys(transaction), of: binding.entity)
         }
         var deletedEntities: [Schema.Entity] = []
@@ -292,15 +309,20 @@ struct SaveOperation {
             for relationship in entity.orderedRelationships {
                 switch relationship.deleteRule {
                 case .cascade:
-                    guard let destination = context.container.binding(forEntityName: relationship.destination) else { continue }
+                    guard let destination = context.container.binding(forEntityName: relationship.destination) else {
+                        continue
+                    }
                     add(try transaction.related(relationship, owners: keys).map(\.member), of: destination.entity)
                 case .deny:
                     let related = try transaction.related(relationship, owners: keys)
                     if !related.isEmpty {
                         throw SwiftDataError.modelValidationFailure.with(
-                            reason: "\(entity.name).\(relationship.name) has the .deny delete rule and still relates to \(related.count) \(relationship.destination) model\(related.count == 1 ? "" : "s")",
+                            reason:
+                                "\(entity.name).\(relationship.name) has the .deny delete rule and still relates to \(related.count) \(relationship.destination) model\(related.count == 1 ? "" : "s")",
                             model: entity.name, property: relationship.name,
-                            suggestion: "Remove the related models from \(relationship.name) before deleting, or change the delete rule")
+                            suggestion:
+                                "Remove the related models from \(relationship.name) before deleting, or change the delete rule"
+                        )
                     }
                 case .nullify, .noAction:
                     continue
@@ -314,9 +336,11 @@ struct SaveOperation {
                 let survivors = cleared.filter { !(deletedKeys[source.name]?.contains($0) ?? false) }
                 if reference.isToOneRelationship, !reference.isOptional, !survivors.isEmpty {
                     throw SwiftDataError.modelValidationFailure.with(
-                        reason: "deleting \(entity.name) would leave \(survivors.count) \(source.name) model\(survivors.count == 1 ? "" : "s") without the required \(reference.name)",
+                        reason:
+                            "deleting \(entity.name) would leave \(survivors.count) \(source.name) model\(survivors.count == 1 ? "" : "s") without the required \(reference.name)",
                         model: source.name, property: reference.name,
-                        suggestion: "Give them another \(reference.name) first, or make the inverse's delete rule .cascade")
+                        suggestion:
+                            "Give them another \(reference.name) first, or make the inverse's delete rule .cascade")
                 }
             }
             try transaction.delete(keys: keys, entity: entity)
@@ -365,12 +389,16 @@ final class MemberPositions {
     private var indexes: [ObjectIdentifier: [ObjectIdentifier: Int]] = [:]
 
     /// The index of `member` in `owner`'s `relationship`, or `nil` when the array is not loaded or lacks it.
-    func position(of member: any PersistentModel, in owner: any PersistentModel, inverse relationship: Schema.Relationship) -> Int? {
+    func position(
+        of member: any PersistentModel, in owner: any PersistentModel, inverse relationship: Schema.Relationship
+    ) -> Int? {
         let key = ObjectIdentifier(owner)
         if indexes[key] == nil {
             guard let members = owner._$get(relationship.index) as? any _RelationshipValue else { return nil }
             var index: [ObjectIdentifier: Int] = [:]
-            for (position, element) in members._relatedModels.enumerated() { index[ObjectIdentifier(element)] = position }
+            for (position, element) in members._relatedModels.enumerated() {
+                index[ObjectIdentifier(element)] = position
+            }
             indexes[key] = index
         }
         return indexes[key]?[ObjectIdentifier(member)]

@@ -72,7 +72,9 @@ public struct PersistentIdentifier: Hashable, Identifiable, Comparable, Codable,
         if let temporary = try container.decodeIfPresent(UInt64.self, forKey: .temporary) {
             self.init(storeIdentifier: store, entityName: entity, key: .temporary(temporary))
         } else {
-            self.init(storeIdentifier: store, entityName: entity, key: .permanent(try container.decode(Int64.self, forKey: .key)))
+            self.init(
+                storeIdentifier: store, entityName: entity,
+                key: .permanent(try container.decode(Int64.self, forKey: .key)))
         }
     }
 

@@ -56,14 +56,25 @@ extension PersistentModel {
     }
 
     /// Any other type cannot be stored.
-    @available(*, unavailable, message: "this property's type cannot be stored: make it Codable or RawRepresentable, or mark the property @Transient")
+    @available(
+        *, unavailable,
+        message:
+            "this property's type cannot be stored: make it Codable or RawRepresentable, or mark the property @Transient"
+    )
     public func _$didSet<Value>(_ property: Int, _ oldValue: Value?, _ newValue: Value) {}
 
     /// Sets of models are not relationships.
-    @available(*, unavailable, message: "a to-many relationship is an array of models: declare [Model] instead of Set<Model>")
-    public func _$didSet<Element: PersistentModel>(_ property: Int, _ oldValue: Set<Element>?, _ newValue: Set<Element>) {}
+    @available(
+        *, unavailable, message: "a to-many relationship is an array of models: declare [Model] instead of Set<Model>"
+    )
+    public func _$didSet<Element: PersistentModel>(_ property: Int, _ oldValue: Set<Element>?, _ newValue: Set<Element>)
+    {}
 
     /// Optional sets of models are not relationships.
-    @available(*, unavailable, message: "a to-many relationship is an array of models: declare [Model] instead of Set<Model>")
-    public func _$didSet<Element: PersistentModel>(_ property: Int, _ oldValue: Set<Element>??, _ newValue: Set<Element>?) {}
+    @available(
+        *, unavailable, message: "a to-many relationship is an array of models: declare [Model] instead of Set<Model>"
+    )
+    public func _$didSet<Element: PersistentModel>(
+        _ property: Int, _ oldValue: Set<Element>??, _ newValue: Set<Element>?
+    ) {}
 }

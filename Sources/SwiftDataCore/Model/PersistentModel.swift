@@ -46,7 +46,8 @@ extension PersistentModel {
         }
         if state.key == 0 { _$persistentState.key = PersistentIdentifier.nextTemporaryKey() }
         return PersistentIdentifier(
-            storeIdentifier: nil, entityName: Self._entityName, key: .temporary(UInt64(bitPattern: _$persistentState.key)))
+            storeIdentifier: nil, entityName: Self._entityName,
+            key: .temporary(UInt64(bitPattern: _$persistentState.key)))
     }
 
     /// Identity, as Apple's: a model is equal only to itself.
@@ -70,7 +71,9 @@ extension PersistentModel {
     public var isDeleted: Bool { _$persistentState.status == .deleted }
 
     /// The entity name: the class name.
-    package static var _entityName: String { Relationships.entity(of: Self.self)?.name ?? String(describing: Self.self) }
+    package static var _entityName: String {
+        Relationships.entity(of: Self.self)?.name ?? String(describing: Self.self)
+    }
 
     public static var _$uniquenessConstraints: [[AnyKeyPath]] { [] }
     public static var _$indices: [[AnyKeyPath]] { [] }
@@ -91,14 +94,18 @@ extension PersistentModel {
     /// an undo manager.
     @inlinable
     public func _$willSet<Value>(_ property: Int, _ current: Value?) {
-        if let context = _$persistentState.context, context.recordsUndo { context.recordUndo(of: self, property: property) }
+        if let context = _$persistentState.context, context.recordsUndo {
+            context.recordUndo(of: self, property: property)
+        }
     }
 
     /// Called by generated setters before a relationship changes: loads its current value, which the change
     /// needs to update the inverse side.
     public func _$willSet<Value: _RelationshipValue>(_ property: Int, _ current: Value?) {
         if current == nil { _$persistentState.context?.faultIn(self, property: property) }
-        if let context = _$persistentState.context, context.recordsUndo { context.recordUndo(of: self, property: property) }
+        if let context = _$persistentState.context, context.recordsUndo {
+            context.recordUndo(of: self, property: property)
+        }
     }
 
     /// Called by generated getters when persisted property number `property` has no value: the context loads it
@@ -110,14 +117,20 @@ extension PersistentModel {
         switch state.status {
         case .registered, .deleted:
             guard let context = state.context else {
-                fatalError("\(Self.self).\(name) is not loaded, and the model's context no longer exists: keep the context while you use its models")
+                fatalError(
+                    "\(Self.self).\(name) is not loaded, and the model's context no longer exists: keep the context while you use its models"
+                )
             }
             context.faultIn(self, property: property)
             if _$get(property) == nil {
-                fatalError("\(Self.self).\(name) could not be loaded from the store (see the error above); the model may have been deleted by another context")
+                fatalError(
+                    "\(Self.self).\(name) could not be loaded from the store (see the error above); the model may have been deleted by another context"
+                )
             }
         default:
-            fatalError("\(Self.self).\(name) was read before it was given a value; assign it in the initializer or declare a default value")
+            fatalError(
+                "\(Self.self).\(name) was read before it was given a value; assign it in the initializer or declare a default value"
+            )
         }
     }
 

@@ -70,14 +70,20 @@ package struct PropertyMask: Equatable, Sendable {
 
     @inlinable
     package mutating func insert(_ index: Int) {
-        if index < 64 { low |= 1 << UInt64(index); return }
+        if index < 64 {
+            low |= 1 << UInt64(index)
+            return
+        }
         let word = index / 64 - 1
         if word >= high.count { high += Array(repeating: 0, count: word - high.count + 1) }
         high[word] |= 1 << UInt64(index % 64)
     }
 
     package mutating func remove(_ index: Int) {
-        if index < 64 { low &= ~(1 << UInt64(index)); return }
+        if index < 64 {
+            low &= ~(1 << UInt64(index))
+            return
+        }
         let word = index / 64 - 1
         if word < high.count { high[word] &= ~(1 << UInt64(index % 64)) }
     }

@@ -43,7 +43,9 @@ enum Relationships {
         // A new model that joins a managed model's relationship joins its context, whichever side changed.
         if let context = managingContext(of: model) {
             for other in added where other._$persistentState.status == .unmanaged { context.insert(other) }
-        } else if model._$persistentState.status == .unmanaged, let context = added.lazy.compactMap(managingContext).first {
+        } else if model._$persistentState.status == .unmanaged,
+            let context = added.lazy.compactMap(managingContext).first
+        {
             context.insert(model)
         }
     }
@@ -54,7 +56,9 @@ enum Relationships {
     }
 
     /// `other` no longer relates to `model`: take `model` out of `other`'s inverse.
-    private static func detach(_ other: any PersistentModel, inverse: Schema.Relationship, from model: any PersistentModel) {
+    private static func detach(
+        _ other: any PersistentModel, inverse: Schema.Relationship, from model: any PersistentModel
+    ) {
         guard let current = other._$get(inverse.index) else { return }
         if inverse.isToOneRelationship {
             if (current as? any PersistentModel) === model {
@@ -107,7 +111,9 @@ enum Relationships {
     }
 
     private static func assign(_ value: Any, to model: any PersistentModel, property: Int) {
-        if let context = model._$persistentState.context, context.recordsUndo { context.recordUndo(of: model, property: property) }
+        if let context = model._$persistentState.context, context.recordsUndo {
+            context.recordUndo(of: model, property: property)
+        }
         model._$set(property, value)
         model._$didSet(property)
     }

@@ -177,7 +177,10 @@ public final class ResultsObserver<Element: PersistentModel, SectionTitle: Hasha
     /// The entity of `type` and every entity a chain of its relationships reaches: what a predicate or sort on
     /// it can read.
     private static func entityNames(reachableFrom type: Element.Type, in schema: Schema) -> Set<String> {
-        guard let start = schema.entities.first(where: { $0.modelType.map(ObjectIdentifier.init) == ObjectIdentifier(type) })
+        guard
+            let start = schema.entities.first(where: {
+                $0.modelType.map(ObjectIdentifier.init) == ObjectIdentifier(type)
+            })
         else { return [] }
         var names: Set<String> = [start.name]
         var pending = [start]
@@ -217,7 +220,8 @@ extension ResultsObserver where SectionTitle == Never {
         isolation: isolated (any Actor)? = #isolation
     ) throws {
         try self.init(
-            descriptor: fetchDescriptor, sectioning: nil, modelContext: ModelContext(modelContainer), isolation: isolation)
+            descriptor: fetchDescriptor, sectioning: nil, modelContext: ModelContext(modelContainer),
+            isolation: isolation)
     }
 
     /// Observes the models matching `filterBy`, in `sortBy` order, in `modelContext`.

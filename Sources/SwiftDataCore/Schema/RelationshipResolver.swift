@@ -31,21 +31,24 @@ enum RelationshipResolver {
         let backward = destination.orderedRelationships.filter { $0.destination == entity.name && $0 !== relationship }
         if let keyPath = relationship.inverseKeyPath {
             guard let inverse = destination.orderedRelationships.first(where: { $0.keypath == keyPath }) else {
-                entity.problems.append(problem(
-                    "the inverse of \(entity.name).\(relationship.name) is not a relationship of \(destination.name) back to \(entity.name)",
-                    entity, relationship))
+                entity.problems.append(
+                    problem(
+                        "the inverse of \(entity.name).\(relationship.name) is not a relationship of \(destination.name) back to \(entity.name)",
+                        entity, relationship))
                 return nil
             }
             if let other = inverse.inverse, other !== relationship {
-                entity.problems.append(problem(
-                    "\(entity.name).\(relationship.name) and \(entity.name).\(other.name) both name \(destination.name).\(inverse.name) as their inverse",
-                    entity, relationship))
+                entity.problems.append(
+                    problem(
+                        "\(entity.name).\(relationship.name) and \(entity.name).\(other.name) both name \(destination.name).\(inverse.name) as their inverse",
+                        entity, relationship))
                 return nil
             }
             if let declared = inverse.inverseKeyPath, declared != relationship.keypath {
-                entity.problems.append(problem(
-                    "\(entity.name).\(relationship.name) names \(destination.name).\(inverse.name) as its inverse, but \(destination.name).\(inverse.name) names another",
-                    entity, relationship))
+                entity.problems.append(
+                    problem(
+                        "\(entity.name).\(relationship.name) names \(destination.name).\(inverse.name) as its inverse, but \(destination.name).\(inverse.name) names another",
+                        entity, relationship))
                 return nil
             }
             return inverse
@@ -58,19 +61,24 @@ enum RelationshipResolver {
                 && rival !== relationship && !candidates.contains { $0 === rival }
         }
         guard candidates.count == 1, rivals.isEmpty else {
-            let names = ([relationship] + rivals).map { "\(entity.name).\($0.name)" }
+            let names =
+                ([relationship] + rivals).map { "\(entity.name).\($0.name)" }
                 + candidates.map { "\(destination.name).\($0.name)" }
-            entity.problems.append(problem(
-                "the inverse of \(entity.name).\(relationship.name) is ambiguous between \(names.joined(separator: ", "))",
-                entity, relationship))
+            entity.problems.append(
+                problem(
+                    "the inverse of \(entity.name).\(relationship.name) is ambiguous between \(names.joined(separator: ", "))",
+                    entity, relationship))
             return nil
         }
         return candidates[0]
     }
 
-    private static func storage(of relationship: Schema.Relationship, in entity: Schema.Entity) -> Schema.Relationship.Storage {
+    private static func storage(of relationship: Schema.Relationship, in entity: Schema.Entity)
+        -> Schema.Relationship.Storage
+    {
         guard let inverse = relationship.inverse else {
-            return relationship.isToOneRelationship ? .column : .joinTable(name: "\(entity.name)_\(relationship.name)", isOwner: true)
+            return relationship.isToOneRelationship
+                ? .column : .joinTable(name: "\(entity.name)_\(relationship.name)", isOwner: true)
         }
         switch (relationship.isToOneRelationship, inverse.isToOneRelationship) {
         case (true, false): return .column
@@ -80,7 +88,8 @@ enum RelationshipResolver {
             return isFirst(relationship, in: entity) ? .column : .inverseColumn
         case (false, false):
             let owner = isFirst(relationship, in: entity)
-            let ownerName = owner ? "\(entity.name)_\(relationship.name)" : "\(relationship.destination)_\(inverse.name)"
+            let ownerName =
+                owner ? "\(entity.name)_\(relationship.name)" : "\(relationship.destination)_\(inverse.name)"
             return .joinTable(name: ownerName, isOwner: owner)
         }
     }
@@ -91,7 +100,9 @@ enum RelationshipResolver {
         return (entity.name, relationship.name) <= (relationship.destination, inverse.name)
     }
 
-    private static func problem(_ reason: String, _ entity: Schema.Entity, _ relationship: Schema.Relationship) -> SwiftDataError {
+    private static func problem(_ reason: String, _ entity: Schema.Entity, _ relationship: Schema.Relationship)
+        -> SwiftDataError
+    {
         SwiftDataError.loadIssueModelContainer.with(
             reason: reason, model: entity.name, property: relationship.name,
             suggestion: "Name the inverse on one side with @Relationship(inverse: \\Destination.property)")

@@ -38,7 +38,8 @@ extension Schema {
                 add(Entity.property(property, index: index, entity: name, problems: &problems))
                 indexByKeyPath[property.keyPath] = index
             }
-            uniquenessConstraints = orderedAttributes.filter(\.isUnique).map { [$0.name] }
+            uniquenessConstraints =
+                orderedAttributes.filter(\.isUnique).map { [$0.name] }
                 + orderedRelationships.filter(\.isUnique).map { [$0.name] }
                 + names(of: modelType._$uniquenessConstraints, metadata, what: "#Unique")
             indices = names(of: modelType._$indices, metadata, what: "#Index")

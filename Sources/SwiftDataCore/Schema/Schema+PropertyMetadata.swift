@@ -6,7 +6,8 @@ extension Schema {
         package let defaultValue: Any?
         package let metadata: (any SchemaProperty)?
 
-        public init(name: String, keypath: AnyKeyPath, defaultValue: Any? = nil, metadata: (any SchemaProperty)? = nil) {
+        public init(name: String, keypath: AnyKeyPath, defaultValue: Any? = nil, metadata: (any SchemaProperty)? = nil)
+        {
             self.name = name
             self.keyPath = keypath
             self.defaultValue = defaultValue

@@ -18,5 +18,6 @@ public enum MigrationStage {
     case lightweight(fromVersion: any VersionedSchema.Type, toVersion: any VersionedSchema.Type)
     case custom(
         fromVersion: any VersionedSchema.Type, toVersion: any VersionedSchema.Type,
-        willMigrate: ((_ context: ModelContext) throws -> Void)?, didMigrate: ((_ context: ModelContext) throws -> Void)?)
+        willMigrate: ((_ context: ModelContext) throws -> Void)?,
+        didMigrate: ((_ context: ModelContext) throws -> Void)?)
 }

@@ -12,7 +12,9 @@ package enum AttributeCoding: @unchecked Sendable {
             guard let transformer = ValueTransformer.named(NSValueTransformerName(name)) else {
                 throw SwiftDataError.loadIssueModelContainer.with(
                     reason: "no value transformer is registered under the name '\(name)'", property: attribute.name,
-                    suggestion: "Register one with ValueTransformer.setValueTransformer(_:forName:) before creating the container")
+                    suggestion:
+                        "Register one with ValueTransformer.setValueTransformer(_:forName:) before creating the container"
+                )
             }
             return .transformer(transformer)
         }

@@ -32,24 +32,24 @@ extension PredicateExpressions.SequenceStartsWith: SQLPredicateExpression {
 }
 
 #if !canImport(Darwin)
-extension PredicateExpressions.StringLocalizedStandardContains: SQLPredicateExpression {
-    /// `$0.name.localizedStandardContains(text)`.
-    package func sqlTerm(in translator: PredicateTranslator) throws -> SQLTerm {
-        try translator.stringFunction(.localizedStandardContains, root, other, type: Bool.self)
+    extension PredicateExpressions.StringLocalizedStandardContains: SQLPredicateExpression {
+        /// `$0.name.localizedStandardContains(text)`.
+        package func sqlTerm(in translator: PredicateTranslator) throws -> SQLTerm {
+            try translator.stringFunction(.localizedStandardContains, root, other, type: Bool.self)
+        }
     }
-}
 
-extension PredicateExpressions.StringCaseInsensitiveCompare: SQLPredicateExpression {
-    /// `$0.name.caseInsensitiveCompare(text)`, as the raw value of its `ComparisonResult`.
-    package func sqlTerm(in translator: PredicateTranslator) throws -> SQLTerm {
-        try translator.stringFunction(.caseInsensitiveCompare, root, other, type: ComparisonResult.self)
+    extension PredicateExpressions.StringCaseInsensitiveCompare: SQLPredicateExpression {
+        /// `$0.name.caseInsensitiveCompare(text)`, as the raw value of its `ComparisonResult`.
+        package func sqlTerm(in translator: PredicateTranslator) throws -> SQLTerm {
+            try translator.stringFunction(.caseInsensitiveCompare, root, other, type: ComparisonResult.self)
+        }
     }
-}
 
-extension PredicateExpressions.StringLocalizedCompare: SQLPredicateExpression {
-    /// `$0.name.localizedCompare(text)`, as the raw value of its `ComparisonResult`.
-    package func sqlTerm(in translator: PredicateTranslator) throws -> SQLTerm {
-        try translator.stringFunction(.localizedCompare, root, other, type: ComparisonResult.self)
+    extension PredicateExpressions.StringLocalizedCompare: SQLPredicateExpression {
+        /// `$0.name.localizedCompare(text)`, as the raw value of its `ComparisonResult`.
+        package func sqlTerm(in translator: PredicateTranslator) throws -> SQLTerm {
+            try translator.stringFunction(.localizedCompare, root, other, type: ComparisonResult.self)
+        }
     }
-}
 #endif

@@ -1,8 +1,9 @@
 import Foundation
 import SharedTestModels
-import Testing
-@testable import SwiftDataCore
 import SwiftData
+import Testing
+
+@testable import SwiftDataCore
 
 /// A save in one context reaches the container's other contexts: registered models refresh, keeping unsaved edits.
 @Suite struct ChangePropagationTests {
@@ -16,7 +17,11 @@ import SwiftData
         let seen = try #require(try reader.fetch(FetchDescriptor<Counter>()).first)
         seen.label = "reader's edit"
         let fired = Flag()
-        withObservationTracking { _ = seen.value } onChange: { fired.set() }
+        withObservationTracking {
+            _ = seen.value
+        } onChange: {
+            fired.set()
+        }
 
         shared.value = 42
         shared.label = "writer's label"

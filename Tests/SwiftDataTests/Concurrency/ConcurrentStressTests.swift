@@ -1,13 +1,14 @@
 import Foundation
-import Testing
 import SharedTestModels
 import SwiftData
+import Testing
 
 /// Many model actors write to one file store while other contexts read: writers wait for each other instead of
 /// failing, readers never see an error, and every saved change is there afterwards.
 /// `SWIFTDATA_STRESS_CHANGES` sets the changes each writer saves (2,000 by default).
 @Suite struct ConcurrentStressTests {
-    static let changesPerWriter = ProcessInfo.processInfo.environment["SWIFTDATA_STRESS_CHANGES"].flatMap(Int.init) ?? 2_000
+    static let changesPerWriter =
+        ProcessInfo.processInfo.environment["SWIFTDATA_STRESS_CHANGES"].flatMap(Int.init) ?? 2_000
     static let writers = 8
 
     @ModelActor actor Writer {
@@ -58,7 +59,9 @@ import SwiftData
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for writer in 0..<Self.writers {
-                    group.addTask { try await Writer(modelContainer: container).run(name: "w\(writer)", changes: changes) }
+                    group.addTask {
+                        try await Writer(modelContainer: container).run(name: "w\(writer)", changes: changes)
+                    }
                 }
                 try await group.waitForAll()
             }

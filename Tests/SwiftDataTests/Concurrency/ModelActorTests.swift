@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import SwiftData
+import Testing
 
 /// A model actor as the seeds' readers would write one: it takes identifiers in and hands identifiers out.
 @ModelActor actor CounterStore {

@@ -1,7 +1,7 @@
 import Foundation
 import SharedTestModels
-import Testing
 import SwiftData
+import Testing
 
 /// `ResultsObserver` keeps a fetch current across contexts, actors and processes.
 @Suite struct ResultsObserverTests {
@@ -67,7 +67,11 @@ import SwiftData
         let writer = ModelContext(container)
         let observer = try bigCounters(in: ModelContext(container))
         let fired = Flag()
-        withObservationTracking { _ = observer.results } onChange: { fired.set() }
+        withObservationTracking {
+            _ = observer.results
+        } onChange: {
+            fired.set()
+        }
         writer.insert(User(name: "unrelated", email: ""))
         try writer.save()
         #expect(!fired.isSet, "a save of an unrelated model leaves the results alone")
@@ -82,7 +86,11 @@ import SwiftData
         _ = try insert(["a": 10, "b": 20, "c": 5], into: context)
         let observer = try bigCounters(in: context)
         let fired = Flag()
-        withObservationTracking { _ = observer.results } onChange: { fired.set() }
+        withObservationTracking {
+            _ = observer.results
+        } onChange: {
+            fired.set()
+        }
         observer.sortBy = [SortDescriptor(\.value, order: .reverse)]
         #expect(fired.isSet)
         #expect(labels(observer) == ["b", "a"])
@@ -146,7 +154,11 @@ import SwiftData
         let container = try ModelContainer(for: Visit.self, configurations: ModelConfiguration(url: directory.store()))
         let observer = try ResultsObserver(sortBy: [SortDescriptor(\Visit.name)], modelContainer: container)
         let fired = Flag()
-        withObservationTracking { _ = observer.results } onChange: { fired.set() }
+        withObservationTracking {
+            _ = observer.results
+        } onChange: {
+            fired.set()
+        }
         let child = Process()
         child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("TestChildProcess")

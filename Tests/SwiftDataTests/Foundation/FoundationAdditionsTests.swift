@@ -2,7 +2,6 @@ import Foundation
 import SwiftData
 import Testing
 
-
 /// The pieces of Apple's Foundation that Linux lacks and this module supplies: code written for Apple's platforms
 /// compiles unchanged, and evaluates as Apple's does, in memory and in the store alike.
 @Suite struct FoundationAdditionsTests {

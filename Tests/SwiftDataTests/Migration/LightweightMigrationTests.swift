@@ -1,9 +1,10 @@
 import Foundation
-import Testing
-@testable import SwiftDataCore
 import SwiftData
-@testable import foodpin
+import Testing
+
+@testable import SwiftDataCore
 @testable import animals
+@testable import foodpin
 
 /// Opening a store whose recorded schema differs from the models migrates it, when the change is lightweight.
 @Suite struct LightweightMigrationTests {
@@ -49,7 +50,10 @@ import SwiftData
         let directory = TemporaryDirectory()
         try shopStore(directory)
         let context = ModelContext(try makeContainer(ShopRemoved.Item.self, in: directory))
-        #expect(try context.fetch(FetchDescriptor<ShopRemoved.Item>(sortBy: [SortDescriptor(\.name)])).map(\.name) == ["apple", "pear", "plum"])
+        #expect(
+            try context.fetch(FetchDescriptor<ShopRemoved.Item>(sortBy: [SortDescriptor(\.name)])).map(\.name) == [
+                "apple", "pear", "plum",
+            ])
         let item = ShopRemoved.Item()
         item.name = "quince"
         context.insert(item)
@@ -66,10 +70,13 @@ import SwiftData
         } throws: { error in
             let error = try #require(error as? SwiftDataError)
             return error == .loadIssueModelContainer && error.modelName == "Item" && error.propertyName == "price"
-                && (error.reason ?? "").contains("from Int to Double") && error.suggestion?.contains("MigrationStage.custom") == true
+                && (error.reason ?? "").contains("from Int to Double")
+                && error.suggestion?.contains("MigrationStage.custom") == true
         }
         #expect(try storeBytes(directory) == before)
-        #expect(try ModelContext(try makeContainer(Shop.Item.self, in: directory)).fetchCount(FetchDescriptor<Shop.Item>()) == 3)
+        #expect(
+            try ModelContext(try makeContainer(Shop.Item.self, in: directory)).fetchCount(FetchDescriptor<Shop.Item>())
+                == 3)
     }
 
     @Test func optionalBecomingRequired() throws {
@@ -78,17 +85,23 @@ import SwiftData
         #expect {
             try makeContainer(ShopRequiredWithoutDefault.Item.self, in: directory)
         } throws: { error in
-            (error as? SwiftDataError)?.propertyName == "note" && ((error as? SwiftDataError)?.reason ?? "").contains("became required")
+            (error as? SwiftDataError)?.propertyName == "note"
+                && ((error as? SwiftDataError)?.reason ?? "").contains("became required")
         }
         let context = ModelContext(try makeContainer(ShopRequired.Item.self, in: directory))
-        #expect(try context.fetch(FetchDescriptor<ShopRequired.Item>(sortBy: [SortDescriptor(\.name)])).map(\.note) == ["red", "green", "none"])
+        #expect(
+            try context.fetch(FetchDescriptor<ShopRequired.Item>(sortBy: [SortDescriptor(\.name)])).map(\.note) == [
+                "red", "green", "none",
+            ])
     }
 
     @Test func uniquenessAddedToUniqueDataAndToDuplicates() throws {
         let directory = TemporaryDirectory()
         try shopStore(directory)
         _ = try makeContainer(ShopUnique.Item.self, in: directory)
-        #expect(try sqlite(directory.store(), "SELECT name FROM sqlite_master WHERE type = 'index'").contains("Item_unique_name"))
+        #expect(
+            try sqlite(directory.store(), "SELECT name FROM sqlite_master WHERE type = 'index'").contains(
+                "Item_unique_name"))
 
         let duplicated = TemporaryDirectory()
         try shopStore(duplicated)
@@ -115,7 +128,9 @@ import SwiftData
         let plan = try sqlite(directory.store(), "EXPLAIN QUERY PLAN SELECT _pk FROM Item WHERE price = 4")
         #expect(plan.contains("USING INDEX Item_index_price") || plan.contains("USING COVERING INDEX Item_index_price"))
         _ = try makeContainer(Shop.Item.self, in: directory)
-        #expect(!(try sqlite(directory.store(), "SELECT name FROM sqlite_master WHERE type = 'index'")).contains("Item_index"))
+        #expect(
+            !(try sqlite(directory.store(), "SELECT name FROM sqlite_master WHERE type = 'index'")).contains(
+                "Item_index"))
     }
 
     @Test func relationshipsAddedAndRenamed() throws {
@@ -149,7 +164,9 @@ import SwiftData
         #expect(shelf.books.first?.rack === shelf)
         context.delete(shelf)
         try context.save()
-        #expect(try ModelContext(container).fetchCount(FetchDescriptor<ShelvesV2.Volume>()) == 0, "the new delete rule applies")
+        #expect(
+            try ModelContext(container).fetchCount(FetchDescriptor<ShelvesV2.Volume>()) == 0,
+            "the new delete rule applies")
     }
 
     func storeBytes(_ directory: TemporaryDirectory) throws -> Data {

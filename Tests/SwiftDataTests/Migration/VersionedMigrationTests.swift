@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import SwiftDataCore
 import SwiftData
+import Testing
+
+@testable import SwiftDataCore
 
 /// Migration plans run their stages in order when a container opens a store of an older version.
 @Suite struct VersionedMigrationTests {
@@ -30,7 +31,9 @@ import SwiftData
         #expect(notes.map(\.title) == ["a", "b"])
         #expect(notes.map(\.text) == ["one two\nthree", "four five six"])
         #expect(notes.map(\.words) == [3, 3])
-        #expect(try sqlite(directory.store(), "SELECT value FROM _swiftdata_metadata WHERE key = 'schema_version'") == "2.0.0\n")
+        #expect(
+            try sqlite(directory.store(), "SELECT value FROM _swiftdata_metadata WHERE key = 'schema_version'")
+                == "2.0.0\n")
         // Opening again does nothing more.
         let again = ModelContext(try open(directory, plan: NotesPlan.self))
         #expect(try again.fetchCount(FetchDescriptor<NotesV2.Note>()) == 2)
@@ -46,8 +49,9 @@ import SwiftData
             ((error as? SwiftDataError)?.reason ?? "").contains("migration stage 1 (1.0.0 to 2.0.0) failed")
         }
         #expect(try Data(contentsOf: directory.store()) == before)
-        let old = ModelContext(try ModelContainer(
-            for: Schema(versionedSchema: NotesV1.self), configurations: ModelConfiguration(url: directory.store())))
+        let old = ModelContext(
+            try ModelContainer(
+                for: Schema(versionedSchema: NotesV1.self), configurations: ModelConfiguration(url: directory.store())))
         #expect(try old.fetchCount(FetchDescriptor<NotesV1.Note>()) == 3)
     }
 

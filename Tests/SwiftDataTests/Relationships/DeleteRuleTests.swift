@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import SwiftDataCore
 import SwiftData
+import Testing
+
+@testable import SwiftDataCore
 @testable import SwiftDataSQLite
 @testable import animals
 
@@ -86,7 +87,8 @@ import SwiftData
         #expect(library.isDeleted, "the delete stays pending")
         let fresh = ModelContext(container)
         #expect(try fresh.fetchCount(FetchDescriptor<Library>()) == 1)
-        #expect(try fresh.fetch(FetchDescriptor<Book>()).map(\.title) == ["Dune"], "nothing of the failed save was written")
+        #expect(
+            try fresh.fetch(FetchDescriptor<Book>()).map(\.title) == ["Dune"], "nothing of the failed save was written")
         library.books = []
         try context.save()
         #expect(try ModelContext(container).fetchCount(FetchDescriptor<Library>()) == 0)
@@ -133,7 +135,8 @@ import SwiftData
         #expect {
             try context.save()
         } throws: { error in
-            (error as? SwiftDataError)?.propertyName == "featured" && (error as? SwiftDataError)?.reason?.contains("maximum of 2") == true
+            (error as? SwiftDataError)?.propertyName == "featured"
+                && (error as? SwiftDataError)?.reason?.contains("maximum of 2") == true
         }
         #expect(try ModelContext(container).fetchCount(FetchDescriptor<Book>()) == 0)
         library.featured?.removeLast()
@@ -146,14 +149,19 @@ import SwiftData
         let context = ModelContext(container)
         for name in ["Mammal", "Bird"] {
             let category = AnimalCategory(name: name)
-            category.animals = [Animal(name: "\(name) 1", diet: .omnivorous), Animal(name: "\(name) 2", diet: .herbivorous)]
+            category.animals = [
+                Animal(name: "\(name) 1", diet: .omnivorous), Animal(name: "\(name) 2", diet: .herbivorous),
+            ]
             context.insert(category)
         }
         try context.save()
         try context.delete(model: AnimalCategory.self, where: #Predicate { $0.name == "Mammal" })
         try context.save()
         let fresh = ModelContext(container)
-        #expect(try fresh.fetch(FetchDescriptor<Animal>(sortBy: [SortDescriptor(\.name)])).map(\.name) == ["Bird 1", "Bird 2"])
+        #expect(
+            try fresh.fetch(FetchDescriptor<Animal>(sortBy: [SortDescriptor(\.name)])).map(\.name) == [
+                "Bird 1", "Bird 2",
+            ])
     }
 
     /// Runs SQL on an in-memory container's store through its own connection.

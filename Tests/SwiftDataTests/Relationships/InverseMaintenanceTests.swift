@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import SwiftData
+import Testing
+
 @testable import animals
 
 /// Both sides of a relationship change together, in memory, at once.
@@ -85,7 +86,8 @@ import SwiftData
         let root = Node(name: "root")
         context.insert(root)
         _ = Node(name: "late", parent: root)
-        #expect(context.insertedModelsArray.count == 5, "a model that joins a managed model's relationship is inserted too")
+        #expect(
+            context.insertedModelsArray.count == 5, "a model that joins a managed model's relationship is inserted too")
         try context.save()
         #expect(try context.fetchCount(FetchDescriptor<Animal>()) == 2)
         #expect(try context.fetchCount(FetchDescriptor<Node>()) == 2)
@@ -94,7 +96,11 @@ import SwiftData
     @Test func observersSeeTheInverseChange() {
         let mammals = AnimalCategory(name: "Mammal")
         let fired = Flag()
-        withObservationTracking { _ = mammals.animals } onChange: { fired.set() }
+        withObservationTracking {
+            _ = mammals.animals
+        } onChange: {
+            fired.set()
+        }
         Animal(name: "Dog", diet: .carnivorous).category = mammals
         #expect(fired.isSet)
     }

@@ -1,14 +1,18 @@
 import Foundation
-import Testing
-@testable import SwiftDataCore
 import SwiftData
+import Testing
+
+@testable import SwiftDataCore
 @testable import animals
 
 /// How relationships are declared, paired with their inverses and stored.
 @Suite struct RelationshipDeclarationTests {
     @Test func animalsSampleCompilesAndPairsItsInverse() throws {
-        let container = try ModelContainer(for: AnimalCategory.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
-        #expect(container.schema.entities.map(\.name) == ["AnimalCategory", "Animal"], "a relationship brings its destination")
+        let container = try ModelContainer(
+            for: AnimalCategory.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+        #expect(
+            container.schema.entities.map(\.name) == ["AnimalCategory", "Animal"],
+            "a relationship brings its destination")
         let category = try #require(container.schema.entitiesByName["AnimalCategory"])
         let animals = try #require(category.relationshipsByName["animals"])
         #expect(animals.deleteRule == .cascade)
@@ -44,23 +48,28 @@ import SwiftData
         let passport = try #require(schema.entitiesByName["Person"]?.relationshipsByName["passport"])
         #expect(passport.storage == .inverseColumn)
         #expect(schema.entitiesByName["Passport"]?.relationshipsByName["holder"]?.storage == .column)
-        #expect(schema.entitiesByName["Library"]?.relationshipsByName["tags"]?.storage == .joinTable(name: "Library_tags", isOwner: true))
+        #expect(
+            schema.entitiesByName["Library"]?.relationshipsByName["tags"]?.storage
+                == .joinTable(name: "Library_tags", isOwner: true))
         #expect(schema.entitiesByName["Book"]?.relationshipsByName["favoriteTag"]?.storage == .column)
     }
 
     @Test func ambiguousInversesAreAClearError() {
         #expect {
-            try ModelContainer(for: Ambiguous.Customer.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+            try ModelContainer(
+                for: Ambiguous.Customer.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
         } throws: { error in
             let reason = (error as? SwiftDataError)?.reason ?? ""
             return (error as? SwiftDataError) == .loadIssueModelContainer
-                && reason.contains("Customer.home") && reason.contains("Customer.work") && reason.contains("Address.customer")
+                && reason.contains("Customer.home") && reason.contains("Customer.work")
+                && reason.contains("Address.customer")
         }
     }
 
     @Test func contradictoryInversesAreAClearError() {
         #expect {
-            try ModelContainer(for: Contradictory.Left.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+            try ModelContainer(
+                for: Contradictory.Left.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
         } throws: { error in
             let reason = (error as? SwiftDataError)?.reason ?? ""
             return reason.contains("Left.second") && reason.contains("Left.first") && reason.contains("Right.owner")

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import SwiftDataCore
 import SwiftData
+import Testing
+
+@testable import SwiftDataCore
 @testable import animals
 
 /// Relationships load lazily, in batches: never one query per model.
@@ -78,7 +79,8 @@ import SwiftData
                 try context.save()
             }
             let context = ModelContext(container)
-            let parent = try #require(try context.fetch(FetchDescriptor<Node>(predicate: #Predicate { $0.name == "parent" })).first)
+            let parent = try #require(
+                try context.fetch(FetchDescriptor<Node>(predicate: #Predicate { $0.name == "parent" })).first)
             let child = try #require(parent.children.first)
             #expect(child.parent === parent)
             weakParent = parent

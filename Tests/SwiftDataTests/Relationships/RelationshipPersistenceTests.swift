@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import SwiftDataCore
 import SwiftData
+import Testing
+
+@testable import SwiftDataCore
 @testable import animals
 
 /// Relationships survive a save and a fresh container, in order.
@@ -27,7 +28,8 @@ import SwiftData
         #expect(categories[1].animals.map(\.name) == ["Dog", "Cow", "Bear"], "to-many arrays keep their order")
         #expect(categories[1].animals.map(\.diet) == [.carnivorous, .herbivorous, .omnivorous])
         #expect(categories[0].animals.first?.category === categories[0])
-        let stray = try #require(try context.fetch(FetchDescriptor<Animal>(predicate: #Predicate { $0.name == "Stray" })).first)
+        let stray = try #require(
+            try context.fetch(FetchDescriptor<Animal>(predicate: #Predicate { $0.name == "Stray" })).first)
         #expect(stray.category == nil)
     }
 
@@ -45,16 +47,19 @@ import SwiftData
         }
         do {
             let context = ModelContext(try makeContainer(Node.self, in: directory))
-            let root = try #require(try context.fetch(FetchDescriptor<Node>(predicate: #Predicate { $0.name == "root" })).first)
+            let root = try #require(
+                try context.fetch(FetchDescriptor<Node>(predicate: #Predicate { $0.name == "root" })).first)
             #expect(root.children.map(\.name) == ["d", "c", "a"])
-            let orphan = try #require(try context.fetch(FetchDescriptor<Node>(predicate: #Predicate { $0.name == "b" })).first)
+            let orphan = try #require(
+                try context.fetch(FetchDescriptor<Node>(predicate: #Predicate { $0.name == "b" })).first)
             #expect(orphan.parent == nil)
             orphan.parent = root
             root.children.first?.parent = orphan
             try context.save()
         }
         let context = ModelContext(try makeContainer(Node.self, in: directory))
-        let root = try #require(try context.fetch(FetchDescriptor<Node>(predicate: #Predicate { $0.name == "root" })).first)
+        let root = try #require(
+            try context.fetch(FetchDescriptor<Node>(predicate: #Predicate { $0.name == "root" })).first)
         #expect(root.children.map(\.name) == ["c", "a", "b"], "a model that joins an unloaded array goes to its end")
         #expect(root.children.last?.children.map(\.name) == ["d"])
     }
@@ -146,7 +151,8 @@ import SwiftData
         #expect(byName["root"]?.children.map(\.name) == ["kept", "fresh", "joining"])
         try context.save()
         let reloaded = ModelContext(container)
-        let root = try #require(try reloaded.fetch(FetchDescriptor<Node>(predicate: #Predicate { $0.name == "root" })).first)
+        let root = try #require(
+            try reloaded.fetch(FetchDescriptor<Node>(predicate: #Predicate { $0.name == "root" })).first)
         #expect(root.children.map(\.name) == ["kept", "fresh", "joining"])
     }
 

@@ -1,8 +1,9 @@
 import Foundation
+import SwiftData
 import Testing
+
 @testable import SwiftDataCore
 @testable import SwiftDataSQLite
-import SwiftData
 @testable import foodpin
 
 /// Attribute options: transformers, encoded values, ephemeral values, external storage and the ones recorded only.
@@ -23,7 +24,8 @@ import SwiftData
         #expect(palettes.map(\.hue) == [Hue(degrees: 0), Hue(degrees: 12.5)])
         #expect(palettes.map(\.accent) == [nil, Hue(degrees: 300)])
         #expect(palettes[1].swatches == ["#ff0000", "#ffaa00"])
-        #expect(try sqlite(directory.store(), "SELECT typeof(hue), typeof(swatches) FROM Palette LIMIT 1") == "blob|blob\n")
+        #expect(
+            try sqlite(directory.store(), "SELECT typeof(hue), typeof(swatches) FROM Palette LIMIT 1") == "blob|blob\n")
     }
 
     @Test func ephemeralValuesAreTrackedButNeverStored() throws {
@@ -34,7 +36,11 @@ import SwiftData
         context.insert(palette)
         try context.save()
         let fired = Flag()
-        withObservationTracking { _ = palette.draft } onChange: { fired.set() }
+        withObservationTracking {
+            _ = palette.draft
+        } onChange: {
+            fired.set()
+        }
         palette.draft = "edited"
         #expect(fired.isSet)
         #expect(palette.hasChanges)
@@ -168,7 +174,8 @@ import SwiftData
         do {
             let context = ModelContext(container)
             for index in 0..<5 {
-                context.insert(Restaurant(name: "r\(index)", type: "t\(index)", location: "l", phone: "p", description: "d"))
+                context.insert(
+                    Restaurant(name: "r\(index)", type: "t\(index)", location: "l", phone: "p", description: "d"))
             }
             try context.save()
         }

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import SwiftDataCore
 import SwiftData
+import Testing
+
+@testable import SwiftDataCore
 
 /// Unique constraints turn inserts of existing values into updates (upserts), as Apple's do.
 @Suite struct UniquenessTests {
@@ -37,7 +38,8 @@ import SwiftData
         let fresh = ModelContext(container)
         let countries = try fresh.fetch(FetchDescriptor<Country>())
         #expect(countries.map(\.name) == ["Deutschland"])
-        #expect(countries.first?.cities.map(\.name).sorted() == ["Berlin", "Hamburg"],
+        #expect(
+            countries.first?.cities.map(\.name).sorted() == ["Berlin", "Hamburg"],
             "members of the duplicate's one-to-many relationships join the surviving model")
     }
 
@@ -79,9 +81,12 @@ import SwiftData
             try context.save()
         } throws: { error in
             let error = try #require(error as? SwiftDataError)
-            return error == .modelValidationFailure && (error.storeMessage ?? "").contains("UNIQUE constraint failed: Country.code")
+            return error == .modelValidationFailure
+                && (error.storeMessage ?? "").contains("UNIQUE constraint failed: Country.code")
         }
-        #expect(try ModelContext(container).fetch(FetchDescriptor<Country>(sortBy: [SortDescriptor(\.code)])).map(\.code) == ["ES", "IT"])
+        #expect(
+            try ModelContext(container).fetch(FetchDescriptor<Country>(sortBy: [SortDescriptor(\.code)])).map(\.code)
+                == ["ES", "IT"])
     }
 
     @Test func nilValuesNeverCollide() throws {

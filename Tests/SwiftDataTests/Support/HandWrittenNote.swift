@@ -97,9 +97,14 @@ final class HandWrittenNote: PersistentModel {
 
     func _$set(_ property: Int, _ value: Any?) {
         switch property {
-        case 0: registrar.withMutation(of: self, keyPath: \.title) { storedTitle = _storedValue(value, as: storedTitle) }
-        case 1: registrar.withMutation(of: self, keyPath: \.stars) { storedStars = _storedValue(value, as: storedStars) }
-        case 2: registrar.withMutation(of: self, keyPath: \.comment) { storedComment = _storedValue(value, as: storedComment) }
+        case 0:
+            registrar.withMutation(of: self, keyPath: \.title) { storedTitle = _storedValue(value, as: storedTitle) }
+        case 1:
+            registrar.withMutation(of: self, keyPath: \.stars) { storedStars = _storedValue(value, as: storedStars) }
+        case 2:
+            registrar.withMutation(of: self, keyPath: \.comment) {
+                storedComment = _storedValue(value, as: storedComment)
+            }
         default: break
         }
     }

@@ -39,7 +39,8 @@ enum Mood: String, Codable, CaseIterable {
 }
 
 enum Level: Int {
-    case low = 1, high = 10
+    case low = 1
+    case high = 10
 }
 
 /// Every attribute type the store holds.

@@ -1,5 +1,6 @@
 import Foundation
 import SwiftData
+
 @testable import SwiftDataSQLite
 
 /// Records the SQL statements a container's stores run, so tests can check what ran in SQL and how often.

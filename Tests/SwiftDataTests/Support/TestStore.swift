@@ -19,7 +19,8 @@ final class TemporaryDirectory {
 
 /// A container on a new store file in `directory`.
 func makeContainer(
-    _ types: any PersistentModel.Type..., in directory: TemporaryDirectory, name: String = "test", allowsSave: Bool = true
+    _ types: any PersistentModel.Type..., in directory: TemporaryDirectory, name: String = "test",
+    allowsSave: Bool = true
 ) throws -> ModelContainer {
     try ModelContainer(
         for: Schema(types), configurations: [ModelConfiguration(url: directory.store(name), allowsSave: allowsSave)])

@@ -54,14 +54,17 @@ import Testing
         try context.save()
         let store = try sqliteStore(container)
         func plan<T: PersistentModel>(_ predicate: Predicate<T>) throws -> String {
-            let request = FetchRequest<T>(entity: try context.binding(for: T.self).entity, predicate: predicate, properties: [])
+            let request = FetchRequest<T>(
+                entity: try context.binding(for: T.self).entity, predicate: predicate, properties: [])
             let select = try #require(try store.selectStatements(request).first)
             let rows = try store.withDatabase { try $0.rows("EXPLAIN QUERY PLAN " + select.sql, select.parameters) }
-            return rows.compactMap { row in if case .text(let detail) = row.last { detail } else { nil } }.joined(separator: "; ")
+            return rows.compactMap { row in if case .text(let detail) = row.last { detail } else { nil } }.joined(
+                separator: "; ")
         }
         #expect(try plan(#Predicate<Country> { $0.code == "FR" }).contains("INDEX Country_unique_code (code=?)"))
         #expect(try plan(#Predicate<ShopIndexed.Item> { $0.price == 3 }).contains("INDEX Item_index_price (price=?)"))
-        #expect(try plan(#Predicate<ShopIndexed.Item> { $0.name == "a" && $0.price > 1 }).contains("Item_index_name_price"))
+        #expect(
+            try plan(#Predicate<ShopIndexed.Item> { $0.name == "a" && $0.price > 1 }).contains("Item_index_name_price"))
     }
 
     /// Relationship subqueries find related rows by key or through the foreign key's index, never by a scan.

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import SwiftData
+import Testing
 
 /// A context with an undo manager records inserts, deletes and changes, and undo and redo restore them exactly.
 @Suite struct ModelContextUndoTests {

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import SwiftData
+import Testing
 
 /// The undo manager on its own, with Foundation's semantics.
 @Suite struct UndoManagerTests {
@@ -120,7 +120,8 @@ import SwiftData
         #expect(manager.undoMenuItemTitle == "Undo Typing")
         let heard = Flag()
         let observer = NotificationCenter.default.addObserver(
-            forName: .NSUndoManagerDidUndoChange, object: manager, queue: nil) { _ in heard.set() }
+            forName: .NSUndoManagerDidUndoChange, object: manager, queue: nil
+        ) { _ in heard.set() }
         manager.undo()
         NotificationCenter.default.removeObserver(observer)
         #expect(heard.isSet)
