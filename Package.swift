@@ -41,6 +41,7 @@ let package = Package(
         .executable(name: "todo", targets: ["todo"]),
         .executable(name: "foodpin", targets: ["foodpin"]),
         .executable(name: "animals", targets: ["animals"]),
+        .executable(name: "users", targets: ["users"]),
     ],
     targets: [
         .macro(
@@ -53,11 +54,18 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "SwiftDataSQLite", dependencies: ["SwiftDataCore", "SwiftDataSQL", "CSQLite"]),
         .target(name: "SwiftData", dependencies: ["SwiftDataCore", "SwiftDataSQLite", "SwiftDataMacros"]),
-        .executableTarget(name: "todo", dependencies: ["SwiftData"], path: "Examples/todo", exclude: ["README.md"]),
+        .target(name: "ExampleSupport", path: "Examples/Support"),
         .executableTarget(
-            name: "foodpin", dependencies: ["SwiftData"], path: "Examples/foodpin", exclude: ["README.md"]),
+            name: "todo", dependencies: ["SwiftData", "ExampleSupport"], path: "Examples/todo", exclude: ["README.md"]),
         .executableTarget(
-            name: "animals", dependencies: ["SwiftData"], path: "Examples/animals", exclude: ["README.md"]),
+            name: "foodpin", dependencies: ["SwiftData", "ExampleSupport"], path: "Examples/foodpin",
+            exclude: ["README.md"]),
+        .executableTarget(
+            name: "animals", dependencies: ["SwiftData", "ExampleSupport"], path: "Examples/animals",
+            exclude: ["README.md"]),
+        .executableTarget(
+            name: "users", dependencies: ["SwiftData", "ExampleSupport"], path: "Examples/users", exclude: ["README.md"]
+        ),
         .executableTarget(name: "Benchmarks", dependencies: ["SwiftData", "CSQLite"], path: "Benchmarks"),
         .target(name: "SharedTestModels", dependencies: ["SwiftData"], path: "Tests/SharedTestModels"),
         .executableTarget(
@@ -72,7 +80,7 @@ let package = Package(
             name: "SwiftDataTests",
             dependencies: [
                 "SwiftData", "SwiftDataSQLite", "SwiftDataSQL", "CSQLite", "SharedTestModels", "TestChildProcess",
-                "todo", "foodpin", "animals",
+                "todo", "foodpin", "animals", "users", "Benchmarks",
             ]
         ),
     ],

@@ -1,5 +1,6 @@
 // animals: Apple's SwiftDataAnimals sample as a terminal program, on the default store
 // ($XDG_DATA_HOME/animals/default.store).
+import ExampleSupport
 import Foundation
 import SwiftData
 
@@ -17,50 +18,6 @@ private let usage = """
            animals reload-sample-data           delete everything, then insert the samples again
     Diets: herbivore, carnivore, omnivore. --in chooses among animals of the same name.
     """
-
-/// A mistake in how the program was called: reported with the usage text.
-private struct UsageError: Error {
-    let message: String
-    init(_ message: String) { self.message = message }
-}
-
-/// Anything else that went wrong, reported as is.
-private struct Failure: Error {
-    let message: String
-    init(_ message: String) { self.message = message }
-}
-
-/// A command's words after its name: positional arguments and `--option value` pairs (`--flag` alone for flags).
-private struct Arguments {
-    var positional: [String] = []
-    var options: [String: String] = [:]
-
-    init(_ words: ArraySlice<String>, options allowed: Set<String> = [], flags: Set<String> = []) throws {
-        var rest = words
-        while let word = rest.popFirst() {
-            guard word.hasPrefix("--") else {
-                positional.append(word)
-                continue
-            }
-            let name = String(word.dropFirst(2))
-            if flags.contains(name) {
-                options[name] = ""
-            } else if allowed.contains(name), let value = rest.popFirst(), !value.hasPrefix("--") {
-                options[name] = value
-            } else {
-                throw UsageError(allowed.contains(name) ? "\(word) needs a value" : "unexpected option '\(word)'")
-            }
-        }
-    }
-
-    /// The one positional argument, named `what` in the message when it is missing or not alone.
-    func single(_ what: String) throws -> String {
-        guard positional.count == 1, let value = positional.first, !value.isEmpty else {
-            throw UsageError("give one \(what)")
-        }
-        return value
-    }
-}
 
 /// The animals of a category, by name: the sample's `AnimalListView` query, whose predicate is built from the
 /// category's name (`nil`: the animals without a category).
@@ -213,15 +170,4 @@ private func count(_ number: Int, _ noun: String, plural: String? = nil) -> Stri
     return "\(count(categories, "category", plural: "categories")) and \(count(animals, "animal"))"
 }
 
-do {
-    try run(Array(CommandLine.arguments.dropFirst()))
-} catch let error as UsageError {
-    FileHandle.standardError.write(Data("animals: \(error.message)\n\(usage)\n".utf8))
-    exit(2)
-} catch let error as Failure {
-    FileHandle.standardError.write(Data("animals: \(error.message)\n".utf8))
-    exit(1)
-} catch {
-    FileHandle.standardError.write(Data("animals: \(error)\n".utf8))
-    exit(1)
-}
+Program.run("animals", usage: usage, run)

@@ -1,5 +1,6 @@
 // foodpin: the FoodPin tutorial app as a terminal program, on the default store
 // ($XDG_DATA_HOME/foodpin/default.store).
+import ExampleSupport
 import Foundation
 import SwiftData
 
@@ -15,24 +16,12 @@ let usage = """
            foodpin delete <number>             remove one
     """
 
-/// A mistake in how the program was called: reported with the usage text.
-struct UsageError: Error { let message: String }
-/// Any other failure, reported as is.
-struct Failure: Error { let message: String }
-
 @MainActor func restaurants(in context: ModelContext) throws -> [Restaurant] {
     try context.fetch(FetchDescriptor<Restaurant>(sortBy: [SortDescriptor(\.name)]))
 }
 
 @MainActor func restaurant(numbered argument: String?, in context: ModelContext) throws -> Restaurant {
-    guard let argument, let number = Int(argument), number > 0 else {
-        throw UsageError(message: "give a restaurant's number from `foodpin list`")
-    }
-    let all = try restaurants(in: context)
-    guard number <= all.count else {
-        throw Failure(message: "there is no restaurant \(number); the list has \(all.count)")
-    }
-    return all[number - 1]
+    try restaurants(in: context).element(numbered: argument, noun: "restaurant", listing: "foodpin list")
 }
 
 func line(_ number: Int, _ restaurant: Restaurant) -> String {
@@ -50,31 +39,15 @@ func line(_ number: Int, _ restaurant: Restaurant) -> String {
 }
 
 extension String {
-    func leftPadded(to width: Int) -> String { String(repeating: " ", count: max(0, width - count)) + self }
-
     /// Case- and diacritic-insensitive search, as the app's search field.
     func matches(_ text: String) -> Bool {
         range(of: text, options: [.caseInsensitive, .diacriticInsensitive]) != nil
     }
 }
 
-/// Parses `--flag value` pairs.
-func options(_ arguments: ArraySlice<String>, allowed: Set<String>) throws -> [String: String] {
-    var result: [String: String] = [:]
-    var rest = arguments
-    while let flag = rest.popFirst() {
-        guard flag.hasPrefix("--"), allowed.contains(String(flag.dropFirst(2))) else {
-            throw UsageError(message: "unexpected argument '\(flag)'")
-        }
-        guard let value = rest.popFirst() else { throw UsageError(message: "\(flag) needs a value") }
-        result[String(flag.dropFirst(2))] = value
-    }
-    return result
-}
-
 func readImage(_ path: String) throws -> Data {
     guard let data = FileManager.default.contents(atPath: path) else {
-        throw Failure(message: "cannot read the image file \(path)")
+        throw Failure("cannot read the image file \(path)")
     }
     return data
 }
@@ -91,7 +64,7 @@ func readImage(_ path: String) throws -> Data {
     case nil, "list":
         printList(Array(try restaurants(in: context).enumerated().map { ($0 + 1, $1) }))
     case "show":
-        guard arguments.count == 2 else { throw UsageError(message: "show takes one restaurant number") }
+        guard arguments.count == 2 else { throw UsageError("show takes one restaurant number") }
         let restaurant = try restaurant(numbered: arguments[1], in: context)
         print(restaurant.name)
         print("  type:      \(restaurant.type)")
@@ -102,11 +75,13 @@ func readImage(_ path: String) throws -> Data {
         print("  picture:   \(restaurant.imageData.isEmpty ? "none" : "\(restaurant.imageData.count) bytes")")
         if !restaurant.summary.isEmpty { print("\n\(restaurant.summary)") }
     case "add":
-        let values = try options(
-            arguments.dropFirst(), allowed: ["name", "type", "location", "phone", "description", "image"])
+        let words = try Arguments(
+            arguments.dropFirst(), options: ["name", "type", "location", "phone", "description", "image"])
+        guard words.positional.isEmpty else { throw UsageError("unexpected argument '\(words.positional[0])'") }
+        let values = words.options
         guard let name = values["name"], let type = values["type"], let location = values["location"],
             let phone = values["phone"]
-        else { throw UsageError(message: "add needs --name, --type, --location and --phone") }
+        else { throw UsageError("add needs --name, --type, --location and --phone") }
         let restaurant = Restaurant(
             name: name, type: type, location: location, phone: phone, description: values["description"] ?? "")
         if let path = values["image"] { restaurant.imageData = try readImage(path) }
@@ -114,16 +89,16 @@ func readImage(_ path: String) throws -> Data {
         try context.save()
         print("Added \(name).")
     case "rate":
-        guard arguments.count == 3 else { throw UsageError(message: "rate takes a restaurant number and a rating") }
+        guard arguments.count == 3 else { throw UsageError("rate takes a restaurant number and a rating") }
         guard let rating = Restaurant.Rating(rawValue: arguments[2].lowercased()) else {
-            throw UsageError(message: "'\(arguments[2])' is not a rating")
+            throw UsageError("'\(arguments[2])' is not a rating")
         }
         let restaurant = try restaurant(numbered: arguments[1], in: context)
         restaurant.rating = rating
         try context.save()
         print("\(restaurant.name) is rated \(rating.rawValue).")
     case "favorite", "favourite":
-        guard arguments.count == 2 else { throw UsageError(message: "favorite takes one restaurant number") }
+        guard arguments.count == 2 else { throw UsageError("favorite takes one restaurant number") }
         let restaurant = try restaurant(numbered: arguments[1], in: context)
         restaurant.isFavorite.toggle()
         try context.save()
@@ -131,19 +106,19 @@ func readImage(_ path: String) throws -> Data {
             restaurant.isFavorite
                 ? "\(restaurant.name) is a favourite." : "\(restaurant.name) is no longer a favourite.")
     case "image":
-        guard arguments.count == 3 else { throw UsageError(message: "image takes a restaurant number and a file") }
+        guard arguments.count == 3 else { throw UsageError("image takes a restaurant number and a file") }
         let restaurant = try restaurant(numbered: arguments[1], in: context)
         restaurant.imageData = try readImage(arguments[2])
         try context.save()
         print("\(restaurant.name) has a new picture (\(restaurant.imageData.count) bytes).")
     case "search":
-        guard arguments.count == 2 else { throw UsageError(message: "search takes one text") }
+        guard arguments.count == 2 else { throw UsageError("search takes one text") }
         let text = arguments[1]
         let all = try restaurants(in: context).enumerated().map { ($0 + 1, $1) }
         let found = all.filter { $0.1.name.matches(text) || $0.1.type.matches(text) }
         if found.isEmpty { print("Nothing matches '\(text)'.") } else { printList(found) }
     case "delete":
-        guard arguments.count == 2 else { throw UsageError(message: "delete takes one restaurant number") }
+        guard arguments.count == 2 else { throw UsageError("delete takes one restaurant number") }
         let restaurant = try restaurant(numbered: arguments[1], in: context)
         context.delete(restaurant)
         try context.save()
@@ -151,19 +126,8 @@ func readImage(_ path: String) throws -> Data {
     case "help", "--help", "-h":
         print(usage)
     case let command?:
-        throw UsageError(message: "unknown command '\(command)'")
+        throw UsageError("unknown command '\(command)'")
     }
 }
 
-do {
-    try run(Array(CommandLine.arguments.dropFirst()))
-} catch let error as UsageError {
-    FileHandle.standardError.write(Data("foodpin: \(error.message)\n\(usage)\n".utf8))
-    exit(2)
-} catch let error as Failure {
-    FileHandle.standardError.write(Data("foodpin: \(error.message)\n".utf8))
-    exit(1)
-} catch {
-    FileHandle.standardError.write(Data("foodpin: \(error)\n".utf8))
-    exit(1)
-}
+Program.run("foodpin", usage: usage, run)

@@ -1,5 +1,6 @@
 // todo: the ToDo seed app as a terminal program, on the default store
 // ($XDG_DATA_HOME/todo/default.store).
+import ExampleSupport
 import Foundation
 import SwiftData
 
@@ -11,26 +12,13 @@ let usage = """
            todo delete <number>                         remove an item
     """
 
-/// A mistake in how the program was called: reported with the usage text.
-struct UsageError: Error { let message: String }
-/// Any other failure, reported as is.
-struct Failure: Error { let message: String }
-
 /// The items in the order the list shows them: the seed's `@Query(sort: \ToDoItem.priorityNum, order: .reverse)`.
 @MainActor func items(in context: ModelContext) throws -> [ToDoItem] {
     try context.fetch(FetchDescriptor<ToDoItem>(sortBy: [SortDescriptor(\.priorityNum, order: .reverse)]))
 }
 
 @MainActor func item(numbered argument: String?, in context: ModelContext) throws -> ToDoItem {
-    guard let argument else { throw UsageError(message: "which item? Give its number from `todo list`") }
-    guard let number = Int(argument), number > 0 else {
-        throw UsageError(message: "'\(argument)' is not an item number")
-    }
-    let all = try items(in: context)
-    guard number <= all.count else {
-        throw Failure(message: "there is no item \(number); the list has \(all.count) item\(all.count == 1 ? "" : "s")")
-    }
-    return all[number - 1]
+    try items(in: context).element(numbered: argument, noun: "item", listing: "todo list")
 }
 
 @MainActor func printList(_ context: ModelContext) throws {
@@ -78,10 +66,6 @@ extension Priority {
     }
 }
 
-extension String {
-    func leftPadded(to width: Int) -> String { String(repeating: " ", count: max(0, width - count)) + self }
-}
-
 @MainActor func run(_ arguments: [String]) throws {
     let container = try ModelContainer(for: ToDoItem.self)
     let context = container.mainContext
@@ -91,7 +75,7 @@ extension String {
     }
     switch arguments.first {
     case nil, "list":
-        guard arguments.count <= 1 else { throw UsageError(message: "list takes no arguments") }
+        guard arguments.count <= 1 else { throw UsageError("list takes no arguments") }
         try printList(context)
     case "add":
         var name: String?
@@ -100,47 +84,36 @@ extension String {
         while let argument = rest.popFirst() {
             if argument == "--priority" || argument == "-p" {
                 guard let value = rest.popFirst(), let parsed = Priority(label: value) else {
-                    throw UsageError(message: "--priority takes low, normal or high")
+                    throw UsageError("--priority takes low, normal or high")
                 }
                 priority = parsed
             } else if name == nil, !argument.hasPrefix("-") {
                 name = argument
             } else {
-                throw UsageError(message: "unexpected argument '\(argument)'")
+                throw UsageError("unexpected argument '\(argument)'")
             }
         }
         guard let name, !name.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw UsageError(message: "add needs the item's name")
+            throw UsageError("add needs the item's name")
         }
         context.insert(ToDoItem(name: name, priority: priority))
         try context.save()
         try printList(context)
     case "toggle":
-        guard arguments.count == 2 else { throw UsageError(message: "toggle takes one item number") }
+        guard arguments.count == 2 else { throw UsageError("toggle takes one item number") }
         try item(numbered: arguments[1], in: context).isComplete.toggle()
         try context.save()
         try printList(context)
     case "delete":
-        guard arguments.count == 2 else { throw UsageError(message: "delete takes one item number") }
+        guard arguments.count == 2 else { throw UsageError("delete takes one item number") }
         context.delete(try item(numbered: arguments[1], in: context))
         try context.save()
         try printList(context)
     case "help", "--help", "-h":
         print(usage)
     case let command?:
-        throw UsageError(message: "unknown command '\(command)'")
+        throw UsageError("unknown command '\(command)'")
     }
 }
 
-do {
-    try run(Array(CommandLine.arguments.dropFirst()))
-} catch let error as UsageError {
-    FileHandle.standardError.write(Data("todo: \(error.message)\n\(usage)\n".utf8))
-    exit(2)
-} catch let error as Failure {
-    FileHandle.standardError.write(Data("todo: \(error.message)\n".utf8))
-    exit(1)
-} catch {
-    FileHandle.standardError.write(Data("todo: \(error)\n".utf8))
-    exit(1)
-}
+Program.run("todo", usage: usage, run)
