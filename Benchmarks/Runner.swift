@@ -19,6 +19,7 @@ enum Runner {
             .appendingPathComponent("openswiftdata-benchmarks-\(ProcessInfo.processInfo.processIdentifier)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
+        defer { Progress.done() }
 
         let workloads = Workload.selected(by: options.filter)
         for template in Template.allCases where workloads.contains(where: { $0.template == template }) {
@@ -53,7 +54,6 @@ enum Runner {
             }
             results.append(WorkloadResult(workload: workload, ours: ours, raw: raw))
         }
-        Progress.done()
         return results
     }
 
@@ -111,15 +111,23 @@ enum Runner {
     }
 }
 
-/// The progress line on standard error: rewritten in place on a terminal, one line per step otherwise.
+/// The progress line on standard error, rewritten in place (carriage return, clear to the end of the line) when
+/// standard error is a terminal; nothing at all otherwise, so that logs and pipes get only the results.
 enum Progress {
     private static let isTerminal = isatty(STDERR_FILENO) == 1
 
     static func show(_ text: String) {
-        FileHandle.standardError.write(Data((isTerminal ? "\r\u{1B}[K" + text : text + "\n").utf8))
+        guard isTerminal else { return }
+        // A line longer than the terminal would wrap, and the carriage return would then rewrite its last row only.
+        var window = winsize()
+        let columns = ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &window) == 0 ? Int(window.ws_col) : 0
+        let line = columns > 1 ? String(text.prefix(columns - 1)) : text
+        FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
     }
 
+    /// Clears the line, so that what follows starts on an empty one.
     static func done() {
-        if isTerminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        guard isTerminal else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
     }
 }
