@@ -8,22 +8,31 @@ import Foundation
 public struct ModelConfiguration: Identifiable, Hashable, Sendable, CustomDebugStringConvertible {
     /// The store file, or `/dev/null` for an in-memory store.
     public let url: URL
+    /// The configuration's name: the store file's name without `.store`, `default` unless given.
     public let name: String
+    /// Always `nil`: app group containers do not exist on Linux.
     public let groupAppContainerIdentifier: String?
+    /// Always `nil`: CloudKit does not exist on Linux.
     public let cloudKitContainerIdentifier: String?
+    /// The group container option given; it has no effect on Linux.
     public let groupContainer: GroupContainer
+    /// The CloudKit option given; it has no effect on Linux.
     public let cloudKitDatabase: CloudKitDatabase
     /// The models this configuration stores; `nil` means all of the container's.
     public var schema: Schema?
     /// `false` opens the store read-only: saving throws.
     public let allowsSave: Bool
+    /// Whether the store lives in memory only, and is gone when the container is.
     public let isStoredInMemoryOnly: Bool
 
     /// Accepted for compatibility; CloudKit does not exist on Linux.
     public struct CloudKitDatabase: Hashable, Sendable {
         private let identifier: String?
+        /// Apple's default: the app's CloudKit database when it has one.
         public static var automatic: CloudKitDatabase { CloudKitDatabase(identifier: nil) }
+        /// No CloudKit database.
         public static var none: CloudKitDatabase { CloudKitDatabase(identifier: "") }
+        /// A private CloudKit database of the given name.
         public static func `private`(_ privateDBName: String) -> CloudKitDatabase {
             CloudKitDatabase(identifier: privateDBName)
         }
@@ -32,8 +41,11 @@ public struct ModelConfiguration: Identifiable, Hashable, Sendable, CustomDebugS
     /// Accepted for compatibility; app group containers do not exist on Linux.
     public struct GroupContainer: Hashable, Sendable {
         private let identifier: String?
+        /// Apple's default: the app's group container when it has one.
         public static var automatic: GroupContainer { GroupContainer(identifier: nil) }
+        /// No group container.
         public static var none: GroupContainer { GroupContainer(identifier: "") }
+        /// The app group container of the given identifier.
         public static func identifier(_ groupName: String) -> GroupContainer { GroupContainer(identifier: groupName) }
     }
 

@@ -6,8 +6,11 @@ import Foundation
 /// The initializers that take `ModelConfiguration`s open the default SQLite store; they come with
 /// `import SwiftData`.
 public class ModelContainer: Equatable, @unchecked Sendable, CustomDebugStringConvertible {
+    /// The models the container stores.
     public let schema: Schema
+    /// The migration plan the container was opened with, if any.
     public let migrationPlan: (any SchemaMigrationPlan.Type)?
+    /// The configurations of the container's stores, each with the schema of the models it holds.
     public private(set) var configurations: Set<ModelConfiguration>
 
     private let bindings: [ObjectIdentifier: EntityBinding]

@@ -12,11 +12,12 @@ public struct FetchDescriptor<T: PersistentModel>: @unchecked Sendable {
     public var fetchOffset: Int?
     /// Whether unsaved inserts, changes and deletes of the context are reflected. Defaults to `true`.
     public var includePendingChanges: Bool = true
-    /// Accepted; every attribute is fetched for now.
+    /// The attributes to read with the fetch; the others are read when first used. Empty reads them all.
     public var propertiesToFetch: [PartialKeyPath<T>] = []
-    /// Accepted; relationships are not implemented yet.
+    /// Relationships to load with the fetch, one query each, instead of when first read.
     public var relationshipKeyPathsForPrefetching: [PartialKeyPath<T>] = []
 
+    /// A descriptor of the models `predicate` selects (all of them when `nil`), in the order of `sortBy`.
     public init(predicate: Predicate<T>? = nil, sortBy: [SortDescriptor<T>] = []) {
         self.predicate = predicate
         self.sortBy = sortBy

@@ -11,10 +11,15 @@ extension ModelContext {
 
     /// Keys of the `didSave` notification's `userInfo`.
     public enum NotificationKey: String, Sendable {
+        /// Apple's query generation token; `didSave` does not carry one here (there are no query generations).
         case queryGeneration
+        /// Apple's key for "every identifier is invalid"; `didSave` does not use it here.
         case invalidatedAllIdentifiers
+        /// The identifiers of the models the save inserted.
         case insertedIdentifiers
+        /// The identifiers of the models the save changed.
         case updatedIdentifiers
+        /// The identifiers of the models the save deleted.
         case deletedIdentifiers
     }
 

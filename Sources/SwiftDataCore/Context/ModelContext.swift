@@ -3,12 +3,14 @@ import Foundation
 /// Tracks models, fetches them, and saves their changes to the container's stores.
 ///
 /// A context is not `Sendable`: use it on one actor (`mainContext` on the main actor, or a `@ModelActor`).
-/// It keeps one object per stored row (an identity map). Several contexts of one container see each
-/// other's saves on their next fetch.
+/// It keeps one object per stored row (an identity map). A save refreshes the models the container's other
+/// contexts hold: `mainContext` and model actors' contexts apply it at once on their own queue, other contexts when
+/// they next fetch, save or look up a model; another process's saves are seen at the next fetch.
 public class ModelContext: Equatable, CustomDebugStringConvertible {
     /// The container the context belongs to.
     public let container: ModelContainer
-    /// A name recorded with the context's saves.
+    /// A name for the context's saves, which Apple's records in the history; without history here, it is kept but
+    /// not stored.
     public var author: String?
     /// Whether the context saves by itself after changes. Defaults to `false`, and to `true` for the
     /// container's `mainContext`, which saves shortly after a change and before the program exits.

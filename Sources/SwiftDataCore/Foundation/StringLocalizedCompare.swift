@@ -10,6 +10,7 @@ import Foundation
         public struct StringLocalizedCompare<Root: PredicateExpression, Other: PredicateExpression>:
             _StringMethodExpression
         where Root.Output: StringProtocol, Other.Output: StringProtocol {
+            /// What the node evaluates to: the `ComparisonResult` of `localizedCompare(_:)`.
             public typealias Output = ComparisonResult
 
             /// The string whose method is called.
@@ -17,11 +18,13 @@ import Foundation
             /// The method's argument.
             public let other: Other
 
+            /// The node for `root.localizedCompare(other)`.
             public init(root: Root, other: Other) {
                 self.root = root
                 self.other = other
             }
 
+            /// Evaluates both sides and calls the string's `localizedCompare(_:)` with the argument.
             public func evaluate(_ bindings: PredicateBindings) throws -> ComparisonResult {
                 try root.evaluate(bindings).localizedCompare(try other.evaluate(bindings))
             }

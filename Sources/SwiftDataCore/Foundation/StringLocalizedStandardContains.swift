@@ -10,6 +10,7 @@ import Foundation
         public struct StringLocalizedStandardContains<Root: PredicateExpression, Other: PredicateExpression>:
             _StringMethodExpression
         where Root.Output: StringProtocol, Other.Output: StringProtocol {
+            /// What the node evaluates to: the `Bool` of `localizedStandardContains(_:)`.
             public typealias Output = Bool
 
             /// The string whose method is called.
@@ -17,11 +18,13 @@ import Foundation
             /// The method's argument.
             public let other: Other
 
+            /// The node for `root.localizedStandardContains(other)`.
             public init(root: Root, other: Other) {
                 self.root = root
                 self.other = other
             }
 
+            /// Evaluates both sides and calls the string's `localizedStandardContains(_:)` with the argument.
             public func evaluate(_ bindings: PredicateBindings) throws -> Bool {
                 try root.evaluate(bindings).localizedStandardContains(try other.evaluate(bindings))
             }

@@ -18,6 +18,7 @@ import Foundation
     }
 
     extension _StringMethodExpression where Root: Encodable, Other: Encodable {
+        /// Archives the node as its string expression and its argument expression, in that order.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.unkeyedContainer()
             try container.encode(root)
@@ -26,6 +27,7 @@ import Foundation
     }
 
     extension _StringMethodExpression where Root: Decodable, Other: Decodable {
+        /// Reads a node that `encode(to:)` archived.
         public init(from decoder: any Decoder) throws {
             var container = try decoder.unkeyedContainer()
             let root = try container.decode(Root.self)

@@ -146,16 +146,23 @@ extension PersistentModel {
 /// Apple's backing-data protocol. Here a model's values live in the model itself, so a backing data only
 /// carries the identity a store hands to a new model.
 public protocol BackingData<Model> {
+    /// The model type whose data this is.
     associatedtype Model: PersistentModel
+    /// An empty backing data for a new model of `modelType`.
     init(for modelType: Model.Type)
+    /// The model's identifier once a context has inserted or fetched it; `nil` before.
     var persistentModelID: PersistentIdentifier? { get set }
+    /// What the store knows of the model's type (here the entity's name).
     var metadata: Any { get }
 }
 
 /// The backing data of this implementation.
 public struct DefaultBackingData<Model: PersistentModel>: BackingData {
+    /// The model's identifier once a context has inserted or fetched it; `nil` before.
     public var persistentModelID: PersistentIdentifier?
+    /// The name of the model's entity.
     public var metadata: Any { Schema.entityName(for: Model.self) }
+    /// An empty backing data for a new model of `modelType`.
     public init(for modelType: Model.Type) {}
 }
 

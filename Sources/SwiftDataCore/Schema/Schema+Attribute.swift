@@ -3,12 +3,20 @@ import Foundation
 extension Schema {
     /// A persisted value property of a model class.
     public class Attribute: SchemaProperty, CustomDebugStringConvertible, @unchecked Sendable {
+        /// The property's name in the model class.
         public var name: String
+        /// The name the property had in an earlier version of the schema (`@Attribute(originalName:)`); its own
+        /// name when it was not renamed.
         public var originalName: String
+        /// The `@Attribute` options.
         public var options: [Option]
+        /// The property's type.
         public var valueType: any Any.Type
+        /// The property's initial value in the class, which stores also use as the column's default.
         public var defaultValue: Any?
+        /// Whether the property's type is optional.
         public var isOptional: Bool
+        /// `@Attribute(hashModifier:)`, kept in the schema; unlike Apple's, changing it alone does not migrate a store.
         public var hashModifier: String?
 
         /// The property's position in `schemaMetadata`.
@@ -32,6 +40,7 @@ extension Schema {
             self.hashModifier = hashModifier
         }
 
+        /// A complete description of an attribute, as a schema built by hand has it.
         public init(
             name: String, originalName: String? = nil, options: [Option] = [], valueType: any Any.Type,
             defaultValue: Any? = nil, hashModifier: String? = nil
@@ -47,11 +56,17 @@ extension Schema {
             self.isOptional = layout?.isOptional ?? false
         }
 
+        /// `true`: an attribute is a value stored with the model.
         public var isAttribute: Bool { true }
+        /// `false`: an attribute is not a relationship.
         public var isRelationship: Bool { false }
+        /// Whether the attribute is `.ephemeral`: tracked in the context, not stored.
         public var isTransient: Bool { options.contains(.ephemeral) }
+        /// Whether the attribute is `.unique`.
         public var isUnique: Bool { options.contains(.unique) }
+        /// Whether the attribute is stored through a `ValueTransformer` (`.transformable(by:)`).
         public var isTransformable: Bool { options.contains { $0.transformerName != nil } }
+        /// Whether the attribute is stored as its `Codable` encoding (`.codable`).
         public var isCodable: Bool { options.contains(.codable) }
 
         public static func == (lhs: Attribute, rhs: Attribute) -> Bool {
@@ -88,7 +103,7 @@ extension Schema.Attribute {
         public static var externalStorage: Option { Option("externalStorage") }
         /// Accepted for compatibility; has no effect on Linux.
         public static var allowsCloudEncryption: Option { Option("allowsCloudEncryption") }
-        /// Keep the value in the history when the model is deleted.
+        /// Keep the value in the history when the model is deleted. Recorded in the schema; there is no history yet.
         public static var preserveValueOnDeletion: Option { Option("preserveValueOnDeletion") }
         /// Track changes to the value, but never store it.
         public static var ephemeral: Option { Option("ephemeral") }

@@ -1,13 +1,22 @@
 extension Schema {
     /// The description of one model class: its name and persisted properties.
     public final class Entity: Hashable, CustomDebugStringConvertible, @unchecked Sendable {
+        /// The entity's name: the model class's name, which is also its table's.
         public var name: String
+        /// The entities of model subclasses; always empty here, where entities do not inherit from each other.
         public var subentities: Set<Entity> = []
+        /// The name of the entity of the model's superclass; always `nil` here.
         public var superentityName: String?
+        /// The entity of the model's superclass; always `nil` here.
         public var superentity: Entity?
+        /// The properties the model class declares, attributes and relationships, in declaration order.
         public var storedProperties: [any SchemaProperty] = []
+        /// The properties inherited from a superentity; always empty here.
         public var inheritedProperties: [any SchemaProperty] = []
+        /// The unique constraints (`#Unique`, `@Attribute(.unique)`): each one the property names whose values,
+        /// together, no two models share.
         public var uniquenessConstraints: [[String]] = []
+        /// The indexes (`#Index`): each one the property names it orders by.
         public var indices: [[String]] = []
 
         /// The model class, when the entity was built from one.
@@ -20,10 +29,12 @@ extension Schema {
         package var problems: [SwiftDataError] = []
         private var indexByKeyPath: [AnyKeyPath: Int] = [:]
 
+        /// An entity without properties, for a schema built by hand.
         public init(_ name: String) {
             self.name = name
         }
 
+        /// An entity with these properties, for a schema built by hand.
         public convenience init(_ name: String, properties: any SchemaProperty...) {
             self.init(name)
             for property in properties { add(property) }
@@ -152,18 +163,25 @@ extension Schema {
         /// The persisted property index of a key path of the model, if it names a persisted property.
         package func propertyIndex(for keyPath: AnyKeyPath) -> Int? { indexByKeyPath[keyPath] }
 
+        /// Every property: the inherited ones, then the stored ones.
         public var properties: [any SchemaProperty] { inheritedProperties + storedProperties }
+        /// The attributes among the stored properties.
         public var attributes: Set<Attribute> { Set(storedProperties.compactMap { $0 as? Attribute }) }
+        /// The relationships among the stored properties.
         public var relationships: Set<Relationship> { Set(storedProperties.compactMap { $0 as? Relationship }) }
+        /// The attributes by name.
         public var attributesByName: [String: Attribute] {
             Dictionary(orderedAttributes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         }
+        /// The relationships by name.
         public var relationshipsByName: [String: Relationship] {
             Dictionary(relationships.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         }
+        /// The stored properties by name.
         public var storedPropertiesByName: [String: any SchemaProperty] {
             Dictionary(storedProperties.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         }
+        /// The inherited properties by name.
         public var inheritedPropertiesByName: [String: any SchemaProperty] {
             Dictionary(inheritedProperties.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         }
@@ -191,6 +209,7 @@ extension SchemaProperty {
 
 /// A collection of related models: the type of a to-many relationship.
 public protocol RelationshipCollection {
+    /// The model type the collection holds.
     associatedtype PersistentElement: PersistentModel
 }
 
@@ -199,9 +218,11 @@ extension RelationshipCollection {
 }
 
 extension Array: RelationshipCollection where Element: PersistentModel {
+    /// The array's model type.
     public typealias PersistentElement = Element
 }
 
 extension Optional: RelationshipCollection where Wrapped: Sequence, Wrapped.Element: PersistentModel {
+    /// The model type of the wrapped collection.
     public typealias PersistentElement = Wrapped.Element
 }

@@ -1,19 +1,33 @@
 extension Schema {
     /// A property of a model class whose value is another model, an optional model, or an array of models.
     public final class Relationship: SchemaProperty, CustomDebugStringConvertible, @unchecked Sendable {
+        /// The property's name in the model class.
         public var name: String
+        /// The name the relationship had in an earlier version of the schema (`@Relationship(originalName:)`); its
+        /// own name when it was not renamed.
         public var originalName: String
+        /// The model's key path to the relationship.
         public var keypath: AnyKeyPath?
+        /// The `@Relationship` options.
         public var options: [Option]
+        /// The property's type: a model, an optional model or an array of models.
         public var valueType: any Any.Type
         /// The entity name of the related model.
         public var destination: String
+        /// What deleting a model does to the models this relationship holds.
         public var deleteRule: DeleteRule
+        /// The name of the inverse relationship on the related model, given or inferred; `nil` without one.
         public var inverseName: String?
+        /// The key path of the inverse relationship, as `@Relationship(inverse:)` gives it.
         public var inverseKeyPath: AnyKeyPath?
+        /// The fewest models a to-many relationship may hold when saved; `0` or `nil` for no bound.
         public var minimumModelCount: Int?
+        /// The most models a to-many relationship may hold when saved; `0` or `nil` for no bound.
         public var maximumModelCount: Int?
+        /// `@Relationship(hashModifier:)`, kept in the schema; unlike Apple's, changing it alone does not migrate a
+        /// store.
         public var hashModifier: String?
+        /// Whether the relationship's type is optional.
         public var isOptional: Bool = false
         /// Whether the relationship holds at most one model.
         public var isToOneRelationship: Bool = true
@@ -83,7 +97,9 @@ extension Schema {
             self.hashModifier = hashModifier
         }
 
+        /// `true`: the property is a relationship.
         public var isRelationship: Bool { true }
+        /// Whether the relationship is `.unique`.
         public var isUnique: Bool { options.contains(.unique) }
 
         public static func == (lhs: Relationship, rhs: Relationship) -> Bool {

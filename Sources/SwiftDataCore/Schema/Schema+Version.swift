@@ -1,10 +1,14 @@
 extension Schema {
     /// A semantic version of a schema.
     public struct Version: Codable, Comparable, CustomStringConvertible, Hashable, Sendable {
+        /// The major version number.
         public let major: Int
+        /// The minor version number.
         public let minor: Int
+        /// The patch version number.
         public let patch: Int
 
+        /// The version `major.minor.patch`; the numbers cannot be negative (the program stops if one is).
         public init(_ major: Int, _ minor: Int, _ patch: Int) {
             precondition(major >= 0 && minor >= 0 && patch >= 0, "schema version numbers cannot be negative")
             self.major = major

@@ -7,9 +7,13 @@ import Foundation
 public final class Schema: Hashable, @unchecked Sendable, CustomDebugStringConvertible {
     /// The version of the schema encoding.
     public static let schemaEncodingVersion = Version(1, 0, 0)
+    /// The version of the schema encoding this schema was made with: `schemaEncodingVersion`.
     public let encodingVersion: Version
+    /// The schema's version: the one given, or a `VersionedSchema`'s identifier; `1.0.0` by default.
     public let version: Version
+    /// One entity per model class.
     public let entities: [Entity]
+    /// The entities by name.
     public let entitiesByName: [String: Entity]
 
     /// An empty schema.

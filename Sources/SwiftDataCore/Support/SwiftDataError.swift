@@ -73,28 +73,54 @@ public struct SwiftDataError: Error, Hashable, Sendable, CustomStringConvertible
     public var errorDescription: String? { description }
 
     // Fetch errors
+    /// A batched fetch (`fetch(_:batchSize:)`, `enumerate`) with `includePendingChanges`, while the context has
+    /// unsaved changes it would have to merge.
     public static let includePendingChangesWithBatchSize = SwiftDataError(.includePendingChangesWithBatchSize)
+    /// A predicate the fetch cannot run: where Swift would trap evaluating it (overflow, division by zero), or,
+    /// for `delete(model:where:)`, a part without SQL translation that reads relationships or identifiers.
     public static let unsupportedPredicate = SwiftDataError(.unsupportedPredicate)
+    /// A key path that names no stored property where one is needed (`propertiesToFetch`,
+    /// `relationshipKeyPathsForPrefetching`), or an identifier of another store.
     public static let unsupportedKeyPath = SwiftDataError(.unsupportedKeyPath)
+    /// Apple's code for sorting identifiers with pending changes; not thrown here, where such fetches sort in
+    /// memory.
     public static let sortingPendingChangesWithIdentifiers = SwiftDataError(.sortingPendingChangesWithIdentifiers)
+    /// Apple's code for a sort descriptor the store cannot run; not thrown here, where such descriptors sort in
+    /// memory.
     public static let unsupportedSortDescriptor = SwiftDataError(.unsupportedSortDescriptor)
+    /// Apple's code for an expired history token; not thrown here, where history is not implemented yet.
     public static let historyTokenExpired = SwiftDataError(.historyTokenExpired)
+    /// Apple's code for a history fetch that is not valid; not thrown here, where history is not implemented yet.
     public static let invalidTransactionFetchRequest = SwiftDataError(.invalidTransactionFetchRequest)
     // Configuration errors
+    /// Two configurations of a container name the same store file.
     public static let duplicateConfiguration = SwiftDataError(.duplicateConfiguration)
+    /// A configuration's name is too long to be a file name.
     public static let configurationFileNameTooLong = SwiftDataError(.configurationFileNameTooLong)
+    /// A configuration's name cannot be a file name (it is empty, or has `/` or NUL).
     public static let configurationFileNameContainsInvalidCharacters =
         SwiftDataError(.configurationFileNameContainsInvalidCharacters)
+    /// A configuration names a model that the container's schema lacks.
     public static let configurationSchemaNotFoundInContainerSchema =
         SwiftDataError(.configurationSchemaNotFoundInContainerSchema)
     // Container errors
+    /// The container cannot open its stores: a model that cannot be stored, a store that does not match the
+    /// models and cannot be migrated, a failed migration stage, a file that is not a store of this framework.
     public static let loadIssueModelContainer = SwiftDataError(.loadIssueModelContainer)
     // Context errors
+    /// A save that would break a rule of the schema: a unique value taken, a relationship count out of bounds,
+    /// a `.deny` delete rule with related models left.
     public static let modelValidationFailure = SwiftDataError(.modelValidationFailure)
+    /// A saved relationship refers to a model that is not inserted in the saving context.
     public static let missingModelContext = SwiftDataError(.missingModelContext)
     // Migration errors
+    /// The store was written by a newer schema version than the models'.
     public static let backwardMigration = SwiftDataError(.backwardMigration)
+    /// The migration plan does not know the version the store was written by, or has no stages from it to the
+    /// models' version.
     public static let unknownSchema = SwiftDataError(.unknownSchema)
+    /// Apple's code for a store whose schema is unknown; this implementation throws `loadIssueModelContainer`
+    /// with the reason instead.
     public static let unknownDataStoreSchema = SwiftDataError(.unknownDataStoreSchema)
     /// Not in Apple's API: the store failed to read or write (I/O, locking, corruption, a value that cannot be
     /// decoded). `storeCode` and `storeMessage` say what the store reported.

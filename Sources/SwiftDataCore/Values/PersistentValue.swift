@@ -12,6 +12,7 @@ public protocol _PersistentValue {
 
 /// The storage classes every store supports, as SQLite names them.
 public enum StorageClass: String, Codable, Sendable {
+    /// A 64-bit signed integer, a floating-point number, text, or bytes.
     case integer, real, text, blob
 }
 

@@ -3,10 +3,15 @@ import Foundation
 /// One value as a store holds it: the five SQLite storage classes. Used where values travel apart from a
 /// model: predicate constants, default values, schema descriptions.
 public enum StoredValue: Hashable, Sendable, CustomStringConvertible {
+    /// No value: `nil`.
     case null
+    /// A 64-bit signed integer.
     case integer(Int64)
+    /// A floating-point number.
     case real(Double)
+    /// Text.
     case text(String)
+    /// Bytes.
     case blob(Data)
 
     /// Encodes any storable Swift value the way a model's attribute of that type is stored.

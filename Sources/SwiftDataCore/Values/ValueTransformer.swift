@@ -2,8 +2,11 @@ import Foundation
 
 /// The name a value transformer is registered under.
 public struct NSValueTransformerName: RawRepresentable, Hashable, Sendable {
+    /// The name.
     public let rawValue: String
+    /// The name `rawValue`.
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// The name `rawValue`.
     public init(_ rawValue: String) { self.rawValue = rawValue }
 }
 

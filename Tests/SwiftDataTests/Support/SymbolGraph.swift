@@ -1,0 +1,67 @@
+import Foundation
+
+/// The public API that `import SwiftData` shows, read from the symbol graph that the toolchain's
+/// `swift-symbolgraph-extract` writes for the built `SwiftData` module with the modules it re-exports, as the
+/// documentation build (`.ci/docs`) reads it.
+struct SymbolGraph {
+    struct Symbol: Decodable {
+        struct Kind: Decodable { let identifier: String }
+        struct Location: Decodable {
+            struct Position: Decodable { let line: Int }
+            let uri: String
+            let position: Position
+        }
+        struct DocComment: Decodable {
+            struct Line: Decodable { let text: String }
+            let lines: [Line]
+        }
+
+        let kind: Kind
+        let pathComponents: [String]
+        let location: Location?
+        let docComment: DocComment?
+
+        var name: String { pathComponents.joined(separator: ".") }
+        var isDocumented: Bool { docComment?.lines.contains { !$0.text.allSatisfy(\.isWhitespace) } ?? false }
+    }
+
+    private struct File: Decodable { let symbols: [Symbol] }
+
+    /// Every symbol of the module and of its extensions to other modules' types.
+    let symbols: [Symbol]
+
+    /// The directory of the package: this file is `Tests/SwiftDataTests/Support/SymbolGraph.swift`.
+    static let packageDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Extracts the graph of the `SwiftData` module built beside the test program, with `SwiftDataCore` and
+    /// `SwiftDataSQLite`, which it re-exports. Documentation inherited from a protocol counts as documentation.
+    static func swiftData() throws -> SymbolGraph {
+        let output = TemporaryDirectory()
+        let modules = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("Modules")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "swift-symbolgraph-extract", "-module-name", "SwiftData", "-I", modules.path,
+            "-I", packageDirectory.appendingPathComponent("Sources/CSQLite").path,
+            "-experimental-allowed-reexported-modules=SwiftDataCore,SwiftDataSQLite",
+            "-minimum-access-level", "public", "-emit-extension-block-symbols", "-output-dir", output.url.path,
+        ]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw CocoaError(
+                .fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "swift-symbolgraph-extract: \(message)"])
+        }
+        var symbols: [Symbol] = []
+        for file in try FileManager.default.contentsOfDirectory(atPath: output.url.path) where file.hasSuffix(".json") {
+            let data = try Data(contentsOf: output.url.appendingPathComponent(file))
+            symbols += try JSONDecoder().decode(File.self, from: data).symbols
+        }
+        return SymbolGraph(symbols: symbols)
+    }
+}
