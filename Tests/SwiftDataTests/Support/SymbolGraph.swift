@@ -41,9 +41,9 @@ struct SymbolGraph {
         let modules = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("Modules")
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.executableURL = try toolchainTool("swift-symbolgraph-extract")
         process.arguments = [
-            "swift-symbolgraph-extract", "-module-name", "SwiftData", "-I", modules.path,
+            "-module-name", "SwiftData", "-I", modules.path,
             "-I", packageDirectory.appendingPathComponent("Sources/CSQLite").path,
             "-experimental-allowed-reexported-modules=SwiftDataCore,SwiftDataSQLite",
             "-minimum-access-level", "public", "-emit-extension-block-symbols", "-output-dir", output.url.path,
@@ -54,8 +54,7 @@ struct SymbolGraph {
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw CocoaError(
-                .fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "swift-symbolgraph-extract: \(message)"])
+            throw ToolFailure(message: "swift-symbolgraph-extract: \(message)")
         }
         var symbols: [Symbol] = []
         for file in try FileManager.default.contentsOfDirectory(atPath: output.url.path) where file.hasSuffix(".json") {
@@ -63,5 +62,21 @@ struct SymbolGraph {
             symbols += try JSONDecoder().decode(File.self, from: data).symbols
         }
         return SymbolGraph(symbols: symbols)
+    }
+
+    /// A tool of the toolchain whose `swift` is on `PATH` (symbolic links resolved), as `Package.swift` finds it.
+    static func toolchainTool(_ name: String) throws -> URL {
+        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+            let swift = URL(fileURLWithPath: String(directory)).appendingPathComponent("swift")
+            guard FileManager.default.isExecutableFile(atPath: swift.path) else { continue }
+            let tool = swift.resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: tool.path) { return tool }
+        }
+        throw ToolFailure(message: "no \(name) beside the swift on PATH")
+    }
+
+    struct ToolFailure: Error, CustomStringConvertible {
+        let message: String
+        var description: String { message }
     }
 }
