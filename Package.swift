@@ -38,6 +38,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "SwiftData", targets: ["SwiftData"]),
+        .library(name: "SwiftDataPostgres", targets: ["SwiftDataPostgres"]),
         .executable(name: "todo", targets: ["todo"]),
         .executable(name: "foodpin", targets: ["foodpin"]),
         .executable(name: "animals", targets: ["animals"]),
@@ -55,6 +56,8 @@ let package = Package(
         .target(name: "SwiftDataSQLite", dependencies: ["SwiftDataCore", "SwiftDataSQL", "CSQLite"]),
         .target(name: "SwiftData", dependencies: ["SwiftDataCore", "SwiftDataSQLite", "SwiftDataMacros"]),
         .target(name: "ExampleSupport", path: "Examples/Support"),
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .target(name: "SwiftDataPostgres", dependencies: ["SwiftDataCore", "CLibPQ"]),
         .executableTarget(
             name: "todo", dependencies: ["SwiftData", "ExampleSupport"], path: "Examples/todo", exclude: ["README.md"]),
         .executableTarget(
@@ -70,6 +73,8 @@ let package = Package(
         .target(name: "SharedTestModels", dependencies: ["SwiftData"], path: "Tests/SharedTestModels"),
         .executableTarget(
             name: "TestChildProcess", dependencies: ["SwiftData", "SharedTestModels"], path: "Tests/TestChildProcess"),
+        .target(name: "PostgresTestSupport", path: "Tests/PostgresTestSupport"),
+        .testTarget(name: "SwiftDataPostgresTests", dependencies: ["SwiftDataPostgres", "PostgresTestSupport"]),
         .testTarget(
             name: "SwiftDataMacrosTests",
             dependencies: ["SwiftDataMacros"],
