@@ -74,7 +74,8 @@ let package = Package(
         .executableTarget(
             name: "TestChildProcess", dependencies: ["SwiftData", "SharedTestModels"], path: "Tests/TestChildProcess"),
         .target(name: "PostgresTestSupport", path: "Tests/PostgresTestSupport"),
-        .testTarget(name: "SwiftDataPostgresTests", dependencies: ["SwiftDataPostgres", "PostgresTestSupport"]),
+        .testTarget(
+            name: "SwiftDataPostgresTests", dependencies: ["SwiftDataPostgres", "SwiftDataCore", "PostgresTestSupport"]),
         .testTarget(
             name: "SwiftDataMacrosTests",
             dependencies: ["SwiftDataMacros"],

@@ -98,7 +98,7 @@ package struct PostgresError: Error, CustomStringConvertible, Sendable {
         case .databaseMissing:
             "Create the database (createdb) or correct its name in the URL"
         case .connectionLost:
-            "The server closed the connection; nothing of the failed transaction was saved. Retry once it is back"
+            "Retry once the server is back; a transaction cut off before it committed was not saved"
         case .statementTimeout:
             "Raise statement_timeout, or make the query cheaper (an index on the columns it filters on)"
         case .serializationFailure, .deadlock:

@@ -42,11 +42,15 @@ package final class PostgresTestServer: Sendable {
             warn("SWIFTDATA_REQUIRE_POSTGRES=1 but no PostgreSQL server binaries were found: the suites will fail")
             return true
         }
-        warn(
-            "no PostgreSQL server binaries (initdb, pg_ctl) were found, so the PostgreSQL suites are SKIPPED. "
-                + "Install them with `apt-get install postgresql libpq-dev`, or set SWIFTDATA_POSTGRES_BIN")
+        warn(skipWarning)
+        // Said again as the test process exits, after every test's output.
+        atexit { PostgresTestServer.warn(PostgresTestServer.skipWarning) }
         return false
     }()
+
+    private static let skipWarning =
+        "no PostgreSQL server binaries (initdb, pg_ctl) were found, so the PostgreSQL suites were SKIPPED. "
+        + "Install them with `apt-get install postgresql libpq-dev`, or set SWIFTDATA_POSTGRES_BIN"
 
     /// Whether a missing server must fail the tests (`SWIFTDATA_REQUIRE_POSTGRES=1`, as CI sets it).
     package static let isRequired = ProcessInfo.processInfo.environment["SWIFTDATA_REQUIRE_POSTGRES"] == "1"
@@ -54,19 +58,24 @@ package final class PostgresTestServer: Sendable {
     /// The directory of `initdb`, `pg_ctl`, `postgres` and `psql`, if any.
     package static let binDirectory: String? = {
         let environment = ProcessInfo.processInfo.environment
+        // When set, SWIFTDATA_POSTGRES_BIN is the only place looked at (an empty directory skips the suites).
+        if let explicit = environment["SWIFTDATA_POSTGRES_BIN"], !explicit.isEmpty {
+            return isServer(explicit) ? explicit : nil
+        }
         var candidates: [String] = []
-        if let explicit = environment["SWIFTDATA_POSTGRES_BIN"], !explicit.isEmpty { candidates.append(explicit) }
         if let configured = try? output(of: "pg_config", ["--bindir"]) { candidates.append(configured) }
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
         candidates += versions.sorted { $0.compare($1, options: .numeric) == .orderedDescending }
             .map { "/usr/lib/postgresql/\($0)/bin" }
         candidates += (environment["PATH"] ?? "").split(separator: ":").map(String.init)
-        return candidates.first { directory in
-            ["initdb", "pg_ctl", "postgres", "psql"].allSatisfy {
-                FileManager.default.isExecutableFile(atPath: "\(directory)/\($0)")
-            }
-        }
+        return candidates.first(where: isServer)
     }()
+
+    private static func isServer(_ directory: String) -> Bool {
+        ["initdb", "pg_ctl", "postgres", "psql"].allSatisfy {
+            FileManager.default.isExecutableFile(atPath: "\(directory)/\($0)")
+        }
+    }
 
     private static let started = Result { try PostgresTestServer() }
 
@@ -113,6 +122,7 @@ package final class PostgresTestServer: Sendable {
                 synchronous_commit = off
                 full_page_writes = off
                 max_connections = 100
+                deadlock_timeout = 100ms
 
                 """
             let file = try FileHandle(forWritingTo: URL(fileURLWithPath: "\(directory)/data/postgresql.conf"))

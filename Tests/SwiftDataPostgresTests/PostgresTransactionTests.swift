@@ -111,6 +111,46 @@ import Testing
         #expect(try value(table, setup) == Int64(threads * increments))
     }
 
+    @Test func transactionsThatDeadlockRunAgainAndBothSucceed() throws {
+        let setup = try connect()
+        let table = try counterTable(setup)
+        try setup.query("INSERT INTO \(table) VALUES (2, 0)")
+        let locked = [DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)]
+        let attempts = Collected<Int>()
+        let failures = Collected<String>()
+        // Each side locks its own row, waits until the other has locked its own, then asks for the other's: the
+        // server finds the deadlock and fails one of them (40P01), which runs again once the other has committed.
+        let done = DispatchGroup()
+        for side in 0..<2 {
+            done.enter()
+            Thread {
+                defer { done.leave() }
+                do {
+                    let connection = try connect()
+                    var attempt = 0
+                    try connection.transaction(isolation: .readCommitted) { connection in
+                        attempt += 1
+                        let update = "UPDATE \(table) SET value = value + 1 WHERE id = $1"
+                        try connection.query(update, [.int8(Int64(side + 1))])
+                        if attempt == 1 {
+                            locked[side].signal()
+                            _ = locked[1 - side].wait(timeout: .now() + 10)
+                        }
+                        try connection.query(update, [.int8(Int64(2 - side))])
+                    }
+                    attempts.append(attempt)
+                } catch {
+                    failures.append("\(error)")
+                }
+            }.start()
+        }
+        done.wait()
+        #expect(failures.all.isEmpty)
+        #expect(attempts.all.reduce(0, +) == 3)
+        let values = try setup.query("SELECT value FROM \(table) ORDER BY id")
+        #expect(try values.int64(0, 0) == 2 && values.int64(1, 0) == 2)
+    }
+
     @Test func aConnectionTheServerClosedWhileIdleIsResetWhenATransactionBegins() throws {
         let connection = try connect()
         let other = try connect()
