@@ -7,7 +7,9 @@ import Synchronization
 ///
 /// A save writes new files (and syncs them) before it commits, so a committed row never points to a missing
 /// file; it deletes replaced files only after the commit, and a rollback deletes the files it wrote. Files a crash
-/// left without a row are deleted when the store next opens.
+/// left without a row are deleted when the store next opens, but only while that process holds the store's write
+/// lock: every file is written inside a write transaction, so with the lock held no transaction of any process is
+/// in flight, and a file no committed row names can only be left over from one that never committed.
 final class ExternalStorage: @unchecked Sendable {
     let directory: URL
     private var written: [String] = []
@@ -29,6 +31,7 @@ final class ExternalStorage: @unchecked Sendable {
             let handle = try FileHandle(forWritingTo: url)
             try handle.synchronize()
             try handle.close()
+            SQLiteTestHooks.afterExternalWrite?()
         } catch {
             throw SwiftDataError.storeError.with(
                 reason:
@@ -42,13 +45,19 @@ final class ExternalStorage: @unchecked Sendable {
     /// The value in a file.
     func read(_ name: String) throws -> Data {
         reads.add(1, ordering: .relaxed)
+        let url = directory.appendingPathComponent(name)
         do {
-            return try Data(contentsOf: directory.appendingPathComponent(name))
+            return try Data(contentsOf: url)
         } catch {
             throw SwiftDataError.storeError.with(
-                reason: "the externally stored value \(name) cannot be read: \(error.localizedDescription)",
+                reason: "the externally stored value in \(url.path) cannot be read: \(error.localizedDescription)",
                 suggestion: "The file beside the store is missing or unreadable; restore it from a backup")
         }
+    }
+
+    /// Whether the file of a value exists.
+    func exists(_ name: String) -> Bool {
+        FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path)
     }
 
     /// Marks a file to delete once the transaction commits.
@@ -70,7 +79,7 @@ final class ExternalStorage: @unchecked Sendable {
         replaced = []
     }
 
-    /// Deletes every file no row refers to.
+    /// Deletes every file no row refers to. The caller holds the store's write lock (see above).
     func collectGarbage(referenced: Set<String>) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
         for name in names where !referenced.contains(name) { delete(name) }

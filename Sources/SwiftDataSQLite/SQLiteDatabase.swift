@@ -7,29 +7,43 @@ import SwiftDataCore
 final class SQLiteDatabase {
     let handle: OpaquePointer
     let path: String
+    let readOnly: Bool
     private var statements: [String: SQLiteStatement] = [:]
     /// Called with the SQL of every statement about to run (for tests and diagnostics).
     var observer: ((String) -> Void)?
 
-    /// Opens (or, when `create`, creates) the database at `path`; `:memory:` opens a private in-memory one.
-    init(path: String, readOnly: Bool, create: Bool) throws {
+    /// Opens (or, when `create`, creates) the database at `path`; `:memory:` opens a private in-memory one. With
+    /// `immutable`, a read-only connection reads the file as it is, without the `-wal` and `-shm` files (for a store
+    /// in a directory it cannot write, whose last writer checkpointed it).
+    init(path: String, readOnly: Bool, create: Bool, immutable: Bool = false) throws {
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         flags |= readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0))
+        var name = path
+        if immutable {
+            flags |= SQLITE_OPEN_URI
+            name = "file:" + (path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path)
+                + "?immutable=1"
+        }
         var handle: OpaquePointer?
-        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        let code = sqlite3_open_v2(name, &handle, flags, nil)
         guard code == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
+            let systemError = handle.map { sqlite3_system_errno($0) } ?? 0
             sqlite3_close_v2(handle)
-            throw SwiftDataError.loadIssueModelContainer.with(
-                reason: "the store at \(path) could not be opened", storeCode: code, storeMessage: message,
-                suggestion: "Check that the file exists and is readable and writable")
+            let problem = SQLiteDatabase.problem(code, systemError: systemError, readOnly: readOnly)
+            throw problem.error.with(
+                reason: "the store at \(path) could not be opened: \(problem.meaning)", storeCode: code,
+                storeMessage: message, suggestion: problem.suggestion)
         }
         self.handle = handle
         self.path = path
+        self.readOnly = readOnly
         sqlite3_extended_result_codes(handle, 1)
         // A writer that finds the store locked by another connection waits instead of failing.
-        sqlite3_busy_timeout(handle, 30_000)
+        sqlite3_busy_timeout(handle, SQLiteDatabase.busyTimeout)
         _ = csqlite_db_config_defensive(handle, 1)
+        // A double-quoted name is always an identifier: a column that does not exist is an error, never a string.
+        _ = csqlite_db_config_dqs(handle, 0)
         SQLiteCollations.register(on: handle)
         SQLiteFunctions.register(on: handle)
     }
@@ -121,33 +135,102 @@ final class SQLiteDatabase {
         }
     }
 
-    /// A `SwiftDataError` for a failed SQLite call, with the store's code and message.
+    /// Runs `body` in a write transaction if the write lock is free now, without waiting for it; `nil` when another
+    /// connection holds it.
+    func tryImmediateTransaction<Result>(_ body: () throws -> Result) throws -> Result? {
+        sqlite3_busy_timeout(handle, 0)
+        defer { sqlite3_busy_timeout(handle, SQLiteDatabase.busyTimeout) }
+        do {
+            try execute("BEGIN IMMEDIATE")
+        } catch let error as SwiftDataError where ((error.storeCode ?? 0) & 0xFF) == SQLITE_BUSY {
+            return nil
+        }
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            if sqlite3_get_autocommit(handle) == 0 { try? executeScript("ROLLBACK") }
+            throw error
+        }
+    }
+
+    /// How long a connection waits for another's lock, in milliseconds.
+    static let busyTimeout: Int32 = 30_000
+
+    /// A `SwiftDataError` for a failed SQLite call, with the store's path, code and message, and what the code means.
     func error(_ code: Int32, sql: String?, reason: String, message: String? = nil) -> SwiftDataError {
         let message = message ?? String(cString: sqlite3_errmsg(handle))
         let extended = sqlite3_extended_errcode(handle)
         let resultCode = extended == 0 ? code : extended
-        let base: SwiftDataError
-        let suggestion: String
-        switch resultCode & 0xFF {
-        case SQLITE_CONSTRAINT:
-            base = .modelValidationFailure
-            suggestion = "A value breaks a constraint of the store; change the value before saving"
-        case SQLITE_BUSY, SQLITE_LOCKED:
-            base = .storeError
-            suggestion = "Another connection held the store's lock for too long; retry, or close the other program"
-        case SQLITE_READONLY:
-            base = .storeError
-            suggestion = "The store is read-only; open it with allowsSave: true and check the file's permissions"
-        case SQLITE_FULL:
-            base = .storeError
-            suggestion = "The disk is full; free some space and save again"
-        case SQLITE_CORRUPT, SQLITE_NOTADB:
-            base = .loadIssueModelContainer
-            suggestion = "The store file is damaged; restore it from a backup"
-        default:
-            base = .storeError
-            suggestion = "See the store's message"
+        let problem = SQLiteDatabase.problem(resultCode, systemError: sqlite3_system_errno(handle), readOnly: readOnly)
+        return problem.error.with(
+            reason: "\(reason) on the store at \(path): \(problem.meaning)", sql: sql, storeCode: resultCode,
+            storeMessage: message, suggestion: problem.suggestion)
+    }
+
+    /// What an SQLite result code means for the user: the error to throw, a phrase saying what happened (from the
+    /// operating system's `errno` where SQLite reports one), and what to do. `readOnly` is whether the connection
+    /// was opened with `allowsSave: false`.
+    static func problem(_ code: Int32, systemError: Int32, readOnly: Bool) -> (
+        error: SwiftDataError, meaning: String, suggestion: String
+    ) {
+        let permissions = "Check the permissions of the store file, its -wal and -shm files and their directory"
+        // The operating system's reason is the most precise one, whatever SQLite's code.
+        switch systemError {
+        case ENOSPC, EDQUOT:
+            return (.storeError, "the disk is full", "Free some space on the disk, then try again")
+        case EROFS:
+            return (
+                .storeError, "the file system is read-only",
+                readOnly
+                    ? "Mount the file system read-write, or copy the store somewhere writable"
+                    : "Mount the file system read-write, or open the store with allowsSave: false to read it"
+            )
+        case EACCES, EPERM:
+            return (.storeError, "permission denied", permissions)
+        default: break
         }
-        return base.with(reason: reason, sql: sql, storeCode: resultCode, storeMessage: message, suggestion: suggestion)
+        switch code & 0xFF {
+        case SQLITE_CONSTRAINT:
+            return (
+                .modelValidationFailure, "a value breaks a constraint of the store",
+                "Change the value before saving"
+            )
+        case SQLITE_BUSY, SQLITE_LOCKED:
+            return (
+                .storeError, "another connection held the store's lock for too long",
+                "Retry, or close the other program"
+            )
+        case SQLITE_READONLY:
+            return (
+                .storeError, "the store cannot be written",
+                readOnly
+                    ? "The store was opened with allowsSave: false, which only reads; open it with allowsSave: true to save"
+                    : permissions + ", and that its file system is mounted read-write"
+            )
+        case SQLITE_PERM, SQLITE_AUTH:
+            return (.storeError, "permission denied", permissions)
+        case SQLITE_CANTOPEN:
+            return (
+                .loadIssueModelContainer, "the file cannot be opened",
+                permissions + "; a store in WAL mode needs to create its -wal and -shm files beside it"
+            )
+        case SQLITE_FULL:
+            return (.storeError, "the disk is full", "Free some space on the disk, then try again")
+        case SQLITE_IOERR:
+            let detail = systemError == 0 ? "" : " (\(String(cString: strerror(systemError))))"
+            return (
+                .storeError, "an input/output error\(detail)",
+                "Check the disk and the file system; the store was not changed by the failed operation"
+            )
+        case SQLITE_CORRUPT, SQLITE_NOTADB:
+            return (
+                .loadIssueModelContainer, "the file is damaged or not a store",
+                "Restore it from a backup, or move it away"
+            )
+        default:
+            return (.storeError, "the store reported an error", "See the store's message")
+        }
     }
 }

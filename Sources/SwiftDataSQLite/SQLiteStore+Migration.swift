@@ -2,10 +2,39 @@ import Foundation
 import SwiftDataCore
 
 extension SQLiteStore {
-    /// Runs the stages of a migration plan that lead from the store's version to the models' version, in order:
-    /// a lightweight stage migrates the tables; a custom stage calls `willMigrate` with a context on the old
-    /// models, migrates, then calls `didMigrate` with a context on the new ones. The caller's transaction makes
-    /// the whole run atomic; an error names the stage that failed.
+    /// The version of the plan a store is at: the version whose models the recorded schema describes (as Apple
+    /// recognises a store by its entities' version hashes), so that a store written before the app adopted a
+    /// plan, by a plain `ModelContainer(for:)`, is recognised as the plan's first version. When several versions
+    /// describe the same tables, the version the store records wins, then the earliest. A store whose tables
+    /// match no version is taken at the version it records, if the plan lists it; otherwise `nil`.
+    static func storeVersion(
+        of recorded: StoredSchema, recorded version: Schema.Version?, in plan: any SchemaMigrationPlan.Type
+    ) -> Schema.Version? {
+        let recordedNames = Set(recorded.entities.map(\.name))
+        var exact: [Schema.Version] = []
+        var contained: [(version: Schema.Version, entities: Int)] = []
+        for versioned in plan.schemas {
+            let entities = StoredSchema(Schema(versionedSchema: versioned)).entities
+            guard entities.allSatisfy({ recorded.entities.contains($0) }) else { continue }
+            // A store keeps the tables of models a later version dropped, so a version may match a part of it.
+            if Set(entities.map(\.name)) == recordedNames {
+                exact.append(versioned.versionIdentifier)
+            } else {
+                contained.append((versioned.versionIdentifier, entities.count))
+            }
+        }
+        if let version, exact.contains(version) { return version }
+        if let first = exact.first { return first }
+        if let version, contained.contains(where: { $0.version == version }) { return version }
+        if let best = contained.max(by: { $0.entities < $1.entities }) { return best.version }
+        return plan.schemas.map { $0.versionIdentifier }.contains(version ?? Schema.Version(0, 0, 0)) ? version : nil
+    }
+
+    /// Runs the stages of a migration plan that lead from the store's version to the models' version: the
+    /// shortest chain of stages, preferring stages in the plan's order, so that a plan may also lead back to an
+    /// older version (a downgrade). A lightweight stage migrates the tables; a custom stage calls `willMigrate`
+    /// with a context on the stage's old models, migrates, then calls `didMigrate` with a context on its new ones.
+    /// The caller's transaction makes the whole run atomic; an error names the stage that failed.
     static func runStages(
         of plan: any SchemaMigrationPlan.Type, from stored: Schema.Version, to target: Schema.Version,
         migrator: inout SQLiteMigrator, configuration: ModelConfiguration, identifier: String, tables: Set<String>,
@@ -17,15 +46,20 @@ extension SQLiteStore {
                 reason: "the store was written by schema version \(stored), which the migration plan does not list",
                 suggestion: "Add that version's VersionedSchema and a stage from it to the plan")
         }
-        if stored > target {
-            throw SwiftDataError.backwardMigration.with(
-                reason: "the store was written by schema version \(stored), newer than the models' \(target)",
-                suggestion: "Open it with the newer version of the program")
+        guard let chain = chain(of: plan.stages, from: stored, to: target) else {
+            if stored > target {
+                throw SwiftDataError.backwardMigration.with(
+                    reason:
+                        "the store was written by schema version \(stored), newer than the models' \(target), and no stages of the plan lead back",
+                    suggestion: "Open it with the newer version of the program, or add a stage from \(stored) to \(target)")
+            }
+            throw SwiftDataError.unknownSchema.with(
+                reason: "no stages of the migration plan lead from schema version \(stored) to \(target)",
+                suggestion: "Add a MigrationStage from \(stored) to \(target)")
         }
-        var current = stored
-        for (number, stage) in plan.stages.enumerated() where current != target {
+        for number in chain {
+            let stage = plan.stages[number]
             let (from, to) = stage.versions
-            guard from.versionIdentifier == current else { continue }
             let name = "stage \(number + 1) (\(from.versionIdentifier) to \(to.versionIdentifier))"
             do {
                 if case .custom(_, _, let willMigrate?, _) = stage {
@@ -44,13 +78,28 @@ extension SQLiteStore {
                     reason: "migration \(name) failed, and the store was left as it was: \(error)",
                     suggestion: "Fix the stage, then open the store again")
             }
-            current = to.versionIdentifier
         }
-        if current != target {
-            throw SwiftDataError.unknownSchema.with(
-                reason: "no stages of the migration plan lead from schema version \(current) to \(target)",
-                suggestion: "Add a MigrationStage from \(current) to \(target)")
+    }
+
+    /// The indexes of the fewest stages that lead from `start` to `target`, in the order to run them (a
+    /// breadth-first search that tries stages in the plan's order); empty when they are the same, `nil` when no
+    /// chain exists.
+    static func chain(of stages: [MigrationStage], from start: Schema.Version, to target: Schema.Version) -> [Int]? {
+        var paths: [Schema.Version: [Int]] = [start: []]
+        var frontier = [start]
+        while !frontier.isEmpty, paths[target] == nil {
+            var next: [Schema.Version] = []
+            for version in frontier {
+                for (number, stage) in stages.enumerated() where stage.versions.from.versionIdentifier == version {
+                    let to = stage.versions.to.versionIdentifier
+                    guard paths[to] == nil else { continue }
+                    paths[to] = paths[version]! + [number]
+                    next.append(to)
+                }
+            }
+            frontier = next
         }
+        return paths[target]
     }
 
     /// Calls a stage's closure with a context on `schema`, over the migration's connection, and saves what it
@@ -59,8 +108,11 @@ extension SQLiteStore {
         _ body: (ModelContext) throws -> Void, schema: Schema, _ database: SQLiteDatabase,
         _ configuration: ModelConfiguration, _ identifier: String, _ external: ExternalStorage?
     ) throws {
+        // The stage's contexts see the stage's models, not the final version's that the configuration names.
+        var stageConfiguration = configuration
+        stageConfiguration.schema = nil
         let container = try ModelContainer(
-            schema: schema, migrationPlan: nil, configurations: [configuration],
+            schema: schema, migrationPlan: nil, configurations: [stageConfiguration],
             openStore: { configuration, schema in
                 SQLiteStore(
                     sharing: database, configuration: configuration, schema: schema, identifier: identifier,

@@ -64,47 +64,86 @@ extension SQLiteStore {
     /// Reads or creates the store's metadata and tables, migrating an existing store to `schema` (through the
     /// stages of `migrationPlan` first, when the store records an older version), and returns the store
     /// identifier. Everything happens in one transaction: a failure leaves the store exactly as it was.
+    ///
+    /// Any number of processes may open the same store at once, new or in need of migration: switching to WAL
+    /// waits for the others, and the check of what the store holds is repeated under the write lock, so one
+    /// process creates or migrates and the others, once it commits, find the store ready.
     static func prepare(
         _ database: SQLiteDatabase, schema: Schema, configuration: ModelConfiguration,
         migrationPlan: (any SchemaMigrationPlan.Type)?, external: ExternalStorage?
     ) throws -> String {
-        let tables: Set<String>
-        do {
-            tables = Set(
-                try database.rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap {
-                    if case .text(let name) = $0.first { return name } else { return nil }
-                })
-        } catch let error as SwiftDataError {
-            throw SwiftDataError.loadIssueModelContainer.with(
-                reason: "the store at \(configuration.url.path) cannot be read; it was left untouched",
-                storeCode: error.storeCode, storeMessage: error.storeMessage,
-                suggestion: "The file is damaged or not a store; restore it from a backup or move it away")
-        }
+        let tables = try readTables(database, configuration: configuration)
         let stored = try readMetadata(database, tables: tables, configuration: configuration)
         guard configuration.allowsSave else {
             try checkReadOnly(stored.schema, against: schema)
             return stored.identifier ?? UUID().uuidString
         }
         if !configuration.isStoredInMemoryOnly {
-            _ = try database.rows("PRAGMA journal_mode = WAL")
+            // Switching a new store to WAL needs a moment alone with it, and SQLite does not wait for that.
+            try retryingWhileBusy(database) { _ = try database.rows("PRAGMA journal_mode = WAL") }
         }
-        let target = StoredSchema(schema)
-        if let recorded = stored.schema, stored.version == schema.version,
-            target.entities.allSatisfy({ entity in recorded.entities.contains(entity) })
-        {
-            return stored.identifier ?? UUID().uuidString
-        }
-        let identifier = stored.identifier ?? UUID().uuidString
+        if let identifier = stored.identifier, isCurrent(stored, schema: schema) { return identifier }
         do {
-            try migrate(
-                database, stored: stored, schema: schema, plan: migrationPlan, configuration: configuration,
-                identifier: identifier, tables: tables, external: external)
+            let identifier = try retryingWhileBusy(database) {
+                try database.writeTransaction {
+                    // Another process may have created or migrated the store since the first look.
+                    let tables = try readTables(database, configuration: configuration)
+                    let stored = try readMetadata(database, tables: tables, configuration: configuration)
+                    let identifier = stored.identifier ?? UUID().uuidString
+                    if stored.identifier == nil || !isCurrent(stored, schema: schema) {
+                        try migrate(
+                            database, stored: stored, schema: schema, plan: migrationPlan,
+                            configuration: configuration, identifier: identifier, tables: tables, external: external)
+                        SQLiteTestHooks.beforeSchemaCommit?()
+                    }
+                    return identifier
+                }
+            }
             external?.commit()
+            return identifier
         } catch {
             external?.rollback()
             throw error
         }
-        return identifier
+    }
+
+    /// Whether the recorded schema already holds every entity as the models describe it.
+    private static func isCurrent(
+        _ stored: (identifier: String?, schema: StoredSchema?, version: Schema.Version?), schema: Schema
+    ) -> Bool {
+        guard let recorded = stored.schema, stored.version == schema.version else { return false }
+        return StoredSchema(schema).entities.allSatisfy { recorded.entities.contains($0) }
+    }
+
+    /// Runs `body` again while SQLite reports the store busy or locked without having waited (as it does for a
+    /// change of journal mode, or a deadlock between a reader and a writer), for up to ten minutes: another
+    /// process is creating or migrating the store, and the migration of a large store takes a while.
+    static func retryingWhileBusy<Result>(_ database: SQLiteDatabase, _ body: () throws -> Result) throws -> Result {
+        let deadline = Date().addingTimeInterval(600)
+        while true {
+            do {
+                return try body()
+            } catch let error as SwiftDataError {
+                let code = (error.storeCode ?? 0) & 0xFF
+                guard code == SQLITE_BUSY || code == SQLITE_LOCKED, Date() < deadline else { throw error }
+                usleep(5_000)
+            }
+        }
+    }
+
+    /// The names of the store's tables.
+    private static func readTables(_ database: SQLiteDatabase, configuration: ModelConfiguration) throws -> Set<String>
+    {
+        do {
+            return Set(
+                try database.rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap {
+                    if case .text(let name) = $0.first { return name } else { return nil }
+                })
+        } catch let error as SwiftDataError {
+            // The error already says what the store's code means (damaged, read-only, disk full, ...).
+            if ((error.storeCode ?? 0) & 0xFF) == SQLITE_BUSY { throw error }
+            throw error.with(reason: "the store cannot be read, and was left untouched: \(error.reason ?? "")")
+        }
     }
 
     private static func migrate(
@@ -112,25 +151,26 @@ extension SQLiteStore {
         schema: Schema, plan migrationPlan: (any SchemaMigrationPlan.Type)?, configuration: ModelConfiguration,
         identifier: String, tables: Set<String>, external: ExternalStorage?
     ) throws {
-        try database.writeTransaction {
-            try database.executeScript(
-                """
-                CREATE TABLE IF NOT EXISTS \(metadataTable) (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-                CREATE TABLE IF NOT EXISTS \(sequenceTable) (entity TEXT PRIMARY KEY, last_key INTEGER NOT NULL)
-                """)
-            var migrator = SQLiteMigrator(
-                database: database, stored: stored.schema ?? StoredSchema(entities: []), external: external)
-            if let plan = migrationPlan, stored.schema != nil, let version = stored.version, version != schema.version {
+        try database.executeScript(
+            """
+            CREATE TABLE IF NOT EXISTS \(metadataTable) (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+            CREATE TABLE IF NOT EXISTS \(sequenceTable) (entity TEXT PRIMARY KEY, last_key INTEGER NOT NULL)
+            """)
+        var migrator = SQLiteMigrator(
+            database: database, stored: stored.schema ?? StoredSchema(entities: []), external: external)
+        if let plan = migrationPlan, let recorded = stored.schema {
+            let version = storeVersion(of: recorded, recorded: stored.version, in: plan) ?? stored.version
+            if let version, version != schema.version {
                 try SQLiteStore.runStages(
                     of: plan, from: version, to: schema.version, migrator: &migrator, configuration: configuration,
                     identifier: identifier, tables: tables, external: external)
             }
-            try migrator.migrate(to: schema, existingTables: stored.schema == nil ? tables : [])
-            let json = String(decoding: try JSONEncoder().encode(migrator.stored), as: UTF8.self)
-            try database.execute(
-                "INSERT OR REPLACE INTO \(metadataTable) (key, value) VALUES ('schema', ?), ('store_identifier', ?), ('schema_version', ?)",
-                [.text(json), .text(identifier), .text(schema.version.description)])
         }
+        try migrator.migrate(to: schema, existingTables: stored.schema == nil ? tables : [])
+        let json = String(decoding: try JSONEncoder().encode(migrator.stored), as: UTF8.self)
+        try database.execute(
+            "INSERT OR REPLACE INTO \(metadataTable) (key, value) VALUES ('schema', ?), ('store_identifier', ?), ('schema_version', ?)",
+            [.text(json), .text(identifier), .text(schema.version.description)])
     }
 
     /// A read-only store cannot migrate: its recorded schema must already hold every entity as the models

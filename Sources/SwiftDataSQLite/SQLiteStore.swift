@@ -218,21 +218,34 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
         return .blob(try external.read(reference))
     }
 
-    /// Deletes files that no row refers to (left by a crash between writing a file and committing).
+    package func checkExternal(_ reference: String) throws {
+        guard let external, !external.exists(reference) else { return }
+        throw SwiftDataError.storeError.with(
+            reason: "the file of an externally stored value, \(external.directory.appendingPathComponent(reference).path), is missing",
+            suggestion: "Restore the store's .external directory from a backup together with the store")
+    }
+
+    /// Deletes files that no row refers to, left by a crash between writing a file and committing. It runs only
+    /// while it holds the store's write lock, taken without waiting: another process's save in flight writes its
+    /// files under that lock, so none of them can be taken for garbage. When a writer holds the lock, the clean-up
+    /// waits for a later open.
     private func collectExternalGarbage() throws {
         guard let external, FileManager.default.fileExists(atPath: external.directory.path) else { return }
-        var referenced = Set<String>()
         try withDatabase { database in
-            for entity in schema.entities {
-                for attribute in entity.orderedAttributes where attribute.isExternal {
-                    let rows = try database.rows(
-                        "SELECT \(dialect.quote(attribute.name)) FROM \(dialect.quote(entity.name)) WHERE \(dialect.quote(attribute.name)) IS NOT NULL"
-                    )
-                    for case .text(let name)? in rows.map(\.first) { referenced.insert(name) }
+            let collected: Void? = try database.tryImmediateTransaction {
+                var referenced = Set<String>()
+                for entity in schema.entities {
+                    for attribute in entity.orderedAttributes where attribute.isExternal {
+                        let rows = try database.rows(
+                            "SELECT \(dialect.quote(attribute.name)) FROM \(dialect.quote(entity.name)) WHERE \(dialect.quote(attribute.name)) IS NOT NULL"
+                        )
+                        for case .text(let name)? in rows.map(\.first) { referenced.insert(name) }
+                    }
                 }
+                external.collectGarbage(referenced: referenced)
             }
+            if collected == nil { Log.debug("external files are cleaned up later: another connection is writing") }
         }
-        external.collectGarbage(referenced: referenced)
     }
 
     package func erase() throws {

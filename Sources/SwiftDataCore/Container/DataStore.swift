@@ -30,8 +30,14 @@ package protocol DataStore: AnyObject, Sendable {
     func storesExternally(_ attribute: Schema.Attribute) -> Bool
     /// The value behind a reference read from an externally stored attribute.
     func readExternal(_ reference: String) throws -> StoredValue
+    /// Throws when the value behind a reference is not there to read (a fetch checks every reference it loads).
+    func checkExternal(_ reference: String) throws
     /// Whether another process committed to the store since the last call.
     func hasExternalChanges() -> Bool
+}
+
+extension DataStore {
+    package func checkExternal(_ reference: String) throws {}
 }
 
 /// The writes a store offers inside a transaction.

@@ -268,6 +268,11 @@ extension ModelContext {
     {
         if binding.externalAttributes.contains(property), case .text(let reference) = stored {
             if reference.isEmpty { return model._$set(property, Data()) }
+            do {
+                try binding.store.checkExternal(reference)
+            } catch let error as SwiftDataError {
+                throw error.with(model: binding.entity.name, property: binding.entity.storedProperties[property].name)
+            }
             model._$set(property, nil)
             model._$persistentState.externalReferences = (model._$persistentState.externalReferences ?? [:])
                 .merging([property: reference]) { $1 }

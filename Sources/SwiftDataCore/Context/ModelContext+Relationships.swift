@@ -40,10 +40,8 @@ extension ModelContext {
     func faultIn<M: PersistentModel>(_ model: M, property: Int) {
         guard let binding = model._$persistentState.binding else { return }
         do {
-            if let reference = model._$persistentState.externalReferences?[property] {
-                let value = try decode(binding.store.readExternal(reference), property: property, binding: binding)
-                model._$persistentState.externalReferences?[property] = nil
-                model._$set(property, value)
+            if model._$persistentState.externalReferences?[property] != nil {
+                try faultInExternal(model, property: property, binding: binding)
             } else if let relationship = binding.entity.relationship(at: property), relationship.storage != .column {
                 try loadRelationship(relationship, of: M.self, binding: binding, including: model)
             } else {
@@ -51,6 +49,38 @@ extension ModelContext {
             }
         } catch {
             Log.error("\(M.self).\(binding.entity.storedProperties[property].name) could not be loaded: \(error)")
+        }
+    }
+
+    /// Reads an externally stored value on its first use. A file that is gone (another process replaced the value
+    /// since this context read the row) is looked up again through the row; if the row or its file is gone, the
+    /// error is logged and `Data` reads as empty and an optional as `nil`, since a property read cannot throw (the
+    /// fetch that loads a row whose file is missing throws). Other types stay unloaded, and the read stops the
+    /// program with the error, as reading a deleted model's values does.
+    private func faultInExternal<M: PersistentModel>(_ model: M, property: Int, binding: EntityBinding) throws {
+        let state = model._$persistentState
+        func read() throws {
+            guard let reference = state.externalReferences?[property] else { return }
+            let value = try decode(binding.store.readExternal(reference), property: property, binding: binding)
+            state.externalReferences?[property] = nil
+            model._$set(property, value)
+        }
+        do {
+            try read()
+        } catch {
+            do {
+                _ = try load(M.self, keys: [state.key], binding: binding)
+                try read()
+            } catch {
+                guard let attribute = binding.entity.attribute(at: property) else { throw error }
+                let empty: Any? =
+                    attribute.valueType == Data.self
+                    ? Data() : attribute.valueType is any _OptionalValue.Type ? Optional<Any>.none as Any : nil
+                guard let empty else { throw error }
+                Log.error("\(M.self).\(attribute.name) reads as empty: \(error)")
+                state.externalReferences?[property] = nil
+                model._$set(property, empty)
+            }
         }
     }
 

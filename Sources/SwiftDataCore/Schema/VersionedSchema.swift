@@ -1,5 +1,5 @@
 /// One version of a schema: the models it contains.
-public protocol VersionedSchema {
+public protocol VersionedSchema: SendableMetatype {
     /// The model classes of this version, usually nested in the conforming type.
     static var models: [any PersistentModel.Type] { get }
     /// The version's number; the store records it, and migration plans go from one number to the next.
@@ -8,24 +8,27 @@ public protocol VersionedSchema {
 
 /// How a schema evolved: its versions in order and the stages between them.
 ///
-/// A container opened with a plan runs, in order, the stages that lead from the version its store records to the
-/// version of its models, all in one transaction: when a stage fails, the store is left as it was.
-public protocol SchemaMigrationPlan {
+/// A container opened with a plan recognises the version a store is at by comparing its recorded schema with each
+/// version's models, then runs the shortest chain of stages from there to the models' version (a downgrade too,
+/// when the plan has a stage for it), all in one transaction: when a stage fails, the store is left as it was.
+public protocol SchemaMigrationPlan: SendableMetatype {
     /// Every version of the schema, oldest first.
     static var schemas: [any VersionedSchema.Type] { get }
     /// The stages from each version to the next.
     static var stages: [MigrationStage] { get }
 }
 
-/// A migration between two versions of a schema.
-public enum MigrationStage {
+/// A migration between two versions of a schema. `Sendable`, with `@Sendable` closures, as Apple's, so a stage can
+/// be a `static let` of a plan in Swift 6.
+public enum MigrationStage: Sendable {
     /// A migration the store makes on its own: added, removed and renamed properties and models, and the other
     /// lightweight changes.
     case lightweight(fromVersion: any VersionedSchema.Type, toVersion: any VersionedSchema.Type)
     /// A lightweight migration with code around it: `willMigrate` runs with a context on the old version's models
     /// before the tables change, `didMigrate` with a context on the new version's after; what they change is saved.
+    @preconcurrency
     case custom(
         fromVersion: any VersionedSchema.Type, toVersion: any VersionedSchema.Type,
-        willMigrate: ((_ context: ModelContext) throws -> Void)?,
-        didMigrate: ((_ context: ModelContext) throws -> Void)?)
+        willMigrate: (@Sendable (_ context: ModelContext) throws -> Void)?,
+        didMigrate: (@Sendable (_ context: ModelContext) throws -> Void)?)
 }

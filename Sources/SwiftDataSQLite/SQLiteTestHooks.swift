@@ -1,0 +1,10 @@
+/// Points where the package's own test programs pause a store, to make races between processes happen at a known
+/// moment (not API; nothing sets them outside those tests).
+package enum SQLiteTestHooks {
+    /// Called after a save wrote an externally stored value's file, before it commits.
+    // Safe without a lock: a test program sets it once, before it opens any store.
+    nonisolated(unsafe) package static var afterExternalWrite: (() -> Void)?
+    /// Called inside the transaction that creates or migrates a store's tables, before it commits.
+    // Safe without a lock: a test program sets it once, before it opens any store.
+    nonisolated(unsafe) package static var beforeSchemaCommit: (() -> Void)?
+}
