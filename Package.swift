@@ -72,7 +72,8 @@ let package = Package(
         .executableTarget(name: "Benchmarks", dependencies: ["SwiftData", "CSQLite"], path: "Benchmarks"),
         .target(name: "SharedTestModels", dependencies: ["SwiftData"], path: "Tests/SharedTestModels"),
         .executableTarget(
-            name: "TestChildProcess", dependencies: ["SwiftData", "SharedTestModels"], path: "Tests/TestChildProcess"),
+            name: "TestChildProcess", dependencies: ["SwiftData", "SwiftDataSQLite", "SharedTestModels"],
+            path: "Tests/TestChildProcess"),
         .target(name: "PostgresTestSupport", path: "Tests/PostgresTestSupport"),
         .testTarget(
             name: "SwiftDataPostgresTests", dependencies: ["SwiftDataPostgres", "SwiftDataCore", "PostgresTestSupport"]),

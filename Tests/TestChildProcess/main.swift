@@ -51,6 +51,7 @@ case "list":
         print(visit.name)
     }
 default:
+    if try runReliabilityCommand(command, store: storeURL, name: name, extra: Array(arguments.dropFirst(3))) { break }
     FileHandle.standardError.write(Data("unknown command \(command)\n".utf8))
     exit(2)
 }

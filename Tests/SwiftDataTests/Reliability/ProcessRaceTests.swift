@@ -1,0 +1,144 @@
+import Foundation
+import SharedTestModels
+import SwiftData
+import Testing
+
+/// Processes that create, migrate, clean up and write one store at the same time lose nothing and all succeed.
+/// The races are made to happen: a child pauses at a known point (inside a save after writing a file, or inside
+/// the transaction that creates or migrates the tables) while another process opens the store.
+/// `SWIFTDATA_STRESS_ROUNDS` repeats the free-running races (default 2).
+@Suite struct ProcessRaceTests {
+    static let rounds = Int(ProcessInfo.processInfo.environment["SWIFTDATA_STRESS_ROUNDS"] ?? "") ?? 2
+
+    /// A running child process of the test helper program.
+    final class Child {
+        let process = Process()
+        private let pipe = Pipe()
+        private let errors = Pipe()
+
+        init(_ arguments: [String]) throws {
+            process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+                .appendingPathComponent("TestChildProcess")
+            process.arguments = arguments
+            process.standardOutput = pipe
+            process.standardError = errors
+            try process.run()
+        }
+
+        /// Waits for the child to end; its status, standard output and standard error.
+        func finish() -> (status: Int32, output: String, errors: String) {
+            let output = pipe.fileHandleForReading.readDataToEndOfFile()
+            let errorOutput = errors.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (
+                process.terminationStatus, String(decoding: output, as: UTF8.self),
+                String(decoding: errorOutput, as: UTF8.self)
+            )
+        }
+    }
+
+    /// Waits until a child paused at its hook wrote `<store>.paused`.
+    func waitForPause(_ store: URL) throws {
+        let deadline = Date().addingTimeInterval(60)
+        while !FileManager.default.fileExists(atPath: store.path + ".paused") {
+            guard Date() < deadline else { throw CancellationError() }
+            usleep(10_000)
+        }
+    }
+
+    func release(_ store: URL) {
+        _ = FileManager.default.createFile(atPath: store.path + ".go", contents: nil)
+    }
+
+    @Test func openingTheStoreKeepsTheFileOfASaveInFlight() throws {
+        let directory = TemporaryDirectory()
+        let store = directory.store()
+        #expect(try Child(["attach-many", store.path, "old", "1"]).finish().status == 0)
+        let writer = try Child(["attach-paused", store.path, "new"])
+        try waitForPause(store)
+        // The writer has written its file and not committed: opening the store must leave that file alone.
+        let opener = try Child(["open-attachments", store.path, "-", "1"]).finish()
+        #expect(opener.status == 0, "\(opener.errors)")
+        release(store)
+        let written = writer.finish()
+        #expect(written.status == 0, "\(written.errors)")
+        let read = try Child(["read-attachments", store.path]).finish()
+        #expect(read.status == 0, "\(read.errors)")
+        #expect(read.output == "new 4096\nold-0 2048\n")
+    }
+
+    @Test func filesOfSavesStayWhileOtherProcessesOpenTheStore() throws {
+        let directory = TemporaryDirectory()
+        let store = directory.store()
+        let saves = 20 * Self.rounds
+        #expect(try Child(["attach-many", store.path, "seed", "1"]).finish().status == 0)
+        let writer = try Child(["attach-many", store.path, "w", "\(saves)"])
+        var openers = 0
+        while writer.process.isRunning {
+            #expect(try Child(["open-attachments", store.path, "-", "3"]).finish().status == 0)
+            openers += 1
+        }
+        let written = writer.finish()
+        #expect(written.status == 0, "\(written.errors)")
+        let read = try Child(["read-attachments", store.path]).finish()
+        #expect(read.status == 0, "\(read.errors)")
+        #expect(read.output.split(separator: "\n").count == saves + 1)
+        let files = try FileManager.default.contentsOfDirectory(atPath: store.path + ".external")
+        #expect(files.count == saves + 1)
+    }
+
+    @Test func processesCreatingAStoreAtOnceAllSucceed() throws {
+        for round in 0..<Self.rounds {
+            let directory = TemporaryDirectory()
+            let store = directory.store()
+            let names = (0..<6).map { "p\($0)" }
+            let children = try names.map { try Child(["insert-and-save", store.path, $0]) }
+            for (name, child) in zip(names, children) {
+                let result = child.finish()
+                #expect(result.status == 0, "round \(round), \(name): \(result.errors)")
+            }
+            #expect(try Child(["list", store.path]).finish().output == names.joined(separator: "\n") + "\n")
+        }
+    }
+
+    @Test func aProcessCreatingAStoreWaitsForAnotherCreatingIt() throws {
+        let directory = TemporaryDirectory()
+        let store = directory.store()
+        let first = try Child(["create-paused", store.path, "first"])
+        try waitForPause(store)
+        let second = try Child(["insert-and-save", store.path, "second"])
+        usleep(300_000)
+        release(store)
+        let results = [first.finish(), second.finish()]
+        #expect(results.map(\.status) == [0, 0], "\(results.map(\.errors))")
+        #expect(try Child(["list", store.path]).finish().output == "first\nsecond\n")
+    }
+
+    @Test func aProcessOpeningAStoreWaitsForAnotherMigratingIt() throws {
+        let directory = TemporaryDirectory()
+        let store = directory.store()
+        #expect(try Child(["tally-v1", store.path, "-", "100"]).finish().status == 0)
+        let first = try Child(["tally-v2", store.path, "paused"])
+        try waitForPause(store)
+        let second = try Child(["tally-v2", store.path, "waiting"])
+        usleep(300_000)
+        release(store)
+        let results = [first.finish(), second.finish()]
+        #expect(results.map(\.status) == [0, 0], "\(results.map(\.errors))")
+        #expect(results.map(\.output) == ["100 700\n", "100 700\n"])
+    }
+
+    @Test func processesMigratingAStoreAtOnceAllSucceed() throws {
+        for _ in 0..<Self.rounds {
+            let directory = TemporaryDirectory()
+            let store = directory.store()
+            #expect(try Child(["tally-v1", store.path, "-", "1000"]).finish().status == 0)
+            let children = try (0..<5).map { _ in try Child(["tally-v2", store.path, "free"]) }
+            for child in children {
+                let result = child.finish()
+                #expect(result.status == 0, "\(result.errors)")
+                #expect(result.output == "1000 7000\n")
+            }
+        }
+    }
+}

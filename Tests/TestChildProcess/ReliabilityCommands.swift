@@ -1,0 +1,75 @@
+import Foundation
+import SharedTestModels
+import SwiftData
+import SwiftDataSQLite
+
+/// Commands for the reliability tests: processes that race to create, migrate and clean up a store. Returns
+/// `false` for a command it does not know.
+func runReliabilityCommand(_ command: String, store: URL?, name: String, extra: [String]) throws -> Bool {
+    switch command {
+    case "attach-paused":
+        // Saves one attachment, pausing after its file is written and before the save commits: it writes
+        // `<store>.paused` and waits until the test creates `<store>.go`.
+        guard let store else { return false }
+        SQLiteTestHooks.afterExternalWrite = { pause(at: store) }
+        let context = ModelContext(try attachmentContainer(store))
+        context.insert(Attachment(name: name, bytes: Data(repeating: 7, count: 4096)))
+        try context.save()
+    case "attach-many":
+        // Saves attachments one at a time.
+        guard let store else { return false }
+        let context = ModelContext(try attachmentContainer(store))
+        for index in 0..<(Int(extra.first ?? "50") ?? 50) {
+            context.insert(Attachment(name: "\(name)-\(index)", bytes: Data(repeating: UInt8(index % 256), count: 2048)))
+            try context.save()
+        }
+    case "open-attachments":
+        // Opens the store (which cleans up files no row names) a number of times.
+        guard let store else { return false }
+        for _ in 0..<(Int(extra.first ?? "1") ?? 1) { _ = try attachmentContainer(store) }
+    case "read-attachments":
+        // Prints each attachment's name and the size of its value.
+        guard let store else { return false }
+        let context = ModelContext(try attachmentContainer(store))
+        for attachment in try context.fetch(FetchDescriptor<Attachment>(sortBy: [SortDescriptor(\.name)])) {
+            print("\(attachment.name) \(attachment.bytes.count)")
+        }
+    case "tally-v1":
+        // Creates a store of version 1 with `count` tallies.
+        guard let store else { return false }
+        let context = ModelContext(
+            try ModelContainer(for: TallyV1.Tally.self, configurations: ModelConfiguration(url: store)))
+        for index in 0..<(Int(extra.first ?? "10") ?? 10) { context.insert(TallyV1.Tally(name: "t\(index)")) }
+        try context.save()
+    case "tally-v2":
+        // Opens the store with version 2 (migrating it), optionally pausing inside the migration, and prints the
+        // number of tallies and the sum of their totals.
+        guard let store else { return false }
+        if name == "paused" { SQLiteTestHooks.beforeSchemaCommit = { pause(at: store) } }
+        let context = ModelContext(
+            try ModelContainer(for: TallyV2.Tally.self, configurations: ModelConfiguration(url: store)))
+        let tallies = try context.fetch(FetchDescriptor<TallyV2.Tally>())
+        print("\(tallies.count) \(tallies.reduce(0) { $0 + $1.total })")
+    case "create-paused":
+        // Creates a new store of visits, pausing inside the transaction that creates its tables.
+        guard let store else { return false }
+        SQLiteTestHooks.beforeSchemaCommit = { pause(at: store) }
+        let context = ModelContext(try ModelContainer(for: Visit.self, configurations: ModelConfiguration(url: store)))
+        context.insert(Visit(name: name))
+        try context.save()
+    default:
+        return false
+    }
+    return true
+}
+
+private func attachmentContainer(_ store: URL) throws -> ModelContainer {
+    try ModelContainer(for: Attachment.self, configurations: ModelConfiguration(url: store))
+}
+
+/// Tells the test that this process reached the hook, then waits (at most 20 s) for the test to let it go on.
+private func pause(at store: URL) {
+    _ = FileManager.default.createFile(atPath: store.path + ".paused", contents: nil)
+    let deadline = Date().addingTimeInterval(20)
+    while !FileManager.default.fileExists(atPath: store.path + ".go"), Date() < deadline { usleep(10_000) }
+}
