@@ -57,6 +57,25 @@ func runReliabilityCommand(_ command: String, store: URL?, name: String, extra: 
         let context = ModelContext(try ModelContainer(for: Visit.self, configurations: ModelConfiguration(url: store)))
         context.insert(Visit(name: name))
         try context.save()
+    case "batched-memory":
+        // Fills a store with `count` visits (if empty), reads them all through a batched fetch, and prints the
+        // peak resident memory of that read in KiB (for measuring by hand: `TestChildProcess batched-memory
+        // /tmp/m.store - 1000000`).
+        guard let store else { return false }
+        let container = try ModelContainer(for: Visit.self, configurations: ModelConfiguration(url: store))
+        let count = Int(extra.first ?? "100000") ?? 100_000
+        if try ModelContext(container).fetchCount(FetchDescriptor<Visit>()) == 0 {
+            let context = ModelContext(container)
+            for index in 0..<count { context.insert(Visit(name: "visit \(index) with some text")) }
+            try context.save()
+        }
+        try String("5").write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+        let context = ModelContext(container)
+        var total = 0
+        for visit in try context.fetch(FetchDescriptor<Visit>(), batchSize: 1000) { total += visit.name.utf8.count }
+        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+        let peak = status.split(separator: "\n").first { $0.hasPrefix("VmHWM") } ?? ""
+        print("\(total) bytes read; \(peak)")
     default:
         return false
     }

@@ -48,12 +48,55 @@ extension ModelContext {
         let binding = try binding(for: T.self)
         try refuseBatchingPendingChanges(descriptor, entity: binding.entity)
         let keys = try storedKeys(descriptor, binding: binding)
-        return FetchResultsCollection(count: keys.count, batchSize: batchSize) { [self] range in
-            do {
-                return try load(T.self, keys: Array(keys[range]), binding: binding, inOrder: true)
-            } catch {
-                fatalError("a batched fetch of \(T.self) could not load rows \(range): \(error)")
+        // The keys of the batch being read that were registered before the collection loaded it: those stay.
+        var alreadyRegistered = Set<Int64>()
+        return FetchResultsCollection(
+            count: keys.count, batchSize: batchSize,
+            loadBatch: { [self] range in
+                let batchKeys = Array(keys[range])
+                alreadyRegistered = Set(batchKeys.filter { registry[ObjectIdentifier(T.self)]?[$0] != nil })
+                return batch(T.self, keys: batchKeys, binding: binding)
+            },
+            releaseBatch: { [self] range in
+                release(T.self, keys: keys[range].filter { !alreadyRegistered.contains($0) })
+            })
+    }
+
+    /// The models of a batch, one per key, in order. A row that is gone (another context or process deleted it
+    /// since the keys were read) or that fails to load is the context's model for that identifier, as `model(for:)`
+    /// gives it: reading its values then reports the row as missing, as Apple's faults do.
+    private func batch<T: PersistentModel>(_ type: T.Type, keys: [Int64], binding: EntityBinding) -> [T] {
+        var loaded: [T] = []
+        do {
+            loaded = try load(T.self, keys: keys, binding: binding, inOrder: true)
+        } catch {
+            Log.error("a batched fetch of \(T.self) could not load \(keys.count) rows: \(error)")
+        }
+        if loaded.count == keys.count { return loaded }
+        let typeKey = ObjectIdentifier(T.self)
+        return keys.map { key in
+            if let object = registry[typeKey]?[key] { return unsafeDowncast(object, to: T.self) }
+            var map = registry.removeValue(forKey: typeKey) ?? [:]
+            defer { registry[typeKey] = map }
+            return makeHollow(T.self, key: key, binding: binding, in: &map)
+        }
+    }
+
+    /// Lets go of the models of a batch that only the context holds and that have no unsaved changes.
+    private func release<T: PersistentModel>(_ type: T.Type, keys: [Int64]) {
+        let typeKey = ObjectIdentifier(T.self)
+        guard var map = registry.removeValue(forKey: typeKey) else { return }
+        defer { registry[typeKey] = map }
+        for key in keys {
+            // Typed, so that the check sees a native Swift reference.
+            guard var model = map.removeValue(forKey: key).map({ unsafeDowncast($0, to: T.self) }) else { continue }
+            let state = model._$persistentState
+            guard isKnownUniquelyReferenced(&model), state.status == .registered, state.changes.isEmpty else {
+                map[key] = model
+                continue
             }
+            state.status = .detached
+            state.context = nil
         }
     }
 
