@@ -119,6 +119,54 @@ final class SQLiteStatement: _RowReader, _RowWriter {
         return Data(bytes: blob, count: Int(sqlite3_column_bytes(handle, column)))
     }
 
+    // Checked reads: one look at the column's value for its type, then its contents, so a value of the expected
+    // type costs about what the unchecked read does.
+
+    func integer(_ column: Int32) throws -> Int64 {
+        let value = sqlite3_column_value(handle, column)
+        guard sqlite3_value_type(value) == SQLITE_INTEGER else { throw mismatch(column, expected: "an integer") }
+        return sqlite3_value_int64(value)
+    }
+
+    func real(_ column: Int32) throws -> Double? {
+        let value = sqlite3_column_value(handle, column)
+        switch sqlite3_value_type(value) {
+        case SQLITE_FLOAT, SQLITE_INTEGER: return sqlite3_value_double(value)
+        case SQLITE_NULL: return nil
+        default: throw mismatch(column, expected: "a number")
+        }
+    }
+
+    func text(_ column: Int32) throws -> String {
+        let value = sqlite3_column_value(handle, column)
+        guard sqlite3_value_type(value) == SQLITE_TEXT, let text = sqlite3_value_text(value) else {
+            throw mismatch(column, expected: "text")
+        }
+        return String(
+            decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(value))), as: UTF8.self)
+    }
+
+    func blob(_ column: Int32) throws -> Data {
+        let value = sqlite3_column_value(handle, column)
+        guard sqlite3_value_type(value) == SQLITE_BLOB else { throw mismatch(column, expected: "data") }
+        guard let blob = sqlite3_value_blob(value) else { return Data() }
+        return Data(bytes: blob, count: Int(sqlite3_value_bytes(value)))
+    }
+
+    /// The error for a column that holds a value of another type than the property's.
+    private func mismatch(_ column: Int32, expected: String) -> SwiftDataError {
+        let stored: String
+        switch self.value(column) {
+        case .null: stored = "NULL"
+        case .integer(let value): stored = "the integer \(value)"
+        case .real(let value): stored = "the number \(value)"
+        case .text(let value): stored = "the text '\(value.count > 60 ? String(value.prefix(60)) + "…" : value)'"
+        case .blob(let value): stored = "\(value.count) bytes of data"
+        }
+        let name = sqlite3_column_name(handle, column).map { String(cString: $0) } ?? "#\(column)"
+        return .corruptValue("column \(name) holds \(stored) where \(expected) is expected")
+    }
+
     /// The value of a column as its storage class.
     func value(_ column: Int32) -> StoredValue {
         switch sqlite3_column_type(handle, column) {

@@ -239,7 +239,9 @@ extension SQLiteStore {
             // An externally stored value's column holds its file name (in-memory stores keep the data itself:
             // SQLite keeps a blob as it is in a column of any type).
             let storage = attribute.isExternal ? .text : (attribute.layout.map(storage) ?? .blob)
-            var column = "\(dialect.quote(attribute.name)) \(storage.rawValue.uppercased())"
+            // A floating-point column has no declared type: with REAL's affinity SQLite stores a whole number as an
+            // integer, and -0.0 would come back as +0.0. Without one, it keeps the value exactly as bound.
+            var column = dialect.quote(attribute.name) + (storage == .real ? "" : " \(storage.rawValue.uppercased())")
             // NaN is stored as NULL, so REAL columns accept NULL even for non-optional values.
             if !attribute.isOptional && storage != .real { column += " NOT NULL" }
             columns.append(column)

@@ -240,7 +240,11 @@ extension ModelContext {
                 if isPlain {
                     var column = first
                     for property in properties {
-                        try model._$load(property, from: reader, column: column)
+                        do {
+                            try model._$load(property, from: reader, column: column)
+                        } catch {
+                            throw naming(error, property: property, binding: binding)
+                        }
                         column += 1
                     }
                     return model
@@ -271,11 +275,21 @@ extension ModelContext {
                     {
                         continue  // a loaded external value stays until it changes through a save
                     }
-                    try loadCoded(property, of: model, from: reader.value(column), binding: binding)
-                } else if isNew {
-                    try model._$load(property, from: reader, column: column)
+                    do {
+                        try loadCoded(property, of: model, from: reader.value(column), binding: binding)
+                    } catch {
+                        throw naming(error, property: property, binding: binding)
+                    }
                 } else {
-                    try refresh(property, of: model, from: reader, column: column)
+                    do {
+                        if isNew {
+                            try model._$load(property, from: reader, column: column)
+                        } else {
+                            try refresh(property, of: model, from: reader, column: column)
+                        }
+                    } catch {
+                        throw naming(error, property: property, binding: binding)
+                    }
                 }
             }
             if isNew {
@@ -291,6 +305,12 @@ extension ModelContext {
             return model
         }
     }
+    /// A store error about a value, with the model and property it belongs to.
+    private func naming(_ error: any Error, property: Int, binding: EntityBinding) -> any Error {
+        guard let error = error as? SwiftDataError, error.modelName == nil else { return error }
+        return error.with(model: binding.entity.name, property: binding.entity.storedProperties[property].name)
+    }
+
     /// Replaces a registered model's attribute with the stored value when they differ, telling observers; a value
     /// not loaded yet just loads.
     private func refresh(_ property: Int, of model: some PersistentModel, from reader: any _RowReader, column: Int32)

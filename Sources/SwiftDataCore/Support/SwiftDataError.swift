@@ -136,7 +136,7 @@ extension SwiftDataError {
     }
 
     @usableFromInline
-    static func corruptValue(_ detail: String) -> SwiftDataError {
+    package static func corruptValue(_ detail: String) -> SwiftDataError {
         storeError.with(
             reason: "a stored value cannot be read back: \(detail)",
             suggestion: "Check that the store was written by this schema, or migrate it")

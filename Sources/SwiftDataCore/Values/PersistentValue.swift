@@ -20,7 +20,7 @@ extension _PersistentValue where Self: FixedWidthInteger {
     public static var _storage: StorageClass { .integer }
     @inlinable
     public static func _decode(from reader: some _RowReader, column: Int32) throws -> Self {
-        let stored = reader.int64(column)
+        let stored = try reader.integer(column)
         if Self.bitWidth == 64 && !Self.isSigned {
             return Self(truncatingIfNeeded: UInt64(bitPattern: stored))
         }
@@ -55,7 +55,7 @@ extension Bool: _PersistentValue {
     public static var _storage: StorageClass { .integer }
     @inlinable
     public static func _decode(from reader: some _RowReader, column: Int32) throws -> Bool {
-        reader.int64(column) != 0
+        try reader.integer(column) != 0
     }
     @inlinable
     public func _encode(to writer: some _RowWriter, parameter: Int32) throws {
@@ -68,7 +68,7 @@ extension Double: _PersistentValue {
     /// SQLite stores NaN as NULL, so a NULL read back into a non-optional `Double` is NaN.
     @inlinable
     public static func _decode(from reader: some _RowReader, column: Int32) throws -> Double {
-        reader.isNull(column) ? .nan : reader.double(column)
+        try reader.real(column) ?? .nan
     }
     @inlinable
     public func _encode(to writer: some _RowWriter, parameter: Int32) throws {
@@ -80,7 +80,7 @@ extension Float: _PersistentValue {
     public static var _storage: StorageClass { .real }
     @inlinable
     public static func _decode(from reader: some _RowReader, column: Int32) throws -> Float {
-        reader.isNull(column) ? .nan : Float(reader.double(column))
+        Float(try reader.real(column) ?? .nan)
     }
     @inlinable
     public func _encode(to writer: some _RowWriter, parameter: Int32) throws {
@@ -92,7 +92,7 @@ extension String: _PersistentValue {
     public static var _storage: StorageClass { .text }
     @inlinable
     public static func _decode(from reader: some _RowReader, column: Int32) throws -> String {
-        reader.string(column)
+        try reader.text(column)
     }
     @inlinable
     public func _encode(to writer: some _RowWriter, parameter: Int32) throws {
@@ -104,7 +104,7 @@ extension Data: _PersistentValue {
     public static var _storage: StorageClass { .blob }
     @inlinable
     public static func _decode(from reader: some _RowReader, column: Int32) throws -> Data {
-        reader.data(column)
+        try reader.blob(column)
     }
     @inlinable
     public func _encode(to writer: some _RowWriter, parameter: Int32) throws {
@@ -117,7 +117,10 @@ extension Date: _PersistentValue {
     public static var _storage: StorageClass { .real }
     @inlinable
     public static func _decode(from reader: some _RowReader, column: Int32) throws -> Date {
-        Date(timeIntervalSinceReferenceDate: reader.double(column))
+        guard let seconds = try reader.real(column) else {
+            throw SwiftDataError.corruptValue("the column holds NULL where a date is expected")
+        }
+        return Date(timeIntervalSinceReferenceDate: seconds)
     }
     @inlinable
     public func _encode(to writer: some _RowWriter, parameter: Int32) throws {
@@ -129,7 +132,7 @@ extension Date: _PersistentValue {
 extension UUID: _PersistentValue {
     public static var _storage: StorageClass { .blob }
     public static func _decode(from reader: some _RowReader, column: Int32) throws -> UUID {
-        let bytes = reader.data(column)
+        let bytes = try reader.blob(column)
         guard bytes.count == 16 else {
             throw SwiftDataError.corruptValue("a UUID column holds \(bytes.count) bytes instead of 16")
         }
@@ -146,7 +149,7 @@ extension UUID: _PersistentValue {
 extension URL: _PersistentValue {
     public static var _storage: StorageClass { .text }
     public static func _decode(from reader: some _RowReader, column: Int32) throws -> URL {
-        let text = reader.string(column)
+        let text = try reader.text(column)
         guard let url = URL(string: text) else {
             throw SwiftDataError.corruptValue("'\(text)' is not a valid URL")
         }
@@ -161,7 +164,7 @@ extension URL: _PersistentValue {
 extension Decimal: _PersistentValue {
     public static var _storage: StorageClass { .text }
     public static func _decode(from reader: some _RowReader, column: Int32) throws -> Decimal {
-        let text = reader.string(column)
+        let text = try reader.text(column)
         guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else {
             throw SwiftDataError.corruptValue("'\(text)' is not a valid Decimal")
         }

@@ -2,6 +2,10 @@ import Foundation
 
 /// Reads the columns of the current row of a store's result set (internal plumbing between a store and the
 /// code `@Model` generates; not API). Column indexes are the store's, counted from 0.
+///
+/// The unchecked reads (`int64`, `double`, `string`, `data`) convert whatever the column holds, as SQLite does;
+/// the checked ones (`integer`, `real`, `text`, `blob`) throw `corruptValue` when the column holds a value of
+/// another storage class (written by another program), so a wrong value is never read silently as `0`.
 public protocol _RowReader: AnyObject {
     func isNull(_ column: Int32) -> Bool
     func int64(_ column: Int32) -> Int64
@@ -10,6 +14,14 @@ public protocol _RowReader: AnyObject {
     func data(_ column: Int32) -> Data
     /// The column's value as its storage class.
     func value(_ column: Int32) -> StoredValue
+    /// An integer; anything else throws.
+    func integer(_ column: Int32) throws -> Int64
+    /// A number (an integer converts), or `nil` for NULL; text or a blob throws.
+    func real(_ column: Int32) throws -> Double?
+    /// Text; anything else throws.
+    func text(_ column: Int32) throws -> String
+    /// A blob; anything else throws.
+    func blob(_ column: Int32) throws -> Data
 }
 
 /// Binds values to the parameters of a store's statement (internal plumbing; not API). Parameter indexes
@@ -54,28 +66,26 @@ extension _RowReader {
     // metadata at run time.
 
     @inlinable
-    public func read(_ column: Int32, into storage: inout Int?) throws { storage = Int(int64(column)) }
+    public func read(_ column: Int32, into storage: inout Int?) throws { storage = Int(try integer(column)) }
 
     @inlinable
-    public func read(_ column: Int32, into storage: inout Int64?) throws { storage = int64(column) }
+    public func read(_ column: Int32, into storage: inout Int64?) throws { storage = try integer(column) }
 
     @inlinable
-    public func read(_ column: Int32, into storage: inout Bool?) throws { storage = int64(column) != 0 }
+    public func read(_ column: Int32, into storage: inout Bool?) throws { storage = try integer(column) != 0 }
 
     @inlinable
-    public func read(_ column: Int32, into storage: inout Double?) throws {
-        storage = isNull(column) ? .nan : double(column)
-    }
+    public func read(_ column: Int32, into storage: inout Double?) throws { storage = try real(column) ?? .nan }
 
     @inlinable
-    public func read(_ column: Int32, into storage: inout String?) throws { storage = string(column) }
+    public func read(_ column: Int32, into storage: inout String?) throws { storage = try text(column) }
 
     @inlinable
-    public func read(_ column: Int32, into storage: inout Data?) throws { storage = data(column) }
+    public func read(_ column: Int32, into storage: inout Data?) throws { storage = try blob(column) }
 
     @inlinable
     public func read(_ column: Int32, into storage: inout Date?) throws {
-        storage = Date(timeIntervalSinceReferenceDate: double(column))
+        storage = try Date._decode(from: self, column: column)
     }
 }
 

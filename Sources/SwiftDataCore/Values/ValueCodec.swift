@@ -53,7 +53,7 @@ public enum ValueCodec {
             return try decodeRaw(raw, from: reader, column: column)
         }
         if let decodable = type as? any Decodable.Type {
-            return try decodeJSON(decodable, text: reader.string(column))
+            return try decodeJSON(decodable, text: reader.text(column))
         }
         throw SwiftDataError.unsupportedType(String(describing: type))
     }
