@@ -66,6 +66,17 @@ extension Priority {
     }
 }
 
+/// Saves the command's change; when that fails, the change is dropped, so that the autosave at exit does not try it
+/// (and report it) a second time.
+@MainActor func save(_ context: ModelContext) throws {
+    do {
+        try context.save()
+    } catch {
+        context.rollback()
+        throw error
+    }
+}
+
 @MainActor func run(_ arguments: [String]) throws {
     let container = try ModelContainer(for: ToDoItem.self)
     let context = container.mainContext
@@ -97,17 +108,17 @@ extension Priority {
             throw UsageError("add needs the item's name")
         }
         context.insert(ToDoItem(name: name, priority: priority))
-        try context.save()
+        try save(context)
         try printList(context)
     case "toggle":
         guard arguments.count == 2 else { throw UsageError("toggle takes one item number") }
         try item(numbered: arguments[1], in: context).isComplete.toggle()
-        try context.save()
+        try save(context)
         try printList(context)
     case "delete":
         guard arguments.count == 2 else { throw UsageError("delete takes one item number") }
         context.delete(try item(numbered: arguments[1], in: context))
-        try context.save()
+        try save(context)
         try printList(context)
     case "help", "--help", "-h":
         print(usage)

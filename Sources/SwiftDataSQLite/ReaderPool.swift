@@ -6,15 +6,20 @@ import Foundation
 final class ReaderPool: @unchecked Sendable {
     private let path: String
     private let readOnly: Bool
+    private let immutable: Bool
     private let limit: Int
     private let condition = NSCondition()
     private var idle: [SQLiteDatabase] = []
     private var all: [SQLiteDatabase] = []
     private var observer: ((String) -> Void)?
 
-    init(path: String, readOnly: Bool, limit: Int = max(2, ProcessInfo.processInfo.activeProcessorCount)) {
+    init(
+        path: String, readOnly: Bool, immutable: Bool = false,
+        limit: Int = max(2, ProcessInfo.processInfo.activeProcessorCount)
+    ) {
         self.path = path
         self.readOnly = readOnly
+        self.immutable = immutable
         self.limit = limit
     }
 
@@ -38,7 +43,7 @@ final class ReaderPool: @unchecked Sendable {
         defer { condition.unlock() }
         while idle.isEmpty && all.count >= limit { condition.wait() }
         if let reader = idle.popLast() { return reader }
-        let reader = try SQLiteDatabase(path: path, readOnly: readOnly, create: false)
+        let reader = try SQLiteDatabase(path: path, readOnly: readOnly, create: false, immutable: immutable)
         reader.observer = observer
         all.append(reader)
         return reader

@@ -30,7 +30,7 @@ final class SQLiteDatabase {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
             let systemError = handle.map { sqlite3_system_errno($0) } ?? 0
             sqlite3_close_v2(handle)
-            let problem = SQLiteDatabase.problem(code, systemError: systemError, readOnly: readOnly)
+            let problem = SQLiteDatabase.problem(code, systemError: systemError, readOnly: readOnly, path: path)
             throw problem.error.with(
                 reason: "the store at \(path) could not be opened: \(problem.meaning)", storeCode: code,
                 storeMessage: message, suggestion: problem.suggestion)
@@ -163,7 +163,8 @@ final class SQLiteDatabase {
         let message = message ?? String(cString: sqlite3_errmsg(handle))
         let extended = sqlite3_extended_errcode(handle)
         let resultCode = extended == 0 ? code : extended
-        let problem = SQLiteDatabase.problem(resultCode, systemError: sqlite3_system_errno(handle), readOnly: readOnly)
+        let problem = SQLiteDatabase.problem(
+            resultCode, systemError: sqlite3_system_errno(handle), readOnly: readOnly, path: path)
         return problem.error.with(
             reason: "\(reason) on the store at \(path): \(problem.meaning)", sql: sql, storeCode: resultCode,
             storeMessage: message, suggestion: problem.suggestion)
@@ -172,9 +173,22 @@ final class SQLiteDatabase {
     /// What an SQLite result code means for the user: the error to throw, a phrase saying what happened (from the
     /// operating system's `errno` where SQLite reports one), and what to do. `readOnly` is whether the connection
     /// was opened with `allowsSave: false`.
-    static func problem(_ code: Int32, systemError: Int32, readOnly: Bool) -> (
+    static func problem(_ code: Int32, systemError: Int32, readOnly: Bool, path: String) -> (
         error: SwiftDataError, meaning: String, suggestion: String
     ) {
+        var systemError = systemError
+        let primary = code & 0xFF
+        if !readOnly, path != ":memory:", [SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_IOERR].contains(primary),
+            ![ENOSPC, EDQUOT, EROFS, EACCES, EPERM].contains(systemError)
+        {
+            // SQLite's last system error may be a later attempt's (a missing -shm file); ask the system whether
+            // the store and its directory can be written.
+            let directory = (path as NSString).deletingLastPathComponent
+            for candidate in [path, directory] where access(candidate, W_OK) != 0 && errno != ENOENT {
+                systemError = errno
+                break
+            }
+        }
         let permissions = "Check the permissions of the store file, its -wal and -shm files and their directory"
         // The operating system's reason is the most precise one, whatever SQLite's code.
         switch systemError {
@@ -182,7 +196,7 @@ final class SQLiteDatabase {
             return (.storeError, "the disk is full", "Free some space on the disk, then try again")
         case EROFS:
             return (
-                .storeError, "the file system is read-only",
+                .storeError, "it is on a read-only file system",
                 readOnly
                     ? "Mount the file system read-write, or copy the store somewhere writable"
                     : "Mount the file system read-write, or open the store with allowsSave: false to read it"
@@ -191,7 +205,7 @@ final class SQLiteDatabase {
             return (.storeError, "permission denied", permissions)
         default: break
         }
-        switch code & 0xFF {
+        switch primary {
         case SQLITE_CONSTRAINT:
             return (
                 .modelValidationFailure, "a value breaks a constraint of the store",

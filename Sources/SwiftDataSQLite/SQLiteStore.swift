@@ -43,13 +43,38 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
             path = configuration.url.path
             try SQLiteStore.checkFile(at: configuration.url, creating: configuration.allowsSave)
         }
-        database = try SQLiteDatabase(path: path, readOnly: !configuration.allowsSave, create: true)
+        var immutable = false
+        if configuration.allowsSave || configuration.isStoredInMemoryOnly {
+            database = try SQLiteDatabase(path: path, readOnly: !configuration.allowsSave, create: true)
+        } else {
+            (database, immutable) = try SQLiteStore.openForReading(path)
+        }
         external = configuration.isStoredInMemoryOnly ? nil : ExternalStorage(storeURL: configuration.url)
         identifier = try SQLiteStore.prepare(
             database, schema: schema, configuration: configuration, migrationPlan: migrationPlan, external: external)
-        readers = configuration.isStoredInMemoryOnly ? nil : ReaderPool(path: path, readOnly: !configuration.allowsSave)
+        readers =
+            configuration.isStoredInMemoryOnly
+            ? nil : ReaderPool(path: path, readOnly: !configuration.allowsSave, immutable: immutable)
         if configuration.allowsSave { try collectExternalGarbage() }
         dataVersion = try? currentDataVersion()
+    }
+
+    /// Opens a store file for reading only. A store in WAL mode needs its `-shm` file, which SQLite cannot create
+    /// in a read-only directory or file system; when it cannot and there is no `-wal` file (the last writer
+    /// checkpointed everything into the store file), the file is read as immutable: as it is, without locking.
+    /// Returns the connection and whether it is immutable.
+    private static func openForReading(_ path: String) throws -> (SQLiteDatabase, Bool) {
+        let database = try SQLiteDatabase(path: path, readOnly: true, create: false)
+        do {
+            _ = try database.rows("SELECT count(*) FROM sqlite_master")
+            return (database, false)
+        } catch let error as SwiftDataError {
+            let code = (error.storeCode ?? 0) & 0xFF
+            guard code == SQLITE_CANTOPEN || code == SQLITE_READONLY,
+                !FileManager.default.fileExists(atPath: path + "-wal")
+            else { throw error }
+            return (try SQLiteDatabase(path: path, readOnly: true, create: false, immutable: true), true)
+        }
     }
 
     /// A store over a connection that another store owns, for a schema its tables already have: what the contexts

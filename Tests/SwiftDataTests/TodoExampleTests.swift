@@ -40,3 +40,18 @@ import Testing
         #expect(missing.errors == "todo: there is no item 7; the list has 0 items\n")
     }
 }
+
+/// A save that fails is reported once, not again by the autosave at exit.
+@Suite struct TodoFailedSaveTests {
+    @Test func aFailedSaveIsReportedOnce() throws {
+        let example = ExampleRunner(program: "todo")
+        #expect(try example.run("add", "first").status == 0)
+        let store = example.dataHome.url.appendingPathComponent("todo/default.store")
+        _ = try sqlite(
+            store, "CREATE TRIGGER refuse BEFORE INSERT ON ToDoItem BEGIN SELECT RAISE(ABORT, 'inserts refused'); END")
+        let result = try example.run("add", "second")
+        #expect(result.status == 1)
+        #expect(result.errors.components(separatedBy: "inserts refused").count - 1 == 1, "\(result.errors)")
+        #expect(try example.run("list").output.contains("first"))
+    }
+}

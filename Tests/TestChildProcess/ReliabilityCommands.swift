@@ -57,6 +57,14 @@ func runReliabilityCommand(_ command: String, store: URL?, name: String, extra: 
         let context = ModelContext(try ModelContainer(for: Visit.self, configurations: ModelConfiguration(url: store)))
         context.insert(Visit(name: name))
         try context.save()
+    case "list-readonly":
+        // Lists the visits of a store opened with allowsSave: false.
+        guard let store else { return false }
+        let container = try ModelContainer(
+            for: Visit.self, configurations: ModelConfiguration(url: store, allowsSave: false))
+        for visit in try ModelContext(container).fetch(FetchDescriptor<Visit>(sortBy: [SortDescriptor(\.name)])) {
+            print(visit.name)
+        }
     case "batched-memory":
         // Fills a store with `count` visits (if empty), reads them all through a batched fetch, and prints the
         // peak resident memory of that read in KiB (for measuring by hand: `TestChildProcess batched-memory
