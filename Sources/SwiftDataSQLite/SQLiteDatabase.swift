@@ -21,7 +21,8 @@ final class SQLiteDatabase {
         var name = path
         if immutable {
             flags |= SQLITE_OPEN_URI
-            name = "file:" + (path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path)
+            name =
+                "file:" + (path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path)
                 + "?immutable=1"
         }
         var handle: OpaquePointer?

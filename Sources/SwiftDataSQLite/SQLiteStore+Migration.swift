@@ -51,7 +51,8 @@ extension SQLiteStore {
                 throw SwiftDataError.backwardMigration.with(
                     reason:
                         "the store was written by schema version \(stored), newer than the models' \(target), and no stages of the plan lead back",
-                    suggestion: "Open it with the newer version of the program, or add a stage from \(stored) to \(target)")
+                    suggestion:
+                        "Open it with the newer version of the program, or add a stage from \(stored) to \(target)")
             }
             throw SwiftDataError.unknownSchema.with(
                 reason: "no stages of the migration plan lead from schema version \(stored) to \(target)",

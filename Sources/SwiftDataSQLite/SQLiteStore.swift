@@ -246,7 +246,8 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
     package func checkExternal(_ reference: String) throws {
         guard let external, !external.exists(reference) else { return }
         throw SwiftDataError.storeError.with(
-            reason: "the file of an externally stored value, \(external.directory.appendingPathComponent(reference).path), is missing",
+            reason:
+                "the file of an externally stored value, \(external.directory.appendingPathComponent(reference).path), is missing",
             suggestion: "Restore the store's .external directory from a backup together with the store")
     }
 

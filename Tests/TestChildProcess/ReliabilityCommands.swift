@@ -20,7 +20,8 @@ func runReliabilityCommand(_ command: String, store: URL?, name: String, extra: 
         guard let store else { return false }
         let context = ModelContext(try attachmentContainer(store))
         for index in 0..<(Int(extra.first ?? "50") ?? 50) {
-            context.insert(Attachment(name: "\(name)-\(index)", bytes: Data(repeating: UInt8(index % 256), count: 2048)))
+            context.insert(
+                Attachment(name: "\(name)-\(index)", bytes: Data(repeating: UInt8(index % 256), count: 2048)))
             try context.save()
         }
     case "open-attachments":
@@ -34,6 +35,14 @@ func runReliabilityCommand(_ command: String, store: URL?, name: String, extra: 
         for attachment in try context.fetch(FetchDescriptor<Attachment>(sortBy: [SortDescriptor(\.name)])) {
             print("\(attachment.name) \(attachment.bytes.count)")
         }
+    case "read-after-delete":
+        // Fetches the attachments, then deletes their files (as if behind the store's back), then reads each
+        // value: a property read cannot throw, so it must not stop the program either.
+        guard let store else { return false }
+        let context = ModelContext(try attachmentContainer(store))
+        let attachments = try context.fetch(FetchDescriptor<Attachment>(sortBy: [SortDescriptor(\.name)]))
+        try FileManager.default.removeItem(atPath: store.path + ".external")
+        for attachment in attachments { print("\(attachment.name) \(attachment.bytes.count)") }
     case "tally-v1":
         // Creates a store of version 1 with `count` tallies.
         guard let store else { return false }

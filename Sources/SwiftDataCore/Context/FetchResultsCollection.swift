@@ -56,7 +56,8 @@ public struct FetchResultsCollection<Element>: RandomAccessCollection {
     /// A collection of models already loaded.
     package init(_ elements: [Element]) {
         storage = Storage(
-            count: elements.count, batchSize: elements.count, loadBatch: { Array(elements[$0]) }, releaseBatch: { _ in })
+            count: elements.count, batchSize: elements.count, loadBatch: { Array(elements[$0]) }, releaseBatch: { _ in }
+        )
         storage.batchStart = 0
         storage.batch = elements
     }

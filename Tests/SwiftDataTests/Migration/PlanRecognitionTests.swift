@@ -87,7 +87,9 @@ enum JournalPlanWithDowngrade: SchemaMigrationPlan {
 /// A plan recognises the version a store is at by its tables, runs the chain of stages from there, and gives
 /// each stage's contexts that stage's models.
 @Suite struct PlanRecognitionTests {
-    func open(_ directory: TemporaryDirectory, _ version: any VersionedSchema.Type, plan: (any SchemaMigrationPlan.Type)?)
+    func open(
+        _ directory: TemporaryDirectory, _ version: any VersionedSchema.Type, plan: (any SchemaMigrationPlan.Type)?
+    )
         throws -> ModelContainer
     {
         try ModelContainer(

@@ -38,8 +38,9 @@ import Testing
         results[42].email = "changed"
         _ = results[190]
         #expect(context.hasChanges)
-        #expect(try context.fetch(FetchDescriptor<User>(predicate: #Predicate { $0.name == "u0042" })).first?.email
-            == "changed")
+        #expect(
+            try context.fetch(FetchDescriptor<User>(predicate: #Predicate { $0.name == "u0042" })).first?.email
+                == "changed")
     }
 
     @Test func rowsDeletedAfterABatchedFetchDoNotStopIt() throws {

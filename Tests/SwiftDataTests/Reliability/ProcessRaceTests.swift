@@ -87,6 +87,23 @@ import Testing
         #expect(files.count == saves + 1)
     }
 
+    @Test func aRowWhoseFileIsMissingIsAnErrorNotACrash() throws {
+        let directory = TemporaryDirectory()
+        let store = directory.store()
+        #expect(try Child(["attach-many", store.path, "a", "2"]).finish().status == 0)
+        // Files removed after the fetch: the values read as empty, and the program goes on.
+        let late = try Child(["read-after-delete", store.path]).finish()
+        #expect(late.status == 0, "\(late.errors)")
+        #expect(late.output == "a-0 0\na-1 0\n")
+        #expect(late.errors.contains("Attachment.bytes reads as empty"), "\(late.errors)")
+        // Files missing before the fetch: the fetch throws, naming the model, the property and the file.
+        let read = try Child(["read-attachments", store.path]).finish()
+        #expect(read.status != 0)
+        #expect(read.errors.contains("is missing"), "\(read.errors)")
+        #expect(read.errors.contains("model Attachment, property bytes"), "\(read.errors)")
+        #expect(read.errors.contains(store.path + ".external/"))
+    }
+
     @Test func processesCreatingAStoreAtOnceAllSucceed() throws {
         for round in 0..<Self.rounds {
             let directory = TemporaryDirectory()
