@@ -21,8 +21,8 @@ public enum TallyV1 {
 
 public enum TallyV2 {
     @Model public final class Tally {
-        public var name: String
+        @Attribute(originalName: "name") public var label: String
         public var total: Int = 7
-        public init(name: String) { self.name = name }
+        public init(label: String) { self.label = label }
     }
 }

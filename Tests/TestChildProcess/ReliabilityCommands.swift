@@ -52,13 +52,14 @@ func runReliabilityCommand(_ command: String, store: URL?, name: String, extra: 
         try context.save()
     case "tally-v2":
         // Opens the store with version 2 (migrating it), optionally pausing inside the migration, and prints the
-        // number of tallies and the sum of their totals.
+        // number of tallies, the sum of their totals and the number of distinct labels.
         guard let store else { return false }
         if name == "paused" { SQLiteTestHooks.beforeSchemaCommit = { pause(at: store) } }
         let context = ModelContext(
             try ModelContainer(for: TallyV2.Tally.self, configurations: ModelConfiguration(url: store)))
         let tallies = try context.fetch(FetchDescriptor<TallyV2.Tally>())
-        print("\(tallies.count) \(tallies.reduce(0) { $0 + $1.total })")
+        let labels = Set(tallies.map(\.label))
+        print("\(tallies.count) \(tallies.reduce(0) { $0 + $1.total }) \(labels.count) labels")
     case "create-paused":
         // Creates a new store of visits, pausing inside the transaction that creates its tables.
         guard let store else { return false }

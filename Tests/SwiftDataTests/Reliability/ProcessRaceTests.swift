@@ -142,7 +142,7 @@ import Testing
         release(store)
         let results = [first.finish(), second.finish()]
         #expect(results.map(\.status) == [0, 0], "\(results.map(\.errors))")
-        #expect(results.map(\.output) == ["100 700\n", "100 700\n"])
+        #expect(results.map(\.output) == ["100 700 100 labels\n", "100 700 100 labels\n"])
     }
 
     @Test func processesMigratingAStoreAtOnceAllSucceed() throws {
@@ -154,7 +154,7 @@ import Testing
             for child in children {
                 let result = child.finish()
                 #expect(result.status == 0, "\(result.errors)")
-                #expect(result.output == "1000 7000\n")
+                #expect(result.output == "1000 7000 1000 labels\n")
             }
         }
     }

@@ -65,6 +65,7 @@ import Testing
         #expect(write.errors.contains(store.path), "\(write.errors)")
         #expect(write.errors.contains("permission denied") || write.errors.contains("cannot be written"))
         #expect(!write.errors.contains("damaged"), "\(write.errors)")
+        #expect(!write.errors.contains("allowsSave: true"), "it is set already: \(write.errors)")
     }
 
     @Test(.enabled(if: canMount, "needs mount namespaces (unshare -m) to mount a read-only file system"))
