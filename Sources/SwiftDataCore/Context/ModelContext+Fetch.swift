@@ -73,6 +73,9 @@ extension ModelContext {
             Log.error("a batched fetch of \(T.self) could not load \(keys.count) rows: \(error)")
         }
         if loaded.count == keys.count { return loaded }
+        Log.error(
+            "a batched fetch of \(T.self) found \(keys.count - loaded.count) of \(keys.count) rows gone since the fetch "
+                + "(deleted by another context or process); their models' values cannot be read")
         let typeKey = ObjectIdentifier(T.self)
         return keys.map { key in
             if let object = registry[typeKey]?[key] { return unsafeDowncast(object, to: T.self) }
