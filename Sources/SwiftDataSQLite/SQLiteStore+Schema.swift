@@ -84,7 +84,8 @@ extension SQLiteStore {
         }
         if let identifier = stored.identifier, isCurrent(stored, schema: schema) { return identifier }
         do {
-            let identifier = try retryingWhileBusy(database) {
+            let undo = { external?.rollback() }
+            let identifier = try retryingWhileBusy(database, undo: undo) {
                 try database.writeTransaction {
                     // Another process may have created or migrated the store since the first look.
                     let tables = try readTables(database, configuration: configuration)
@@ -115,17 +116,19 @@ extension SQLiteStore {
         return StoredSchema(schema).entities.allSatisfy { recorded.entities.contains($0) }
     }
 
-    /// Runs `body` again while SQLite reports the store busy or locked without having waited (as it does for a
-    /// change of journal mode, or a deadlock between a reader and a writer), for up to ten minutes: another
-    /// process is creating or migrating the store, and the migration of a large store takes a while.
-    static func retryingWhileBusy<Result>(_ database: SQLiteDatabase, _ body: () throws -> Result) throws -> Result {
+    /// Runs `body` again while SQLite reports the store busy, for up to ten minutes: another process is creating
+    /// or migrating the store (a large migration takes a while), and SQLite does not wait for the lock a change of
+    /// journal mode needs. `undo` cleans up after a failed attempt (the files it wrote).
+    static func retryingWhileBusy<Result>(
+        _ database: SQLiteDatabase, undo: () -> Void = {}, _ body: () throws -> Result
+    ) throws -> Result {
         let deadline = Date().addingTimeInterval(600)
         while true {
             do {
                 return try body()
-            } catch let error as SwiftDataError {
-                let code = (error.storeCode ?? 0) & 0xFF
-                guard code == SQLITE_BUSY || code == SQLITE_LOCKED, Date() < deadline else { throw error }
+            } catch let error as SwiftDataError where ((error.storeCode ?? 0) & 0xFF) == SQLITE_BUSY {
+                undo()
+                guard Date() < deadline else { throw error }
                 usleep(5_000)
             }
         }

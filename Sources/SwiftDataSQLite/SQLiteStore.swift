@@ -46,6 +46,9 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
         var immutable = false
         if configuration.allowsSave || configuration.isStoredInMemoryOnly {
             database = try SQLiteDatabase(path: path, readOnly: !configuration.allowsSave, create: true)
+            // Each commit syncs the WAL, so a save that returned survives a power loss (SQLite's usual default,
+            // stated here so that no build of SQLite changes it).
+            try database.executeScript("PRAGMA synchronous = FULL")
         } else {
             (database, immutable) = try SQLiteStore.openForReading(path)
         }

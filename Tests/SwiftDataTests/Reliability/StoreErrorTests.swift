@@ -103,6 +103,27 @@ import Testing
         #expect(!result.errors.contains("damaged"))
     }
 
+    @Test func aDamagedPageIsNamedWithTheStore() throws {
+        let directory = TemporaryDirectory()
+        let store = directory.store()
+        do {
+            let context = ModelContext(
+                try ModelContainer(for: Visit.self, configurations: ModelConfiguration(url: store)))
+            for index in 0..<2000 { context.insert(Visit(name: "visit \(index) with a name long enough")) }
+            try context.save()
+        }
+        let handle = try FileHandle(forUpdating: store)
+        try handle.seek(toOffset: 4096 * 6)
+        try handle.write(contentsOf: Data(repeating: 0x55, count: 4096))
+        try handle.close()
+        let context = ModelContext(try ModelContainer(for: Visit.self, configurations: ModelConfiguration(url: store)))
+        #expect {
+            try context.fetch(FetchDescriptor<Visit>())
+        } throws: { error in
+            "\(error)".contains(store.path) && "\(error)".contains("damaged")
+        }
+    }
+
     @Test func readOnlySuggestionsFitTheConfiguration() throws {
         let directory = TemporaryDirectory()
         let store = try visits(directory)
