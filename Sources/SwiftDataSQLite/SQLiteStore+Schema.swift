@@ -84,7 +84,7 @@ extension SQLiteStore {
         }
         if let identifier = stored.identifier, isCurrent(stored, schema: schema) { return identifier }
         do {
-            let undo = { external?.rollback() }
+            let undo: () -> Void = { external?.rollback() }
             let identifier = try retryingWhileBusy(database, undo: undo) {
                 try database.writeTransaction {
                     // Another process may have created or migrated the store since the first look.
