@@ -55,12 +55,22 @@ import Testing
         try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: store.path)
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: directory.url.path)
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.url.path) }
-        // Permission bits do not stop root: the child runs as nobody when the tests run as root.
-        let asUser = getuid() == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : ""
-        let read = try shell("\(asUser)\"$child\" list-readonly '\(store.path)'")
+        // Permission bits do not stop root: the child runs as nobody when the tests run as root, from a copy that
+        // nobody can run wherever the build directory is.
+        var child = "\"$child\""
+        let programs = TemporaryDirectory()
+        if getuid() == 0 {
+            let copy = programs.url.appendingPathComponent("TestChildProcess")
+            try FileManager.default.copyItem(
+                at: URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+                    .appendingPathComponent("TestChildProcess"), to: copy)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: programs.url.path)
+            child = "setpriv --reuid=65534 --regid=65534 --clear-groups '\(copy.path)'"
+        }
+        let read = try shell("\(child) list-readonly '\(store.path)'")
         #expect(read.status == 0, "\(read.errors)")
         #expect(read.output == "a\nb\n")
-        let write = try shell("\(asUser)\"$child\" insert-and-save '\(store.path)' c")
+        let write = try shell("\(child) insert-and-save '\(store.path)' c")
         #expect(write.status != 0)
         #expect(write.errors.contains(store.path), "\(write.errors)")
         #expect(write.errors.contains("permission denied") || write.errors.contains("cannot be written"))
