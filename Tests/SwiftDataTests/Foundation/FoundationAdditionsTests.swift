@@ -58,16 +58,6 @@ import Testing
         #expect(finder.firstIndex(of: "ä")! < finder.firstIndex(of: "b")!, "accented letters sort with their base")
     }
 
-    @Test func comparatorValuesAreDistinctAndSafeOutsideModels() {
-        #expect(String.StandardComparator.localizedStandard != .lexical)
-        #expect(String.StandardComparator.localized != .lexical)
-        #expect(String.StandardComparator.localizedStandard != .localized)
-        // Foundation on Linux compares these itself outside model sort descriptors: without traps, numerically.
-        #expect(String.StandardComparator.localizedStandard.compare("file9", "file10") == .orderedAscending)
-        #expect(String.StandardComparator.localizedStandard.compare("é", "Ｂ") != .orderedSame)
-        #expect(SortDescriptor(\Sample.string, comparator: .lexical).stringComparator == .lexical)
-    }
-
     @Test func boolAttributesSort() throws {
         let context = ModelContext(try makeMemoryContainer(Sample.self))
         for (index, value) in [true, false, true, false].enumerated() {
