@@ -56,9 +56,7 @@ public enum ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
             """
             \(raw: access)var persistentBackingData: any SwiftData.BackingData<\(raw: className)> {
                 get {
-                    var backingData = SwiftData.DefaultBackingData(for: \(raw: className).self)
-                    backingData.persistentModelID = persistentModelID
-                    return backingData
+                    SwiftData.DefaultBackingData(for: self)
                 }
                 set {}
             }

@@ -139,9 +139,7 @@ struct ModelMacroExpansionTests {
 
                     var persistentBackingData: any SwiftData.BackingData<User> {
                         get {
-                            var backingData = SwiftData.DefaultBackingData(for: User.self)
-                            backingData.persistentModelID = persistentModelID
-                            return backingData
+                            SwiftData.DefaultBackingData(for: self)
                         }
                         set {
                         }

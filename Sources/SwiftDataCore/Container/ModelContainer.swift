@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The schema of an app's models and the stores that hold them.
 ///
@@ -10,8 +11,14 @@ public class ModelContainer: Equatable, @unchecked Sendable, CustomDebugStringCo
     public let schema: Schema
     /// The migration plan the container was opened with, if any.
     public let migrationPlan: (any SchemaMigrationPlan.Type)?
-    /// The configurations of the container's stores, each with the schema of the models it holds.
-    public private(set) var configurations: Set<ModelConfiguration>
+    /// The configurations of the container's stores, each with the schema of the models it holds. Settable, as in
+    /// Apple's declaration: setting it replaces the recorded set, and the stores the container opened stay as they
+    /// are.
+    public var configurations: Set<ModelConfiguration> {
+        get { recordedConfigurations.withLock { $0 } }
+        set { recordedConfigurations.withLock { $0 = newValue } }
+    }
+    private let recordedConfigurations: Mutex<Set<ModelConfiguration>>
 
     private let bindings: [ObjectIdentifier: EntityBinding]
     package let stores: [any DataStore]
@@ -56,7 +63,7 @@ public class ModelContainer: Equatable, @unchecked Sendable, CustomDebugStringCo
         }
         self.schema = schema
         self.migrationPlan = migrationPlan
-        self.configurations = Set(configurations)
+        self.recordedConfigurations = Mutex(Set(configurations))
         self.bindings = bindings
         self.stores = stores
     }
@@ -94,6 +101,17 @@ public class ModelContainer: Equatable, @unchecked Sendable, CustomDebugStringCo
     /// tells every context and observer of those it finds.
     package func watchForExternalChanges(while owner: AnyObject) {
         watcher.watch(while: owner) { [weak self] in self?.checkForExternalChanges() }
+    }
+
+    /// The identifier of the store of the configuration named `name` (what the store records, and what
+    /// `PersistentIdentifier.storeIdentifier` holds for its models), or `nil` when no store has that name.
+    public func storeIdentifier(forConfigurationNamed name: String) -> String? {
+        stores.first { $0.configuration.name == name }?.identifier
+    }
+
+    /// The name of the configuration whose store has the identifier `identifier`, or `nil` when none has.
+    public func configurationName(forStoreIdentifier identifier: String) -> String? {
+        stores.first { $0.identifier == identifier }?.configuration.name
     }
 
     /// Removes all data from every store of the container.

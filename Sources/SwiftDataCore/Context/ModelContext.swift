@@ -9,9 +9,14 @@ import Foundation
 public class ModelContext: Equatable, CustomDebugStringConvertible {
     /// The container the context belongs to.
     public let container: ModelContainer
+    /// The context's identity and author, as stores see them.
+    public var editingState = EditingState()
     /// A name for the context's saves, which Apple's records in the history; without history here, it is kept but
-    /// not stored.
-    public var author: String?
+    /// not stored. It is the author of the context's `editingState`.
+    public var author: String? {
+        get { editingState.author }
+        set { editingState.author = newValue }
+    }
     /// Whether the context saves by itself after changes. Defaults to `false`, and to `true` for the
     /// container's `mainContext`, which saves shortly after a change and before the program exits.
     public var autosaveEnabled: Bool {

@@ -33,7 +33,9 @@ public struct PersistentIdentifier: Hashable, Identifiable, Comparable, Codable,
         if case .permanent(let key) = id.key { return key }
         return nil
     }
-    package var isTemporary: Bool { primaryKey == nil }
+    /// Whether the identifier is temporary: a model's until its first save, which gives it a permanent one.
+    /// Keep only permanent identifiers.
+    public var isTemporary: Bool { primaryKey == nil }
 
     package init(storeIdentifier: String?, entityName: String, key: Key) {
         id = ID(storeIdentifier: storeIdentifier, entityName: entityName, key: key)

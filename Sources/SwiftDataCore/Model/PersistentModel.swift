@@ -143,8 +143,9 @@ extension PersistentModel {
     }
 }
 
-/// Apple's backing-data protocol. Here a model's values live in the model itself, so a backing data only
-/// carries the identity a store hands to a new model.
+/// Apple's backing-data protocol. Here a model keeps its values itself, and its backing data is a view of them:
+/// reading and writing through it is reading and writing the model's properties (see `getValue(forKey:)` on
+/// `PersistentModel`).
 public protocol BackingData<Model> {
     /// The model type whose data this is.
     associatedtype Model: PersistentModel
@@ -154,16 +155,108 @@ public protocol BackingData<Model> {
     var persistentModelID: PersistentIdentifier? { get set }
     /// What the store knows of the model's type (here the entity's name).
     var metadata: Any { get }
+
+    func getValue<Value>(forKey: KeyPath<Model, Value>) -> Value where Value: Decodable
+    func getValue<Value>(forKey: KeyPath<Model, Value>) -> Value where Value: PersistentModel
+    func getValue<Value>(forKey: KeyPath<Model, Value?>) -> Value? where Value: PersistentModel
+    func getValue<Value, OtherModel>(forKey: KeyPath<Model, Value>) -> Value
+    where Value: RelationshipCollection, OtherModel == Value.PersistentElement
+    func getValue<Value, OtherModel>(forKey: KeyPath<Model, Value>) -> Value
+    where Value: Decodable, Value: RelationshipCollection, OtherModel == Value.PersistentElement
+    func getTransformableValue<Value>(forKey: KeyPath<Model, Value>) -> Value
+    func setValue<Value>(forKey: KeyPath<Model, Value>, to newValue: Value) where Value: Encodable
+    func setValue<Value>(forKey: KeyPath<Model, Value>, to newValue: Value) where Value: PersistentModel
+    func setValue<Value>(forKey: KeyPath<Model, Value?>, to newValue: Value?) where Value: PersistentModel
+    func setValue<Value, OtherModel>(forKey: KeyPath<Model, Value>, to newValue: Value)
+    where Value: RelationshipCollection, OtherModel == Value.PersistentElement
+    func setValue<Value, OtherModel>(forKey: KeyPath<Model, Value>, to newValue: Value)
+    where Value: Encodable, Value: RelationshipCollection, OtherModel == Value.PersistentElement
+    func setTransformableValue<Value>(forKey: KeyPath<Model, Value>, to newValue: Value)
 }
 
-/// The backing data of this implementation.
+/// The backing data of this implementation: a view of one model's values, or (made with `init(for:)` from a type,
+/// as a store hands one to a new model) of none.
 public struct DefaultBackingData<Model: PersistentModel>: BackingData {
     /// The model's identifier once a context has inserted or fetched it; `nil` before.
     public var persistentModelID: PersistentIdentifier?
     /// The name of the model's entity.
     public var metadata: Any { Schema.entityName(for: Model.self) }
-    /// An empty backing data for a new model of `modelType`.
-    public init(for modelType: Model.Type) {}
+    /// The model whose values this is a view of.
+    private let model: Model?
+
+    /// A backing data of no model: reading or writing a value through it stops the program with a message.
+    public init(for modelType: Model.Type) { model = nil }
+
+    /// A view of `model`'s values (what `@Model`'s `persistentBackingData` returns).
+    public init(for model: Model) {
+        self.model = model
+        persistentModelID = model.persistentModelID
+    }
+
+    public func getValue<Value>(forKey keyPath: KeyPath<Model, Value>) -> Value where Value: Decodable {
+        owner(keyPath).getValue(forKey: keyPath)
+    }
+
+    public func getValue<Value>(forKey keyPath: KeyPath<Model, Value>) -> Value where Value: PersistentModel {
+        owner(keyPath).getValue(forKey: keyPath)
+    }
+
+    public func getValue<Value>(forKey keyPath: KeyPath<Model, Value?>) -> Value? where Value: PersistentModel {
+        owner(keyPath).getValue(forKey: keyPath)
+    }
+
+    public func getValue<Value, OtherModel>(forKey keyPath: KeyPath<Model, Value>) -> Value
+    where Value: RelationshipCollection, OtherModel == Value.PersistentElement {
+        owner(keyPath).getValue(forKey: keyPath)
+    }
+
+    public func getValue<Value, OtherModel>(forKey keyPath: KeyPath<Model, Value>) -> Value
+    where Value: Decodable, Value: RelationshipCollection, OtherModel == Value.PersistentElement {
+        owner(keyPath).getValue(forKey: keyPath)
+    }
+
+    public func getTransformableValue<Value>(forKey keyPath: KeyPath<Model, Value>) -> Value {
+        owner(keyPath).getTransformableValue(forKey: keyPath)
+    }
+
+    public func setValue<Value>(forKey keyPath: KeyPath<Model, Value>, to newValue: Value) where Value: Encodable {
+        owner(keyPath).setValue(forKey: keyPath, to: newValue)
+    }
+
+    public func setValue<Value>(forKey keyPath: KeyPath<Model, Value>, to newValue: Value)
+    where Value: PersistentModel {
+        owner(keyPath).setValue(forKey: keyPath, to: newValue)
+    }
+
+    public func setValue<Value>(forKey keyPath: KeyPath<Model, Value?>, to newValue: Value?)
+    where Value: PersistentModel {
+        owner(keyPath).setValue(forKey: keyPath, to: newValue)
+    }
+
+    public func setValue<Value, OtherModel>(forKey keyPath: KeyPath<Model, Value>, to newValue: Value)
+    where Value: RelationshipCollection, OtherModel == Value.PersistentElement {
+        owner(keyPath).setValue(forKey: keyPath, to: newValue)
+    }
+
+    public func setValue<Value, OtherModel>(forKey keyPath: KeyPath<Model, Value>, to newValue: Value)
+    where Value: Encodable, Value: RelationshipCollection, OtherModel == Value.PersistentElement {
+        owner(keyPath).setValue(forKey: keyPath, to: newValue)
+    }
+
+    public func setTransformableValue<Value>(forKey keyPath: KeyPath<Model, Value>, to newValue: Value) {
+        owner(keyPath).setTransformableValue(forKey: keyPath, to: newValue)
+    }
+
+    /// The model, which a backing data made from a type lacks: using one is a programming error, reported as
+    /// Swift reports a read of an uninitialized value.
+    private func owner(_ keyPath: AnyKeyPath) -> Model {
+        guard let model else {
+            fatalError(
+                "\(keyPath) was read or written through a backing data of no \(Model.self): a model keeps its values "
+                    + "itself; use the model's persistentBackingData")
+        }
+        return model
+    }
 }
 
 extension PersistentModel {

@@ -54,6 +54,9 @@ public final class Schema: Hashable, @unchecked Sendable, CustomDebugStringConve
     /// A schema of already-built entities.
     package init(entities: [Entity], version: Version) {
         RelationshipResolver.resolve(entities)
+        for relationship in entities.lazy.flatMap(\.orderedRelationships) {
+            relationship.inverseName = relationship.inverse?.name
+        }
         self.entities = entities
         self.version = version
         self.encodingVersion = Schema.schemaEncodingVersion

@@ -56,7 +56,7 @@ final class HandWrittenNote: PersistentModel {
     required init(backingData: any BackingData<HandWrittenNote>) {}
 
     var persistentBackingData: any BackingData<HandWrittenNote> {
-        get { DefaultBackingData(for: HandWrittenNote.self) }
+        get { DefaultBackingData(for: self) }
         set {}
     }
 
