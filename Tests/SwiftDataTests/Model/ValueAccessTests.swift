@@ -1,7 +1,7 @@
 import Foundation
 import Observation
-import Synchronization
 import SwiftData
+import Synchronization
 import Testing
 
 /// A model with a property that cannot be set.
@@ -125,7 +125,11 @@ import Testing
         context.insert(user)
         try context.save()
         let changed = Mutex(false)
-        withObservationTracking { _ = user.name } onChange: { changed.withLock { $0 = true } }
+        withObservationTracking {
+            _ = user.name
+        } onChange: {
+            changed.withLock { $0 = true }
+        }
         user.setValue(forKey: \.name, to: "Grace")
         #expect(changed.withLock { $0 })
         context.undoManager?.undo()
