@@ -3,7 +3,7 @@
 @attached(
     member, names: named(_$persistentState), named(_$observationRegistrar), named(_$isObserved), named(init),
     named(persistentBackingData), named(schemaMetadata), named(_$load), named(_$store), named(_$get), named(_$set),
-    named(_$uniquenessConstraints), named(_$indices))
+    named(_$uniquenessConstraints), named(_$indices), named(_$spatialIndices))
 @attached(memberAttribute)
 @attached(extension, conformances: PersistentModel, Observable)
 public macro Model() = #externalMacro(module: "SwiftDataMacros", type: "ModelMacro")
@@ -43,6 +43,12 @@ public macro Unique<T: PersistentModel>(_ constraints: [PartialKeyPath<T>]...) =
 /// Declares indexes of a model: each array is one index over one or more properties.
 @freestanding(declaration)
 public macro Index<T: PersistentModel>(_ indices: [PartialKeyPath<T>]...) =
+    #externalMacro(module: "SwiftDataMacros", type: "ConstraintMacro")
+
+/// Declares indexes of a model by kind: `.binary([...])` for an ordinary index, `.rtree([...])` for a spatial
+/// index on numeric attributes (SQLite's R*Tree module), which range queries on them use.
+@freestanding(declaration)
+public macro Index<T: PersistentModel>(_ indices: Schema.Index<T>.Types<T>...) =
     #externalMacro(module: "SwiftDataMacros", type: "ConstraintMacro")
 
 /// Makes an actor a `ModelActor`: adds `modelContainer`, `modelExecutor` and `init(modelContainer:)`, which

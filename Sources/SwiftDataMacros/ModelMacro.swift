@@ -110,18 +110,41 @@ public enum ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
 
     // MARK: Generated code
 
-    /// `_$uniquenessConstraints` and `_$indices` from the class body's `#Unique` and `#Index`, when it has any.
+    /// `_$uniquenessConstraints`, `_$indices` and `_$spatialIndices` from the class body's `#Unique` and `#Index`,
+    /// when it has any. An `#Index` argument is a list of key paths or `.binary(list)` (a binary index), or
+    /// `.rtree(list)` (a spatial one).
     private static func constraints(of classDecl: ClassDeclSyntax, className: String, access: String) -> [DeclSyntax] {
-        var result: [DeclSyntax] = []
-        for (macro, member) in [("Unique", "_$uniquenessConstraints"), ("Index", "_$indices")] {
-            let lists = classDecl.memberBlock.members.compactMap { $0.decl.as(MacroExpansionDeclSyntax.self) }
-                .filter { $0.macroName.text == macro }
-                .flatMap { $0.arguments.map { "\(rooted($0.expression, at: className)) as [AnyKeyPath]" } }
-            guard !lists.isEmpty else { continue }
-            result.append(
-                "\(raw: access)static var \(raw: member): [[AnyKeyPath]] { [\(raw: lists.joined(separator: ", "))] }")
+        let macros = classDecl.memberBlock.members.compactMap { $0.decl.as(MacroExpansionDeclSyntax.self) }
+        var lists: [String: [String]] = [:]
+        for macro in macros {
+            for argument in macro.arguments {
+                let (member, list): (String, ExprSyntax)
+                switch macro.macroName.text {
+                case "Unique": (member, list) = ("_$uniquenessConstraints", argument.expression)
+                case "Index":
+                    let (kind, indexed) = indexKind(argument.expression)
+                    (member, list) = (kind == "rtree" ? "_$spatialIndices" : "_$indices", indexed)
+                default: continue
+                }
+                lists[member, default: []].append("\(rooted(list, at: className)) as [AnyKeyPath]")
+            }
         }
-        return result
+        return ["_$uniquenessConstraints", "_$indices", "_$spatialIndices"].compactMap { member in
+            guard let member = lists[member].map({ (member, $0) }) else { return nil }
+            return
+                "\(raw: access)static var \(raw: member.0): [[AnyKeyPath]] { [\(raw: member.1.joined(separator: ", "))] }"
+        }
+    }
+
+    /// The kind of an `#Index` argument (`binary` or `rtree`) and its list of key paths: `.rtree([...])` and
+    /// `.binary([...])` (with or without their type) name their kind, a bare list is binary.
+    private static func indexKind(_ expression: ExprSyntax) -> (kind: String, list: ExprSyntax) {
+        guard let call = expression.as(FunctionCallExprSyntax.self),
+            let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+            ["binary", "rtree"].contains(member.declName.baseName.text), call.arguments.count == 1,
+            let list = call.arguments.first?.expression
+        else { return ("binary", expression) }
+        return (member.declName.baseName.text, list)
     }
 
     /// The expression with every root-less key path (`\.name`) given the class as its root.

@@ -1,5 +1,7 @@
 import Testing
 
+@testable import SwiftDataMacros
+
 @Suite("@Model expansion")
 struct ModelMacroExpansionTests {
     /// Every form of persisted property: typed, with an initial value, optional, untyped; and the members
@@ -250,5 +252,37 @@ struct ModelMacroExpansionTests {
                 extension User: SwiftData.PersistentModel, Observation.Observable {
                 }
                 """#)
+    }
+
+    /// `#Unique` and `#Index` in the class body become the lists of key paths a container reads; `#Index` takes
+    /// lists of key paths, and Apple's `.binary(...)` and `.rtree(...)` index kinds, with or without their type.
+    @Test func collectsConstraintsAndIndexKinds() {
+        let expansion = expand(
+            """
+            @Model
+            final class Place {
+                #Unique<Place>([\\.name])
+                #Index<Place>(.binary([\\.name]), .rtree([\\.latitude, \\.longitude]))
+                #Index<Place>([\\.name, \\.latitude], Schema.Index<Place>.Types<Place>.rtree([\\.elevation]))
+                var name: String
+                var latitude: Double
+                var longitude: Double
+                var elevation: Double
+                init() {}
+            }
+            """, macros: allMacros.merging(["Unique": ConstraintMacro.self, "Index": ConstraintMacro.self]) { $1 })
+        let flat = expansion.expanded.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(
+            flat.contains("static var _$uniquenessConstraints: [[AnyKeyPath]] { [[\\Place.name] as [AnyKeyPath]] }"))
+        #expect(
+            flat.contains(
+                "static var _$indices: [[AnyKeyPath]] { [[\\Place.name] as [AnyKeyPath], [\\Place.name, \\Place.latitude] as [AnyKeyPath]] }"
+            ))
+        #expect(
+            flat.contains(
+                "static var _$spatialIndices: [[AnyKeyPath]] { [[\\Place.latitude, \\Place.longitude] as [AnyKeyPath], [\\Place.elevation] as [AnyKeyPath]] }"
+            ))
+        #expect(!expansion.expanded.contains("#Index"), "the declarations expand to nothing")
+        #expect(expansion.diagnostics.isEmpty)
     }
 }

@@ -26,8 +26,10 @@ public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable, 
     func _$set(_ property: Int, _ value: Any?)
     /// The unique constraints `#Unique` declares: key paths of the properties of each.
     static var _$uniquenessConstraints: [[AnyKeyPath]] { get }
-    /// The indexes `#Index` declares: key paths of the properties of each.
+    /// The binary indexes `#Index` declares: key paths of the properties of each.
     static var _$indices: [[AnyKeyPath]] { get }
+    /// The `.rtree` indexes `#Index` declares: key paths of the properties of each.
+    static var _$spatialIndices: [[AnyKeyPath]] { get }
 }
 
 extension PersistentModel {
@@ -77,6 +79,7 @@ extension PersistentModel {
 
     public static var _$uniquenessConstraints: [[AnyKeyPath]] { [] }
     public static var _$indices: [[AnyKeyPath]] { [] }
+    public static var _$spatialIndices: [[AnyKeyPath]] { [] }
 
     /// A model is the value of a to-one relationship.
     public var _relatedModels: [any PersistentModel] { [self] }

@@ -8,7 +8,9 @@ enum RelationshipResolver {
     static func resolve(_ entities: [Schema.Entity]) {
         let byName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         for entity in entities {
-            for relationship in entity.orderedRelationships where relationship.inverse == nil {
+            // A relationship without a key path (decoded, or built by hand) has its inverse from its name or none.
+            for relationship in entity.orderedRelationships
+            where relationship.inverse == nil && relationship.keypath != nil {
                 guard let destination = byName[relationship.destination] else { continue }
                 if let inverse = inverse(of: relationship, in: entity, destination: destination) {
                     relationship.inverse = inverse

@@ -2,6 +2,9 @@ import Foundation
 
 extension Schema {
     /// A persisted value property of a model class.
+    ///
+    /// `Codable` as Apple's is, except that the default value is kept only when it is `Codable` itself, and the
+    /// value type is found again by its mangled name in the running program (`Any` when it has none).
     public class Attribute: SchemaProperty, CustomDebugStringConvertible, @unchecked Sendable {
         /// The property's name in the model class.
         public var name: String
@@ -56,6 +59,38 @@ extension Schema {
             self.isOptional = layout?.isOptional ?? false
         }
 
+        private enum CodingKeys: String, CodingKey {
+            case name, originalName, options, valueType, defaultValue, isOptional, hashModifier
+        }
+
+        public required init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            name = try container.decode(String.self, forKey: .name)
+            originalName = try container.decode(String.self, forKey: .originalName)
+            options = try container.decode([Option].self, forKey: .options)
+            valueType = try container.decode(ValueTypeName.self, forKey: .valueType).type
+            isOptional = try container.decode(Bool.self, forKey: .isOptional)
+            hashModifier = try container.decodeIfPresent(String.self, forKey: .hashModifier)
+            if container.contains(.defaultValue), let type = valueType as? any Decodable.Type {
+                defaultValue = try container.decode(type, forKey: .defaultValue)
+            }
+            coding = try? AttributeCoding.of(self)
+            layout = coding == nil ? ValueCodec.layout(of: valueType)?.layout : .native(.blob)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(name, forKey: .name)
+            try container.encode(originalName, forKey: .originalName)
+            try container.encode(options, forKey: .options)
+            try container.encode(ValueTypeName(valueType), forKey: .valueType)
+            if let value = defaultValue.flatMap(ValueCodec.unwrapped), let encodable = value as? any Encodable {
+                try container.encode(encodable, forKey: .defaultValue)
+            }
+            try container.encode(isOptional, forKey: .isOptional)
+            try container.encodeIfPresent(hashModifier, forKey: .hashModifier)
+        }
+
         /// `true`: an attribute is a value stored with the model.
         public var isAttribute: Bool { true }
         /// `false`: an attribute is not a relationship.
@@ -72,8 +107,11 @@ extension Schema {
         public static func == (lhs: Attribute, rhs: Attribute) -> Bool {
             lhs.name == rhs.name && lhs.originalName == rhs.originalName && lhs.options == rhs.options
                 && lhs.valueType == rhs.valueType && lhs.isOptional == rhs.isOptional
-                && lhs.hashModifier == rhs.hashModifier
+                && lhs.hashModifier == rhs.hashModifier && lhs.members == rhs.members
         }
+
+        /// The attributes a composite attribute is made of; `nil` for others.
+        var members: [Attribute]? { nil }
 
         public func hash(into hasher: inout Hasher) {
             hasher.combine(name)

@@ -16,8 +16,11 @@ extension Schema {
         /// The unique constraints (`#Unique`, `@Attribute(.unique)`): each one the property names whose values,
         /// together, no two models share.
         public var uniquenessConstraints: [[String]] = []
-        /// The indexes (`#Index`): each one the property names it orders by.
+        /// The binary (B-tree) indexes, each a list of property names.
         public var indices: [[String]] = []
+        /// The `.rtree` indexes, each a list of numeric attribute names (not in Apple's API, whose `indices` does
+        /// not tell index kinds apart).
+        package var spatialIndices: [[String]] = []
 
         /// The model class, when the entity was built from one.
         package var modelType: (any PersistentModel.Type)?
@@ -54,6 +57,7 @@ extension Schema {
                 + orderedRelationships.filter(\.isUnique).map { [$0.name] }
                 + names(of: modelType._$uniquenessConstraints, metadata, what: "#Unique")
             indices = names(of: modelType._$indices, metadata, what: "#Index")
+            spatialIndices = names(of: modelType._$spatialIndices, metadata, what: "#Index")
         }
 
         /// Property names of key-path lists; a key path that is not a persisted property is a problem.
@@ -70,10 +74,31 @@ extension Schema {
             }.filter { !$0.isEmpty }
         }
 
-        private func add(_ property: any SchemaProperty) {
+        /// Adds a stored property; a unique constraint or an index adds to `uniquenessConstraints` or `indices`.
+        func add(_ property: any SchemaProperty) {
+            if let constraints = property as? any EntityConstraints {
+                let (unique, binary, spatial) = constraints.propertyNames
+                uniquenessConstraints += known(unique, in: property)
+                indices += known(binary, in: property)
+                spatialIndices += known(spatial, in: property)
+                return
+            }
             storedProperties.append(property)
             if let attribute = property as? Attribute { orderedAttributes.append(attribute) }
             if let relationship = property as? Relationship { orderedRelationships.append(relationship) }
+        }
+
+        /// The lists of property names that name stored properties; a key path that names none is a problem.
+        private func known(_ lists: [[String?]], in property: any SchemaProperty) -> [[String]] {
+            lists.map { names in
+                if names.contains(nil) {
+                    problems.append(
+                        SwiftDataError.loadIssueModelContainer.with(
+                            reason: "\(property) names a key path that is not a stored property of \(name)",
+                            model: name, suggestion: "List stored attributes or to-one relationships"))
+                }
+                return names.compactMap { $0 }
+            }.filter { !$0.isEmpty }
         }
 
         /// The relationship at a persisted property index, if that property is one.
@@ -110,7 +135,12 @@ extension Schema {
                 relationship.index = index
                 return relationship
             }
-            let attribute = metadata.metadata as? Attribute ?? Attribute()
+            var attribute = metadata.metadata as? Attribute ?? Attribute()
+            if let members = compositeMembers(of: valueType, attribute) {
+                attribute.name = metadata.name
+                attribute.valueType = valueType
+                attribute = CompositeAttribute(attribute, properties: members)
+            }
             attribute.name = metadata.name
             if attribute.originalName.isEmpty { attribute.originalName = metadata.name }
             attribute.valueType = valueType
@@ -143,9 +173,17 @@ extension Schema {
             return attribute
         }
 
+        /// The members of an attribute that holds a `Codable` struct as JSON, which makes it a composite attribute.
+        private static func compositeMembers(of valueType: Any.Type, _ attribute: Attribute) -> [Attribute]? {
+            guard attribute.options.allSatisfy({ $0.transformerName == nil && $0 != .codable }),
+                ValueCodec.layout(of: valueType)?.layout == .json
+            else { return nil }
+            return CompositeMembers.of((valueType as? any _OptionalValue.Type)?._wrappedType ?? valueType)
+        }
+
         /// The model type at the other end when `valueType` is a model, an optional model or a collection of
         /// models.
-        private static func relationshipDestination(
+        static func relationshipDestination(
             _ valueType: Any.Type
         ) -> (type: any PersistentModel.Type, isCollection: Bool)? {
             if let model = valueType as? any PersistentModel.Type { return (model, false) }
@@ -190,6 +228,7 @@ extension Schema {
             lhs.name == rhs.name && lhs.storedProperties.count == rhs.storedProperties.count
                 && zip(lhs.storedProperties, rhs.storedProperties).allSatisfy { $0.isEqual(to: $1) }
                 && lhs.uniquenessConstraints == rhs.uniquenessConstraints && lhs.indices == rhs.indices
+                && lhs.spatialIndices == rhs.spatialIndices
         }
 
         public func hash(into hasher: inout Hasher) { hasher.combine(name) }

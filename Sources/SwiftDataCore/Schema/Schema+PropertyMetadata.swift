@@ -18,8 +18,9 @@ extension Schema {
     }
 }
 
-/// A property of an entity: an attribute or a relationship.
-public protocol SchemaProperty: Hashable {
+/// A property of an entity: an attribute or a relationship (or a unique constraint or an index, which an entity
+/// keeps as its `uniquenessConstraints` and `indices`).
+public protocol SchemaProperty: Codable, Hashable {
     /// The property's name in the model class.
     var name: String { get set }
     /// The name the property had in an earlier version of the schema, which a migration renames; the property's
