@@ -118,6 +118,7 @@ struct SQLiteMigrator {
             try rebuildTable(entity, columns: columns)
             for (column, toFiles) in moved { try moveValues(of: table, column: column, toFiles: toFiles) }
         } else if old.uniquenessConstraints ?? [] != entity.uniquenessConstraints || old.indices ?? [] != entity.indices
+            || old.spatialIndices ?? [] != entity.spatialIndices
         {
             try replaceIndexes(of: entity, old: old)
         }
@@ -236,6 +237,7 @@ struct SQLiteMigrator {
     /// Creates the entity's unique constraints and indexes; refuses unique constraints the data breaks, naming the
     /// duplicate values.
     private func createIndexes(of entity: Schema.Entity) throws {
+        try SQLiteSpatialIndex.dropAll(of: entity.name, in: database)
         for constraint in entity.uniquenessConstraints {
             let columns = constraint.map(dialect.quote).joined(separator: ", ")
             let duplicates = try database.rows(

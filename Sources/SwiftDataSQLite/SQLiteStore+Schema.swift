@@ -295,8 +295,9 @@ extension SQLiteStore {
         ]
     }
 
-    /// `CREATE [UNIQUE] INDEX` for the entity's unique constraints and indexes. Text columns are indexed in the
-    /// collation predicates compare them with, so that lookups use the index and uniqueness follows Swift's `==`.
+    /// `CREATE [UNIQUE] INDEX` for the entity's unique constraints and indexes, and its `.rtree` indexes (see
+    /// `SQLiteSpatialIndex`). Text columns are indexed in the collation predicates compare them with, so that lookups
+    /// use the index and uniqueness follows Swift's `==`.
     static func indexStatements(_ entity: Schema.Entity) -> [String] {
         let dialect = SQLiteDialect()
         func create(_ columns: [String], unique: Bool) -> String {
@@ -308,6 +309,6 @@ extension SQLiteStore {
                 "CREATE \(unique ? "UNIQUE " : "")INDEX \(dialect.quote(name)) ON \(dialect.quote(entity.name)) (\(terms.joined(separator: ", ")))"
         }
         return entity.uniquenessConstraints.map { create($0, unique: true) }
-            + entity.indices.map { create($0, unique: false) }
+            + entity.indices.map { create($0, unique: false) } + SQLiteSpatialIndex.createStatements(entity)
     }
 }

@@ -306,6 +306,11 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
     struct SelectPlan {
         var predicate: PredicateTranslation?
         var orderings: [SQLOrdering]?
+        /// The candidates the predicate bounds through `.rtree` indexes (see `SQLiteSpatialIndex`), if any.
+        var spatialFilter: SQLExpression?
+
+        /// The `WHERE` conditions.
+        var conditions: [SQLExpression] { [predicate?.condition, spatialFilter].compactMap { $0 } }
 
         var coverage: FetchCoverage {
             FetchCoverage(predicate: predicate?.isExact ?? true, sort: orderings != nil)
@@ -332,7 +337,8 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
         } catch {
             Log.warningOnce("sorting \(entity.name) happens in memory: \(error)")
         }
-        return SelectPlan(predicate: translation, orderings: orderings)
+        let spatialFilter = request.predicate.flatMap { SQLiteSpatialIndex.filter(for: $0, entity: entity) }
+        return SelectPlan(predicate: translation, orderings: orderings, spatialFilter: spatialFilter)
     }
 
     /// The `SELECT` statements of a request: one, or one per chunk of requested keys. When the plan does not
@@ -347,7 +353,7 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
         }
         let base = SQLStatement(sql: "SELECT \(columns.joined(separator: ", ")) FROM \(table)")
         let plan = plan(request)
-        let conditions = [plan.predicate?.condition].compactMap { $0 }
+        let conditions = plan.conditions
         let orderings = plan.orderings ?? []
         let windowed = plan.coverage.isComplete && (request.fetchLimit != nil || request.fetchOffset != nil)
 
@@ -387,7 +393,8 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
             return inner
         }
         var statement = SQLStatement(sql: "SELECT count(*) FROM \(dialect.quote(request.entity.name))")
-        if let condition = plan(request).predicate?.condition {
+        let conditions = plan(request).conditions
+        if let condition = conditions.dropFirst().reduce(conditions.first, { SQLExpression.and($0!, $1) }) {
             statement.sql += " WHERE "
             dialect.render(condition, into: &statement)
         }

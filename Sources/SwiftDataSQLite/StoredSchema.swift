@@ -11,6 +11,8 @@ struct StoredSchema: Codable, Equatable {
         var relationships: [StoredRelationship]? = nil
         var uniquenessConstraints: [[String]]? = nil
         var indices: [[String]]? = nil
+        /// The `.rtree` indexes; `nil` when there are none, as in stores written before they existed.
+        var spatialIndices: [[String]]? = nil
     }
 
     struct StoredRelationship: Codable, Equatable {
@@ -64,7 +66,8 @@ struct StoredSchema: Codable, Equatable {
                     name: relationship.name, destination: relationship.destination,
                     isToMany: !relationship.isToOneRelationship, inverse: relationship.inverse?.name, storage: storage)
             },
-            uniquenessConstraints: entity.uniquenessConstraints, indices: entity.indices)
+            uniquenessConstraints: entity.uniquenessConstraints, indices: entity.indices,
+            spatialIndices: entity.spatialIndices.isEmpty ? nil : entity.spatialIndices)
     }
 
     /// The options of an attribute the store records.

@@ -1,3 +1,5 @@
+import Foundation
+
 extension Schema {
     /// The description of one model class: its name and persisted properties.
     public final class Entity: Hashable, CustomDebugStringConvertible, @unchecked Sendable {
@@ -58,6 +60,40 @@ extension Schema {
                 + names(of: modelType._$uniquenessConstraints, metadata, what: "#Unique")
             indices = names(of: modelType._$indices, metadata, what: "#Index")
             spatialIndices = names(of: modelType._$spatialIndices, metadata, what: "#Index")
+            checkSpatialIndices()
+        }
+
+        /// An `.rtree` index takes one to five attributes that are numbers or dates; anything else is a problem the
+        /// container reports, naming the index.
+        private func checkSpatialIndices() {
+            let numeric: [Any.Type] = [
+                Int.self, Int8.self, Int16.self, Int32.self, Int64.self, UInt8.self, UInt16.self, UInt32.self,
+                Double.self, Float.self, Date.self,
+            ]
+            for columns in spatialIndices {
+                let invalid = columns.first { column in
+                    guard let attribute = attributesByName[column], attribute.coding == nil else { return true }
+                    let type = (attribute.valueType as? any _OptionalValue.Type)?._wrappedType ?? attribute.valueType
+                    return !numeric.contains { $0 == type }
+                }
+                let reason =
+                    if let invalid {
+                        "'\(invalid)' is not an attribute of a number or date type"
+                    } else if columns.count > 5 {
+                        "it has \(columns.count) dimensions, and an R*Tree index has at most five"
+                    } else {
+                        String?.none
+                    }
+                guard let reason else { continue }
+                problems.append(
+                    SwiftDataError.loadIssueModelContainer.with(
+                        reason:
+                            "the .rtree index on \(columns.joined(separator: ", ")) of \(name) cannot be created: \(reason)",
+                        model: name, property: columns.joined(separator: ", "),
+                        suggestion:
+                            "Index Int, Double, Float or Date attributes (at most five) with .rtree; use .binary for others"
+                    ))
+            }
         }
 
         /// Property names of key-path lists; a key path that is not a persisted property is a problem.

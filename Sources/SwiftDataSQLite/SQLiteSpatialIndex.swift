@@ -1,0 +1,227 @@
+import Foundation
+import SwiftDataCore
+import SwiftDataSQL
+
+/// `.rtree` indexes (`#Index<Place>(.rtree([\.latitude, \.longitude]))`), kept in SQLite's R*Tree module.
+///
+/// Each index is a virtual table `<Entity>_rtree_<columns>` of (`id`, then `<column>_min`, `<column>_max` per
+/// column), with one box per row of the entity: a point, or an infinite range where the row has no value (NULL,
+/// or NaN). Triggers on the entity's table keep it in step with every insert, update and delete, in the same
+/// transaction. A fetch whose predicate bounds indexed columns (`$0.latitude >= 45 && $0.latitude <= 46 && ...`,
+/// at the top level of the predicate) selects its candidates through the index: `_pk IN (SELECT id FROM <index>
+/// WHERE ...)`. R*Tree keeps 32-bit floats, rounded outward, so the candidates are a superset of the rows, and the
+/// predicate itself decides.
+enum SQLiteSpatialIndex {
+    /// The virtual table of an index.
+    static func table(of entity: String, _ columns: [String]) -> String {
+        "\(entity)_rtree_\(columns.joined(separator: "_"))"
+    }
+
+    /// Creates the entity's indexes, fills them from its rows and installs the triggers that keep them current.
+    static func createStatements(_ entity: Schema.Entity) -> [String] {
+        let dialect = SQLiteDialect()
+        let base = dialect.quote(entity.name)
+        let key = dialect.quote(SQLiteStore.keyColumn)
+        return entity.spatialIndices.flatMap { columns -> [String] in
+            let name = table(of: entity.name, columns)
+            let index = dialect.quote(name)
+            let definition = columns.flatMap { [dialect.quote("\($0)_min"), dialect.quote("\($0)_max")] }
+            func box(_ row: String) -> String {
+                columns.map { column in
+                    let value = "\(row)\(dialect.quote(column))"
+                    return "coalesce(\(value), -9e999), coalesce(\(value), 9e999)"
+                }.joined(separator: ", ")
+            }
+            return [
+                "CREATE VIRTUAL TABLE \(index) USING rtree(\"id\", \(definition.joined(separator: ", ")))",
+                "INSERT INTO \(index) SELECT \(key), \(box("")) FROM \(base)",
+                """
+                CREATE TRIGGER \(dialect.quote("\(name)_insert")) AFTER INSERT ON \(base) BEGIN \
+                INSERT INTO \(index) VALUES (new.\(key), \(box("new."))); END
+                """,
+                """
+                CREATE TRIGGER \(dialect.quote("\(name)_update")) AFTER UPDATE OF \
+                \(columns.map(dialect.quote).joined(separator: ", ")) ON \(base) BEGIN \
+                DELETE FROM \(index) WHERE "id" = old.\(key); \
+                INSERT INTO \(index) VALUES (new.\(key), \(box("new."))); END
+                """,
+                """
+                CREATE TRIGGER \(dialect.quote("\(name)_delete")) AFTER DELETE ON \(base) BEGIN \
+                DELETE FROM \(index) WHERE "id" = old.\(key); END
+                """,
+            ]
+        }
+    }
+
+    /// Drops every index of the entity, with its triggers (before its indexes are created again).
+    static func dropAll(of entity: String, in database: SQLiteDatabase) throws {
+        let dialect = SQLiteDialect()
+        let pattern =
+            entity.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "_", with: "\\_")
+            .replacingOccurrences(of: "%", with: "\\%") + "\\_rtree\\_%"
+        let objects = try database.rows(
+            """
+            SELECT type, name FROM sqlite_master WHERE name LIKE ? ESCAPE '\\' AND \
+            ((type = 'trigger' AND tbl_name = ?) OR (type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'))
+            """,
+            [.text(pattern), .text(entity)])
+        let named = objects.compactMap { row -> (type: String, name: String)? in
+            guard case .text(let type) = row.first, case .text(let name) = row.last else { return nil }
+            return (type, name)
+        }
+        for object in named where object.type == "trigger" {
+            try database.executeScript("DROP TRIGGER IF EXISTS \(dialect.quote(object.name))")
+        }
+        for object in named where object.type == "table" {
+            try database.executeScript("DROP TABLE IF EXISTS \(dialect.quote(object.name))")
+        }
+    }
+
+    /// The condition that selects, through the entity's indexes, the candidates of a predicate that bounds indexed
+    /// columns; `nil` when it bounds none.
+    static func filter<T: PersistentModel>(for predicate: Predicate<T>, entity: Schema.Entity) -> SQLExpression? {
+        guard !entity.spatialIndices.isEmpty else { return nil }
+        var bounds = SpatialBounds(entity: entity, variable: predicate.variable.key)
+        bounds.add(predicate.expression)
+        let filters = entity.spatialIndices.compactMap { columns -> SQLExpression? in
+            let alias = "_spatial"
+            let conditions = columns.flatMap { column -> [SQLExpression] in
+                let range = bounds.ranges[column]
+                let minimum = SQLExpression.qualifiedColumn(table: alias, column: "\(column)_min")
+                let maximum = SQLExpression.qualifiedColumn(table: alias, column: "\(column)_max")
+                return [
+                    range?.lower.map { .infix(maximum, ">=", .value(.real($0))) },
+                    range?.upper.map { .infix(minimum, "<=", .value(.real($0))) },
+                ].compactMap { $0 }
+            }
+            guard let first = conditions.first else { return nil }
+            let subquery = SQLSubquery(
+                result: .qualifiedColumn(table: alias, column: "id"),
+                sources: [SQLSource(.table(table(of: entity.name, columns)), alias: alias)],
+                condition: conditions.dropFirst().reduce(first, SQLExpression.and))
+            return .infix(.column(SQLiteStore.keyColumn), "IN", .subquery(subquery))
+        }
+        guard let first = filters.first else { return nil }
+        return filters.dropFirst().reduce(first, SQLExpression.and)
+    }
+}
+
+/// The ranges a predicate's top-level conjunction puts on the fetched model's numeric attributes.
+struct SpatialBounds {
+    let entity: Schema.Entity
+    let variable: PredicateExpressions.VariableID
+    /// By column: a lower and an upper bound, each widened by one step of `Double` so that converting the
+    /// compared value cannot narrow it.
+    var ranges: [String: (lower: Double?, upper: Double?)] = [:]
+
+    init(entity: Schema.Entity, variable: PredicateExpressions.VariableID) {
+        self.entity = entity
+        self.variable = variable
+    }
+
+    /// Adds the bounds of `expression` if it is a comparison or a conjunction of them.
+    mutating func add(_ expression: Any) {
+        (expression as? any SpatialBoundsExpression)?.addBounds(to: &self)
+    }
+
+    /// Records `column <op> value` (or `value <op> column` when `flipped`).
+    mutating func add(_ column: String, _ op: PredicateExpressions.ComparisonOperator?, _ value: Double) {
+        var range = ranges[column] ?? (nil, nil)
+        switch op {
+        case .greaterThan?, .greaterThanOrEqual?: range.lower = max(range.lower ?? -.infinity, value.nextDown)
+        case .lessThan?, .lessThanOrEqual?: range.upper = min(range.upper ?? .infinity, value.nextUp)
+        case nil:
+            range.lower = max(range.lower ?? -.infinity, value.nextDown)
+            range.upper = min(range.upper ?? .infinity, value.nextUp)
+        }
+        ranges[column] = range
+    }
+
+    /// The column of a key path of the fetched model, if it is an indexed attribute.
+    func column(_ term: Any) -> String? {
+        guard let keyPath = term as? any SpatialKeyPathTerm, keyPath.variableKey == variable,
+            let index = entity.propertyIndex(for: keyPath.anyKeyPath), let attribute = entity.attribute(at: index),
+            entity.spatialIndices.contains(where: { $0.contains(attribute.name) })
+        else { return nil }
+        return attribute.name
+    }
+
+    /// The number a constant stands for in the store: a number, or a date's seconds since 2001.
+    static func number(_ term: Any) -> Double? {
+        guard let value = (term as? any SpatialValueTerm)?.anyValue else { return nil }
+        switch value {
+        case let value as any BinaryInteger: return Double(value)
+        case let value as any BinaryFloatingPoint: return Double(value)
+        case let value as Date: return value.timeIntervalSinceReferenceDate
+        default: return nil
+        }
+    }
+}
+
+/// A predicate node that can bound columns.
+protocol SpatialBoundsExpression {
+    func addBounds(to bounds: inout SpatialBounds)
+}
+
+/// A key path from a predicate variable.
+protocol SpatialKeyPathTerm {
+    var variableKey: PredicateExpressions.VariableID? { get }
+    var anyKeyPath: AnyKeyPath { get }
+}
+
+/// A constant.
+protocol SpatialValueTerm {
+    var anyValue: Any { get }
+}
+
+extension PredicateExpressions.KeyPath: SpatialKeyPathTerm {
+    var variableKey: PredicateExpressions.VariableID? { (root as? any SpatialVariable)?.variableKey }
+    var anyKeyPath: AnyKeyPath { keyPath }
+}
+
+/// A predicate variable.
+protocol SpatialVariable {
+    var variableKey: PredicateExpressions.VariableID { get }
+}
+
+extension PredicateExpressions.Variable: SpatialVariable {
+    var variableKey: PredicateExpressions.VariableID { key }
+}
+
+extension PredicateExpressions.Value: SpatialValueTerm {
+    var anyValue: Any { value }
+}
+
+extension PredicateExpressions.Conjunction: SpatialBoundsExpression {
+    func addBounds(to bounds: inout SpatialBounds) {
+        bounds.add(lhs)
+        bounds.add(rhs)
+    }
+}
+
+extension PredicateExpressions.Comparison: SpatialBoundsExpression {
+    func addBounds(to bounds: inout SpatialBounds) {
+        if let column = bounds.column(lhs), let value = SpatialBounds.number(rhs) {
+            bounds.add(column, op, value)
+        } else if let column = bounds.column(rhs), let value = SpatialBounds.number(lhs) {
+            let flipped: PredicateExpressions.ComparisonOperator =
+                switch op {
+                case .lessThan: .greaterThan
+                case .lessThanOrEqual: .greaterThanOrEqual
+                case .greaterThan: .lessThan
+                case .greaterThanOrEqual: .lessThanOrEqual
+                }
+            bounds.add(column, flipped, value)
+        }
+    }
+}
+
+extension PredicateExpressions.Equal: SpatialBoundsExpression {
+    func addBounds(to bounds: inout SpatialBounds) {
+        if let column = bounds.column(lhs), let value = SpatialBounds.number(rhs) {
+            bounds.add(column, nil, value)
+        } else if let column = bounds.column(rhs), let value = SpatialBounds.number(lhs) {
+            bounds.add(column, nil, value)
+        }
+    }
+}
