@@ -2,8 +2,8 @@ import Foundation
 
 /// The entities of a container: one per model class, with their attributes and relationships.
 ///
-/// Differs from Apple's: `Schema` is not `Codable` (stores keep their own description of it), and
-/// `save(to:)` / `load(from:)` are not provided.
+/// `Codable`, and saved to or loaded from a file, as Apple's is (see `Schema+Codable.swift` for what a decoded
+/// schema lacks).
 public final class Schema: Hashable, @unchecked Sendable, CustomDebugStringConvertible {
     /// The version of the schema encoding.
     public static let schemaEncodingVersion = Version(1, 0, 0)
