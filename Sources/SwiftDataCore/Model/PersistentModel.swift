@@ -159,21 +159,33 @@ public protocol BackingData<Model> {
     /// What the store knows of the model's type (here the entity's name).
     var metadata: Any { get }
 
+    /// The value of an attribute.
     func getValue<Value>(forKey: KeyPath<Model, Value>) -> Value where Value: Decodable
+    /// The model of a to-one relationship.
     func getValue<Value>(forKey: KeyPath<Model, Value>) -> Value where Value: PersistentModel
+    /// The model of an optional to-one relationship, or `nil`.
     func getValue<Value>(forKey: KeyPath<Model, Value?>) -> Value? where Value: PersistentModel
+    /// The models of a to-many relationship.
     func getValue<Value, OtherModel>(forKey: KeyPath<Model, Value>) -> Value
     where Value: RelationshipCollection, OtherModel == Value.PersistentElement
+    /// The models of a to-many relationship whose models are also `Codable`.
     func getValue<Value, OtherModel>(forKey: KeyPath<Model, Value>) -> Value
     where Value: Decodable, Value: RelationshipCollection, OtherModel == Value.PersistentElement
+    /// The value of a `.transformable` attribute.
     func getTransformableValue<Value>(forKey: KeyPath<Model, Value>) -> Value
+    /// Sets an attribute.
     func setValue<Value>(forKey: KeyPath<Model, Value>, to newValue: Value) where Value: Encodable
+    /// Sets a to-one relationship.
     func setValue<Value>(forKey: KeyPath<Model, Value>, to newValue: Value) where Value: PersistentModel
+    /// Sets an optional to-one relationship; `nil` clears it.
     func setValue<Value>(forKey: KeyPath<Model, Value?>, to newValue: Value?) where Value: PersistentModel
+    /// Sets the models of a to-many relationship.
     func setValue<Value, OtherModel>(forKey: KeyPath<Model, Value>, to newValue: Value)
     where Value: RelationshipCollection, OtherModel == Value.PersistentElement
+    /// Sets the models of a to-many relationship whose models are also `Codable`.
     func setValue<Value, OtherModel>(forKey: KeyPath<Model, Value>, to newValue: Value)
     where Value: Encodable, Value: RelationshipCollection, OtherModel == Value.PersistentElement
+    /// Sets a `.transformable` attribute.
     func setTransformableValue<Value>(forKey: KeyPath<Model, Value>, to newValue: Value)
 }
 

@@ -38,6 +38,7 @@ extension Schema {
 
         private enum CodingKeys: String, CodingKey { case properties }
 
+        /// A composite attribute as `encode(to:)` wrote it, with its members.
         public required init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             properties = try container.decode([SchemaPropertyCoding].self, forKey: .properties).compactMap {

@@ -36,6 +36,7 @@ extension Schema {
         /// The indexes.
         public let indices: [Types<T>]
 
+        /// Indexes of the given kinds.
         public init(_ indices: Types<T>...) {
             self.indices = indices
             name = "\(Schema.entityName(for: T.self))_index"
@@ -51,7 +52,11 @@ extension Schema {
             valueType = T.self
         }
 
-        public enum CodingKeys: CodingKey { case indices }
+        /// The keys of the archived form.
+        public enum CodingKeys: CodingKey {
+            /// The indexes, each with its kind and property names.
+            case indices
+        }
 
         private struct Archived: Codable {
             var binary: [String]?

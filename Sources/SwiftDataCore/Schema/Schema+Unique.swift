@@ -14,6 +14,7 @@ extension Schema {
         /// The constraints: key paths of stored attributes or to-one relationships.
         public let constraints: [[PartialKeyPath<T>]]
 
+        /// Unique constraints, each on a list of properties.
         public init(_ constraints: [PartialKeyPath<T>]...) {
             self.constraints = constraints
             name = "\(Schema.entityName(for: T.self))_unique"
@@ -21,7 +22,11 @@ extension Schema {
             valueType = T.self
         }
 
-        public enum CodingKeys: CodingKey { case constraints }
+        /// The keys of the archived form.
+        public enum CodingKeys: CodingKey {
+            /// The constraints, as property names.
+            case constraints
+        }
 
         public required init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
