@@ -1,6 +1,9 @@
 import Foundation
 
 extension Schema {
+    // @unchecked Sendable as `Attribute` is (restated, as Swift asks of a subclass): its `properties` are set while
+    // a schema is built, before the schema is shared.
+
     /// An attribute whose value is a `Codable` struct, described by the attributes of its members. A model's
     /// property of such a type is one: `properties` lists the struct's coding keys with their types (nested structs
     /// are composite attributes in turn). The store keeps the value in one column, as JSON text with sorted keys, so

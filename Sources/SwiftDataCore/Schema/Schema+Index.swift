@@ -5,7 +5,7 @@ extension Schema {
     /// and `.rtree` indexes (SQLite's R*Tree module) for range queries on numeric attributes, such as a latitude and
     /// a longitude. Given to `Schema.Entity(_:properties:)`, it becomes the entity's `indices`. Archived by property
     /// names.
-    public final class Index<T: PersistentModel>: SchemaProperty, CustomDebugStringConvertible, @unchecked Sendable {
+    public final class Index<T: PersistentModel>: SchemaProperty, CustomDebugStringConvertible {
         /// The kinds of index.
         public enum Types<P: PersistentModel> {
             /// An ordinary (B-tree) index on the properties, in order.

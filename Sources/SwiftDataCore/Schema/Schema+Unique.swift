@@ -4,7 +4,7 @@ extension Schema {
     /// The unique constraints of a model, as `#Unique<T>` declares them: each a list of key paths whose values
     /// together are unique among the models. Given to `Schema.Entity(_:properties:)`, it becomes the entity's
     /// `uniquenessConstraints`. Archived by property names.
-    public final class Unique<T: PersistentModel>: SchemaProperty, CustomDebugStringConvertible, @unchecked Sendable {
+    public final class Unique<T: PersistentModel>: SchemaProperty, CustomDebugStringConvertible {
         /// `<Entity>_unique`.
         public var name: String
         public var originalName: String
