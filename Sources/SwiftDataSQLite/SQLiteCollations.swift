@@ -1,20 +1,21 @@
 import CSQLite
 import Foundation
 import SwiftDataCore
+import SwiftDataSQL
 
 /// Collations that compare text the way Swift compares the values it encodes. Each calls the Swift comparison
 /// itself, so SQL and `Predicate.evaluate` agree by construction.
 enum SQLiteCollations {
     /// `String`'s `==` and `<`: canonically equivalent strings are equal, others ordered by Unicode scalars.
-    static let string = "SWIFTDATA_STRING"
+    static let string = SQLiteDialect.collation(for: .string)
     /// `Decimal`'s `<` on decimal text.
-    static let decimal = "SWIFTDATA_DECIMAL"
+    static let decimal = SQLiteDialect.collation(for: .decimal)
     /// `String.StandardComparator.lexical`.
-    static let lexical = "SWIFTDATA_LEXICAL"
+    static let lexical = SQLiteDialect.collation(for: .lexical)
     /// `localizedStandardCompare`: the `.localizedStandard` sort comparator of models.
-    static let localizedStandard = "SWIFTDATA_LOCALIZED_STANDARD"
+    static let localizedStandard = SQLiteDialect.collation(for: .localizedStandard)
     /// `localizedCompare`: the `.localized` sort comparator of models.
-    static let localized = "SWIFTDATA_LOCALIZED"
+    static let localized = SQLiteDialect.collation(for: .localized)
 
     static func register(on handle: OpaquePointer) {
         sqlite3_create_collation_v2(

@@ -3,51 +3,31 @@ import Foundation
 import SwiftDataCore
 import SwiftDataSQL
 
-/// SQL functions that give predicates Swift's semantics (see `SQLFunction`). Functions over strings run the
-/// same Swift code `Predicate.evaluate` runs, so SQL and memory agree by construction. Functions that stand
-/// for a Swift trap raise an error; they are registered as non-deterministic, so that SQLite never evaluates
-/// them ahead of time, outside the `CASE` branch that guards them.
+/// The SQL functions that `SQLiteDialect` calls to give predicates Swift's semantics (see `SQLFunction`).
+/// Functions over strings run the same Swift code `Predicate.evaluate` runs, so SQL and memory agree by
+/// construction. Functions that stand for a Swift trap raise an error; they are registered as non-deterministic,
+/// so that SQLite never evaluates them ahead of time, outside the `CASE` branch that guards them.
 enum SQLiteFunctions {
-    /// The SQL name of each function.
-    static func name(of function: SQLFunction) -> String {
-        switch function {
-        case .checkedInteger: "swiftdata_checked"
-        case .integerDivide: "swiftdata_divide"
-        case .integerRemainder: "swiftdata_remainder"
-        case .realDivide: "swiftdata_real_divide"
-        case .unwrap: "swiftdata_unwrap"
-        case .fail: "swiftdata_fail"
-        case .contains: "swiftdata_contains"
-        case .startsWith: "swiftdata_starts_with"
-        case .localizedStandardContains: "swiftdata_localized_standard_contains"
-        case .caseInsensitiveCompare: "swiftdata_case_insensitive_compare"
-        case .localizedCompare: "swiftdata_localized_compare"
-        case .jsonExtract: "json_extract"
-        case .jsonArrayLength: "json_array_length"
-        case .jsonEach: "json_each"
-        }
-    }
-
     /// A string argument as a predicate node.
     private typealias Text = PredicateExpressions.Value<String>
 
     typealias Implementation = @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void
 
     static func register(on handle: OpaquePointer) {
-        for function in SQLFunction.allCases {
+        for function in SQLiteDialect.Function.allCases {
             guard let (count, isPure, implementation) = implementation(of: function) else { continue }
             let flags = SQLITE_UTF8 | SQLITE_INNOCUOUS | (isPure ? SQLITE_DETERMINISTIC : 0)
-            sqlite3_create_function_v2(handle, name(of: function), count, flags, nil, implementation, nil, nil, nil)
+            sqlite3_create_function_v2(handle, function.rawValue, count, flags, nil, implementation, nil, nil, nil)
         }
     }
 
     /// The argument count, purity (deterministic and never raising) and C implementation of a function, or `nil`
-    /// for SQLite's own JSON functions.
-    private static func implementation(of function: SQLFunction) -> (Int32, Bool, Implementation)? {
+    /// where the platform's Foundation lacks it.
+    private static func implementation(of function: SQLiteDialect.Function) -> (Int32, Bool, Implementation)? {
         switch function {
-        case .checkedInteger: (3, false, { SQLiteFunctions.checked($0, $2) })
-        case .integerDivide: (4, false, { SQLiteFunctions.divide($0, $2, remainder: false) })
-        case .integerRemainder: (4, false, { SQLiteFunctions.divide($0, $2, remainder: true) })
+        case .checked: (3, false, { SQLiteFunctions.checked($0, $2) })
+        case .divide: (4, false, { SQLiteFunctions.divide($0, $2, remainder: false) })
+        case .remainder: (4, false, { SQLiteFunctions.divide($0, $2, remainder: true) })
         case .realDivide: (2, true, { SQLiteFunctions.realDivide($0, $2) })
         case .unwrap: (1, false, { SQLiteFunctions.unwrap($0, $2) })
         case .fail: (1, false, { SQLiteFunctions.fail($0, $2) })
@@ -63,7 +43,6 @@ enum SQLiteFunctions {
                 (2, false, { SQLiteFunctions.strings($0, $2, SQLiteFunctions.caseInsensitiveCompare) })
             case .localizedCompare: (2, false, { SQLiteFunctions.strings($0, $2, SQLiteFunctions.localizedCompare) })
         #endif
-        case .jsonExtract, .jsonArrayLength, .jsonEach: nil
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import SwiftDataCore
+import SwiftDataSQL
 
 /// Brings a store's tables from the schema it records to a model schema, when the change is lightweight:
 /// added models, added optional or defaulted properties, removed properties, renames through `originalName`,

@@ -90,8 +90,8 @@ enum SQLiteSpatialIndex {
                 let minimum = SQLExpression.qualifiedColumn(table: alias, column: "\(column)_min")
                 let maximum = SQLExpression.qualifiedColumn(table: alias, column: "\(column)_max")
                 return [
-                    range?.lower.map { .infix(maximum, ">=", .value(.real($0))) },
-                    range?.upper.map { .infix(minimum, "<=", .value(.real($0))) },
+                    range?.lower.map { .binary(maximum, .greaterOrEqual, .bind(.real($0), .real)) },
+                    range?.upper.map { .binary(minimum, .lessOrEqual, .bind(.real($0), .real)) },
                 ].compactMap { $0 }
             }
             guard let first = conditions.first else { return nil }
@@ -99,7 +99,7 @@ enum SQLiteSpatialIndex {
                 result: .qualifiedColumn(table: alias, column: "id"),
                 sources: [SQLSource(.table(table(of: entity.name, columns)), alias: alias)],
                 condition: conditions.dropFirst().reduce(first, SQLExpression.and))
-            return .infix(.column(SQLiteStore.keyColumn), "IN", .subquery(subquery))
+            return .inSubquery(.column(SQLiteStore.keyColumn), subquery)
         }
         guard let first = filters.first else { return nil }
         return filters.dropFirst().reduce(first, SQLExpression.and)

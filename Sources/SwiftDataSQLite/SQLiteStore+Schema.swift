@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import SwiftDataCore
+import SwiftDataSQL
 
 extension SQLiteStore {
     /// Refuses a file that exists but is not an SQLite database, before SQLite touches it; creates the

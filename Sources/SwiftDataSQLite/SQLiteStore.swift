@@ -309,8 +309,11 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
         /// The candidates the predicate bounds through `.rtree` indexes (see `SQLiteSpatialIndex`), if any.
         var spatialFilter: SQLExpression?
 
-        /// The `WHERE` conditions.
-        var conditions: [SQLExpression] { [predicate?.condition, spatialFilter].compactMap { $0 } }
+        /// The `WHERE` condition: the predicate's and the spatial filter's, if any.
+        var condition: SQLExpression? {
+            guard let predicate = predicate?.condition else { return spatialFilter }
+            return spatialFilter.map { .and(predicate, $0) } ?? predicate
+        }
 
         var coverage: FetchCoverage {
             FetchCoverage(predicate: predicate?.isExact ?? true, sort: orderings != nil)
@@ -344,44 +347,26 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
     /// The `SELECT` statements of a request: one, or one per chunk of requested keys. When the plan does not
     /// cover the whole request, the statements select a superset of its rows, unwindowed (see `FetchCoverage`).
     func selectStatements<T: PersistentModel>(_ request: FetchRequest<T>) throws -> [SQLStatement] {
-        let entity = request.entity
-        let table = dialect.quote(entity.name)
-        var columns = [dialect.quote(SQLiteStore.keyColumn)]
-        for property in request.properties {
-            guard let column = columnName(of: property, in: entity) else { continue }
-            columns.append(dialect.quote(column))
-        }
-        let base = SQLStatement(sql: "SELECT \(columns.joined(separator: ", ")) FROM \(table)")
         let plan = plan(request)
-        let conditions = plan.conditions
-        let orderings = plan.orderings ?? []
-        let windowed = plan.coverage.isComplete && (request.fetchLimit != nil || request.fetchOffset != nil)
-
-        func finish(_ conditions: [SQLExpression]) -> SQLStatement {
-            var statement = base
-            if let condition = conditions.dropFirst().reduce(conditions.first, { SQLExpression.and($0!, $1) }) {
-                statement.sql += " WHERE "
-                dialect.render(condition, into: &statement)
-            }
-            statement.sql += " ORDER BY "
-            dialect.render(
-                orderings + [SQLOrdering(.column(SQLiteStore.keyColumn), descending: false)], into: &statement)
-            if windowed {
-                statement.sql += " LIMIT ? OFFSET ?"
-                // A negative limit means no limit to SQLite.
-                let limit = request.fetchLimit.map { max($0, 0) } ?? -1
-                statement.parameters.append(.integer(Int64(limit)))
-                statement.parameters.append(.integer(Int64(max(request.fetchOffset ?? 0, 0))))
-            }
-            return statement
-        }
-
-        guard let keys = request.keys else { return [finish(conditions)] }
+        var select = self.select(request, plan: plan)
+        guard let keys = request.keys else { return [dialect.render(select)] }
+        let condition = select.condition
         return stride(from: 0, to: keys.count, by: 10_000).map { start in
             let chunk = keys[start..<min(start + 10_000, keys.count)]
-            let list = SQLExpression.list(chunk.map { .value(.integer($0)) })
-            return finish(conditions + [.infix(.column(SQLiteStore.keyColumn), "IN", list)])
+            let inChunk = SQLExpression.inList(
+                .column(SQLiteStore.keyColumn), chunk.map { .bind(.integer($0), .integer) })
+            select.condition = condition.map { .and($0, inChunk) } ?? inChunk
+            return dialect.render(select)
         }
+    }
+
+    /// The `SELECT` of a request's rows (without the keys it may be limited to).
+    func select<T: PersistentModel>(_ request: FetchRequest<T>, plan: SelectPlan) -> SQLSelect {
+        let columns = request.properties.compactMap { columnName(of: $0, in: request.entity) }
+        return .fetch(
+            from: request.entity.name, columns: columns, condition: plan.condition,
+            orderings: plan.orderings ?? [], limit: request.fetchLimit, offset: request.fetchOffset,
+            isComplete: plan.coverage.isComplete)
     }
 
     /// The `SELECT count(*)` of a request without keys. Without a limit or an offset it counts the table's rows
@@ -392,13 +377,9 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
             inner.sql = "SELECT count(*) FROM (\(inner.sql))"
             return inner
         }
-        var statement = SQLStatement(sql: "SELECT count(*) FROM \(dialect.quote(request.entity.name))")
-        let conditions = plan(request).conditions
-        if let condition = conditions.dropFirst().reduce(conditions.first, { SQLExpression.and($0!, $1) }) {
-            statement.sql += " WHERE "
-            dialect.render(condition, into: &statement)
-        }
-        return statement
+        let select = SQLSelect(
+            columns: [.countRows], table: request.entity.name, condition: plan(request).condition)
+        return dialect.render(select)
     }
 
     /// Steps a fetch's statement, reporting a failure of the predicate's SQL as the Swift error it stands for.

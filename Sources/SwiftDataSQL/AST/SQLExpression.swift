@@ -1,37 +1,66 @@
 import SwiftDataCore
 
-/// A dialect-neutral SQL expression. Values are never spliced into SQL text: they render as parameters.
+/// A dialect-neutral SQL expression. Where databases differ (booleans, null-safe equality, collations, JSON,
+/// functions), a node says what it means and the dialect decides how it is written (see `SQLGenerator`). Values are
+/// never spliced into SQL text: they render as parameters.
 package indirect enum SQLExpression: Equatable, Sendable {
     /// A column of the fetched entity's table.
     case column(String)
     /// A column of a named table or table alias: `table.column`.
     case qualifiedColumn(table: String, column: String)
     /// A bound value.
-    case value(StoredValue)
-    /// A keyword or constant the dialect renders as is (`NULL`, `1`).
-    case keyword(String)
-    case prefix(String, SQLExpression)
-    case infix(SQLExpression, String, SQLExpression)
-    /// `expression COLLATE name`.
-    case collate(SQLExpression, String)
-    case function(String, [SQLExpression])
-    /// A parenthesized, comma-separated list, as the right side of `IN`.
-    case list([SQLExpression])
+    case value(SQLBinding)
+    /// `NULL`.
+    case null
+    /// A Boolean constant: `TRUE`/`FALSE`, or `1`/`0` where conditions are integers.
+    case boolean(Bool)
+    /// An integer constant that the translator writes (never a value of the predicate, which is bound).
+    case integer(Int64)
+    /// `operator operand`.
+    case unary(SQLUnaryOperator, SQLExpression)
+    /// `lhs operator rhs`.
+    case binary(SQLExpression, SQLBinaryOperator, SQLExpression)
+    /// `operand IN (elements...)`.
+    case inList(SQLExpression, [SQLExpression])
+    /// `operand IN (SELECT ...)`: whether the subquery selects the operand's value.
+    case inSubquery(SQLExpression, SQLSubquery)
+    /// The operand as a key that SQL compares and orders as the Swift comparison does.
+    case collate(SQLExpression, ValueComparison)
+    /// `coalesce(arguments...)`: the first argument that is not `NULL`.
+    case coalesce([SQLExpression])
+    /// `count(*)`.
+    case countRows
+    /// A computation with Swift's semantics, which each dialect writes in its own way (or cannot; see
+    /// `SQLDialect.reasonUnsupported(_:)`).
+    case call(SQLFunction, [SQLExpression])
+    /// The value at `path` (keys, outermost first) in a JSON document, as a value of `type`: `.text`, `.integer` and
+    /// `.boolean` for scalars, `.json` for a nested document. `NULL` when absent or JSON `null`.
+    case jsonValue(document: SQLExpression, path: [String], type: SQLType)
+    /// The number of elements of the JSON array at `path` in a document.
+    case jsonArrayLength(document: SQLExpression, path: [String])
+    /// The elements of the JSON array at `path` in a document, as a table to select from (see `jsonElement`).
+    case jsonArrayElements(document: SQLExpression, path: [String])
+    /// The value of an element of `jsonArrayElements` under the source alias `alias`, as a value of `type`.
+    case jsonElement(alias: String, type: SQLType)
     /// `CASE WHEN c1 THEN v1 ... ELSE otherwise END`; SQL evaluates only the branch it takes.
     case cases([SQLBranch], otherwise: SQLExpression)
     /// A table, by name.
     case table(String)
     /// `(SELECT ...)`: a scalar subquery, `NULL` when it selects no row.
     case subquery(SQLSubquery)
-    /// `EXISTS (SELECT 1 ...)`: whether the subquery selects a row (its result is ignored).
+    /// `EXISTS (SELECT ...)`: whether the subquery selects a row (its result is ignored).
     case exists(SQLSubquery)
 
-    package static func and(_ lhs: SQLExpression, _ rhs: SQLExpression) -> SQLExpression { .infix(lhs, "AND", rhs) }
-    package static func or(_ lhs: SQLExpression, _ rhs: SQLExpression) -> SQLExpression { .infix(lhs, "OR", rhs) }
-    package static func not(_ operand: SQLExpression) -> SQLExpression { .prefix("NOT", operand) }
-    package static let `true` = SQLExpression.keyword("1")
-    package static let `false` = SQLExpression.keyword("0")
-    package static let null = SQLExpression.keyword("NULL")
+    package static func and(_ lhs: SQLExpression, _ rhs: SQLExpression) -> SQLExpression { .binary(lhs, .and, rhs) }
+    package static func or(_ lhs: SQLExpression, _ rhs: SQLExpression) -> SQLExpression { .binary(lhs, .or, rhs) }
+    package static func not(_ operand: SQLExpression) -> SQLExpression { .unary(.not, operand) }
+    package static let `true` = SQLExpression.boolean(true)
+    package static let `false` = SQLExpression.boolean(false)
+
+    /// A bound value of the given SQL type.
+    package static func bind(_ value: StoredValue, _ type: SQLType) -> SQLExpression {
+        .value(SQLBinding(value, type))
+    }
 
     /// `CASE WHEN condition THEN then ELSE otherwise END`.
     package static func when(
@@ -47,13 +76,23 @@ package indirect enum SQLExpression: Equatable, Sendable {
     package func qualifyingColumns(with table: String) -> SQLExpression {
         switch self {
         case .column(let name): .qualifiedColumn(table: table, column: name)
-        case .qualifiedColumn, .value, .keyword, .table: self
-        case .prefix(let op, let operand): .prefix(op, operand.qualifyingColumns(with: table))
-        case .infix(let lhs, let op, let rhs):
-            .infix(lhs.qualifyingColumns(with: table), op, rhs.qualifyingColumns(with: table))
-        case .collate(let operand, let name): .collate(operand.qualifyingColumns(with: table), name)
-        case .function(let name, let arguments): .function(name, arguments.map { $0.qualifyingColumns(with: table) })
-        case .list(let elements): .list(elements.map { $0.qualifyingColumns(with: table) })
+        case .qualifiedColumn, .value, .null, .boolean, .integer, .countRows, .jsonElement, .table: self
+        case .unary(let op, let operand): .unary(op, operand.qualifyingColumns(with: table))
+        case .binary(let lhs, let op, let rhs):
+            .binary(lhs.qualifyingColumns(with: table), op, rhs.qualifyingColumns(with: table))
+        case .inList(let operand, let elements):
+            .inList(operand.qualifyingColumns(with: table), elements.map { $0.qualifyingColumns(with: table) })
+        case .inSubquery(let operand, let subquery):
+            .inSubquery(operand.qualifyingColumns(with: table), subquery.qualifyingColumns(with: table))
+        case .collate(let operand, let comparison): .collate(operand.qualifyingColumns(with: table), comparison)
+        case .coalesce(let arguments): .coalesce(arguments.map { $0.qualifyingColumns(with: table) })
+        case .call(let function, let arguments): .call(function, arguments.map { $0.qualifyingColumns(with: table) })
+        case .jsonValue(let document, let path, let type):
+            .jsonValue(document: document.qualifyingColumns(with: table), path: path, type: type)
+        case .jsonArrayLength(let document, let path):
+            .jsonArrayLength(document: document.qualifyingColumns(with: table), path: path)
+        case .jsonArrayElements(let document, let path):
+            .jsonArrayElements(document: document.qualifyingColumns(with: table), path: path)
         case .cases(let branches, let otherwise):
             .cases(
                 branches.map {
@@ -73,16 +112,5 @@ package struct SQLBranch: Equatable, Sendable {
     package init(_ condition: SQLExpression, _ result: SQLExpression) {
         self.condition = condition
         self.result = result
-    }
-}
-
-/// One `ORDER BY` term.
-package struct SQLOrdering: Equatable, Sendable {
-    package var expression: SQLExpression
-    package var descending: Bool
-
-    package init(_ expression: SQLExpression, descending: Bool) {
-        self.expression = expression
-        self.descending = descending
     }
 }

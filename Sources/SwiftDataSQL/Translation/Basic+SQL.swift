@@ -22,7 +22,19 @@ extension PredicateExpressions.KeyPath: SQLPredicateExpression {
             case .bidirectionalCollectionLast?: .last
             default: nil
             }
-        return try translator.member(keyPath, of: try translator.term(root), type: Output.self, collection: member)
+        let root: SQLTerm
+        do {
+            root = try translator.term(self.root)
+        } catch {
+            // A captured value SQL cannot hold (a struct) may still have members it can.
+            guard let value = translator.constant(of: self.root)?.value as? Root.Output else { throw error }
+            return try translator.term(PredicateExpressions.Value(value[keyPath: keyPath]))
+        }
+        if let value = root.constant as? Root.Output {
+            // A member of a constant reads no model: evaluated once, its value is bound.
+            return try translator.term(PredicateExpressions.Value(value[keyPath: keyPath]))
+        }
+        return try translator.member(keyPath, of: root, type: Output.self, collection: member)
     }
 }
 
@@ -58,7 +70,8 @@ extension PredicateExpressions.Value: SQLPredicateExpression {
         } catch {
             throw translator.unsupported("a value of type \(Output.self) cannot be encoded: \(error)")
         }
-        var term = SQLTerm(expression: stored == .null ? .null : .value(stored), type: Output.self)
+        var term = SQLTerm(expression: .null, type: Output.self)
+        if stored != .null, let type = SQLType(kind) { term.expression = .bind(stored, type) }
         term.constant = value
         if stored == .null && !term.isNil { term.nulls = .notANumber }
         return term
@@ -72,4 +85,20 @@ extension PredicateExpressions.NilLiteral: SQLPredicateExpression {
         term.constant = Wrapped?.none as Any
         return term
     }
+}
+
+extension PredicateExpressions.Variable: SQLNonThrowingExpression {
+    var operandNodes: [Any] { [] }
+}
+
+extension PredicateExpressions.KeyPath: SQLNonThrowingExpression {
+    var operandNodes: [Any] { [root] }
+}
+
+extension PredicateExpressions.Value: SQLNonThrowingExpression {
+    var operandNodes: [Any] { [] }
+}
+
+extension PredicateExpressions.NilLiteral: SQLNonThrowingExpression {
+    var operandNodes: [Any] { [] }
 }

@@ -16,22 +16,23 @@ enum CodableMemberPath {
         var keyPath: AnyKeyPath
     }
 
-    /// Found components by type and key path; key paths are immutable, so sharing them is safe.
+    /// Found keys by type and key path; key paths are immutable, so sharing them is safe.
     private final class Cache: @unchecked Sendable {
         private let lock = NSLock()
-        private var components: [CacheKey: String?] = [:]
+        private var keys: [CacheKey: String?] = [:]
 
-        func value(for key: CacheKey) -> String?? { lock.withLock { components[key] } }
-        func set(_ component: String?, for key: CacheKey) { lock.withLock { components[key] = component } }
+        func value(for key: CacheKey) -> String?? { lock.withLock { keys[key] } }
+        func set(_ jsonKey: String?, for key: CacheKey) { lock.withLock { keys[key] = jsonKey } }
     }
 
-    /// The JSON path component (`.city`) of `keyPath`'s property in `type`'s encoding, or `nil`.
-    static func component(of keyPath: AnyKeyPath, in type: Any.Type) -> String? {
-        let key = CacheKey(type: ObjectIdentifier(type), keyPath: keyPath)
-        if let cached = cache.value(for: key) { return cached }
-        let component = (type as? any Codable.Type).flatMap { find(keyPath, in: $0, trueBool: nil) }
-        cache.set(component, for: key)
-        return component
+    /// The JSON key (`city`) of `keyPath`'s property in `type`'s encoding, or `nil`. Keys holding a `"` are not
+    /// found: SQLite's JSON paths cannot name them.
+    static func key(of keyPath: AnyKeyPath, in type: Any.Type) -> String? {
+        let cacheKey = CacheKey(type: ObjectIdentifier(type), keyPath: keyPath)
+        if let cached = cache.value(for: cacheKey) { return cached }
+        let key = (type as? any Codable.Type).flatMap { find(keyPath, in: $0, trueBool: nil) }
+        cache.set(key, for: cacheKey)
+        return key
     }
 
     private static func find<T: Codable>(_ keyPath: AnyKeyPath, in type: T.Type, trueBool: String?) -> String? {
@@ -40,7 +41,7 @@ enum CodableMemberPath {
             let encoded = json(instance) as? [String: Any], let memberJSON = json(member)
         else { return nil }
         let keys = encoded.keys.filter { canonical(encoded[$0]) == canonical(memberJSON) }
-        if keys.count == 1, let key = keys.first { return pathComponent(key) }
+        if keys.count == 1, let key = keys.first { return usable(key) }
         guard trueBool == nil, member is Bool else { return nil }
         // Every Bool decoded as false: try each Bool property as true to find the one the member reads.
         let matches = probe.state.bools.compactMap { candidate -> String? in
@@ -50,7 +51,7 @@ enum CodableMemberPath {
             else { return nil }
             return candidate
         }
-        return matches.count == 1 ? matches.first.flatMap(pathComponent) : nil
+        return matches.count == 1 ? matches.first.flatMap(usable) : nil
     }
 
     /// The value's encoding as the store writes it, as a JSON object graph.
@@ -67,18 +68,9 @@ enum CodableMemberPath {
         return try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed])
     }
 
-    /// `.key`, or `."key"` when the key has characters a bare JSON path member cannot.
-    private static func pathComponent(_ key: String) -> String? {
-        if !key.isEmpty,
-            key.unicodeScalars.allSatisfy({
-                $0.isASCII
-                    && ($0 == "_" || $0.properties.isAlphabetic
-                        || ("0"..."9").contains($0))
-            })
-        {
-            return "." + key
-        }
-        return key.contains("\"") ? nil : ".\"\(key)\""
+    /// The key, unless it holds a `"`.
+    private static func usable(_ key: String) -> String? {
+        key.contains("\"") ? nil : key
     }
 }
 

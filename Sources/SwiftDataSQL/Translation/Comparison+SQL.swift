@@ -9,27 +9,30 @@ extension PredicateTranslator {
         if left.isNil || right.isNil {
             let other = left.isNil ? right : left
             if other.isNil { return .condition(negated ? .false : .true) }
-            return .condition(.infix(other.expression, negated ? "IS NOT" : "IS", .null), canFail: canFail)
+            guard other.kind != .unknown else {
+                throw unsupported("== on \(SQLValueKind.unwrapped(other.type)) values has no SQL translation")
+            }
+            return .condition(.binary(other.expression, negated ? .notIdentical : .identical, .null), canFail: canFail)
         }
         if left.kind == .model || right.kind == .model || left.related != nil || right.related != nil {
             return try modelEquality(left, right, negated: negated)
         }
         let lhs = try equalityKey(left, comparedWith: [right.constant])
-        let rhs = right.expression
+        let rhs = try equalityKey(right, comparedWith: [left.constant])
         let expression: SQLExpression
         if left.nulls == .notANumber || right.nulls == .notANumber {
             // NaN (NULL) is unequal to everything, itself included.
-            expression = .function("coalesce", [.infix(lhs, negated ? "<>" : "=", rhs), negated ? .true : .false])
+            expression = .coalesce([.binary(lhs, negated ? .notEqual : .equal, rhs), negated ? .true : .false])
         } else if left.nulls == .nilValue || right.nulls == .nilValue {
-            expression = .infix(lhs, negated ? "IS NOT" : "IS", rhs)
+            expression = .binary(lhs, negated ? .notIdentical : .identical, rhs)
         } else {
-            expression = .infix(lhs, negated ? "<>" : "=", rhs)
+            expression = .binary(lhs, negated ? .notEqual : .equal, rhs)
         }
         return .condition(expression, canFail: canFail)
     }
 
-    /// The left side of an equality, collated so that SQL's `=` is Swift's `==` for the kind. Values stored as JSON
-    /// compare only with enum cases without payloads (`constants`, the other side's values when constant).
+    /// A side of an equality, as a key whose SQL `=` is Swift's `==` for the kind. Values stored as JSON compare
+    /// only with enum cases without payloads (`constants`, the other side's values when constant).
     func equalityKey(_ term: SQLTerm, comparedWith constants: [Any?]) throws -> SQLExpression {
         switch term.kind.comparable {
         case .string, .url: return try collated(term.expression, .string)
@@ -46,9 +49,9 @@ extension PredicateTranslator {
     }
 
     /// `lhs op rhs` for `<`, `<=`, `>`, `>=`: false when either side is NaN, as in Swift.
-    func comparison(_ left: SQLTerm, _ op: String, _ right: SQLTerm) throws -> SQLTerm {
-        var expression = SQLExpression.infix(try orderingKey(left), op, try orderingKey(right))
-        if left.nulls != .never || right.nulls != .never { expression = .function("coalesce", [expression, .false]) }
+    func comparison(_ left: SQLTerm, _ op: SQLBinaryOperator, _ right: SQLTerm) throws -> SQLTerm {
+        var expression = SQLExpression.binary(try orderingKey(left), op, try orderingKey(right))
+        if left.nulls != .never || right.nulls != .never { expression = .coalesce([expression, .false]) }
         return .condition(expression, canFail: left.canFail || right.canFail)
     }
 
@@ -60,13 +63,15 @@ extension PredicateTranslator {
         case .string: return try collated(term.expression, .string)
         case .decimal: return try collated(term.expression, .decimal)
         case .unsigned64:
-            if case .value(.integer(let stored)) = term.expression { return .value(.integer(stored ^ Int64.min)) }
+            if case .value(let binding) = term.expression, case .integer(let stored) = binding.value {
+                return .bind(.integer(stored ^ Int64.min), .integer)
+            }
             // The bit pattern minus 2^63, in steps that cannot overflow.
             let x = term.expression
             return .when(
-                .infix(x, "<", .keyword("0")),
-                then: .infix(.infix(x, "+", .keyword("9223372036854775807")), "+", .keyword("1")),
-                else: .infix(.infix(x, "-", .keyword("9223372036854775807")), "-", .keyword("1")))
+                .binary(x, .less, .integer(0)),
+                then: .binary(.binary(x, .add, .integer(.max)), .add, .integer(1)),
+                else: .binary(.binary(x, .subtract, .integer(.max)), .subtract, .integer(1)))
         case .rawValue, .json:
             return try EnumCases.rank(of: term, in: self)
         default:
@@ -75,12 +80,12 @@ extension PredicateTranslator {
     }
 
     /// The SQL operator of a comparison.
-    static func sqlOperator(_ op: PredicateExpressions.ComparisonOperator) -> String? {
+    static func sqlOperator(_ op: PredicateExpressions.ComparisonOperator) -> SQLBinaryOperator? {
         switch op {
-        case .lessThan: "<"
-        case .lessThanOrEqual: "<="
-        case .greaterThan: ">"
-        case .greaterThanOrEqual: ">="
+        case .lessThan: .less
+        case .lessThanOrEqual: .lessOrEqual
+        case .greaterThan: .greater
+        case .greaterThanOrEqual: .greaterOrEqual
         @unknown default: nil
         }
     }
@@ -108,4 +113,16 @@ extension PredicateExpressions.Comparison: SQLPredicateExpression {
         }
         return try translator.comparison(try translator.term(lhs), op, try translator.term(rhs))
     }
+}
+
+extension PredicateExpressions.Equal: SQLNonThrowingExpression {
+    var operandNodes: [Any] { [lhs, rhs] }
+}
+
+extension PredicateExpressions.NotEqual: SQLNonThrowingExpression {
+    var operandNodes: [Any] { [lhs, rhs] }
+}
+
+extension PredicateExpressions.Comparison: SQLNonThrowingExpression {
+    var operandNodes: [Any] { [lhs, rhs] }
 }

@@ -22,10 +22,15 @@ enum EnumCases {
         if let constant = term.constant, let stored = try? StoredValue(encoding: constant),
             let rank = ranks.first(where: { $0.stored == stored })?.rank
         {
-            return .value(.integer(Int64(rank)))
+            return .bind(.integer(Int64(rank)), .integer)
+        }
+        guard let storedType = SQLType(term.kind) else {
+            throw translator.unsupported("< on \(type) values has no SQL translation")
         }
         let branches = ranks.map {
-            SQLBranch(.infix(term.expression, "=", .value($0.stored)), .value(.integer(Int64($0.rank))))
+            SQLBranch(
+                .binary(term.expression, .equal, .bind($0.stored, storedType)),
+                .bind(.integer(Int64($0.rank)), .integer))
         }
         return .cases(branches, otherwise: .null)
     }

@@ -25,27 +25,21 @@ extension PredicateTranslator {
 }
 
 extension PredicateTranslator {
-    /// The node types whose evaluation never throws (some trap, as Swift code does). Rows that a partial
-    /// translation leaves out are never evaluated in memory, which is only right if evaluating them could not
-    /// have thrown.
-    private static let nonThrowingNodes: Set<Substring> = [
-        "Conjunction", "Disjunction", "Negation", "Conditional", "Equal", "NotEqual", "Comparison", "Arithmetic",
-        "UnaryMinus", "IntDivision", "IntRemainder", "FloatDivision", "Value", "Variable", "KeyPath", "NilLiteral",
-        "NilCoalesce", "OptionalFlatMap", "ClosedRange", "Range", "RangeExpressionContains", "SequenceContains",
-        "SequenceContainsWhere", "SequenceAllSatisfy", "SequenceStartsWith", "CollectionContainsCollection",
-        "Filter", "SequenceMaximum", "SequenceMinimum", "DictionaryKeySubscript", "DictionaryKeyDefaultValueSubscript",
-        "TypeCheck", "ConditionalCast", "StringLocalizedStandardContains", "StringCaseInsensitiveCompare",
-        "StringLocalizedCompare",
-    ]
-
     /// Whether evaluating `node` can throw (a force unwrap or cast, a subscript out of bounds, a node this
-    /// translator does not know).
+    /// translator does not know). Rows that a partial translation leaves out are never evaluated in memory, which
+    /// is only right if evaluating them could not have thrown.
     static func mayThrow(_ node: Any) -> Bool {
-        let name = String(describing: type(of: node)).prefix { $0 != "<" }
-        guard nonThrowingNodes.contains(name) else { return true }
-        if name == "Value" { return false }
-        return Mirror(reflecting: node).children.contains { $0.value is any PredicateExpression && mayThrow($0.value) }
+        guard let node = node as? any SQLNonThrowingExpression else { return true }
+        return node.operandNodes.contains(where: mayThrow)
     }
+}
+
+/// A predicate node whose own evaluation never throws (some trap, as Swift code does): evaluating it throws only
+/// where evaluating an operand does. Each node conforms next to its SQL translation; a node that does not conform
+/// is taken to throw.
+protocol SQLNonThrowingExpression {
+    /// The operand nodes that evaluating this node evaluates, closures' bodies included.
+    var operandNodes: [Any] { get }
 }
 
 /// A logical node whose operands may be translated partly: SQL can then still narrow down the candidates.
@@ -127,7 +121,8 @@ extension PredicateExpressions.Conditional: SQLPredicateExpression {
                 .when(condition.expression, then: whenTrue.asCondition, else: whenFalse.asCondition),
                 canFail: condition.canFail || whenTrue.canFail || whenFalse.canFail)
         }
-        guard whenTrue.kind == whenFalse.kind, whenTrue.json == nil, whenFalse.json == nil else {
+        guard whenTrue.kind == whenFalse.kind, whenTrue.kind != .unknown, whenTrue.json == nil, whenFalse.json == nil
+        else {
             throw translator.unsupported("the branches of a conditional are stored differently")
         }
         whenTrue.expression = .when(condition.expression, then: whenTrue.expression, else: whenFalse.expression)
@@ -137,4 +132,20 @@ extension PredicateExpressions.Conditional: SQLPredicateExpression {
         whenTrue.constant = nil
         return whenTrue
     }
+}
+
+extension PredicateExpressions.Conjunction: SQLNonThrowingExpression {
+    var operandNodes: [Any] { [lhs, rhs] }
+}
+
+extension PredicateExpressions.Disjunction: SQLNonThrowingExpression {
+    var operandNodes: [Any] { [lhs, rhs] }
+}
+
+extension PredicateExpressions.Negation: SQLNonThrowingExpression {
+    var operandNodes: [Any] { [wrapped] }
+}
+
+extension PredicateExpressions.Conditional: SQLNonThrowingExpression {
+    var operandNodes: [Any] { [test, trueBranch, falseBranch] }
 }

@@ -29,7 +29,7 @@ extension PredicateTranslator {
         if let index = entity.propertyIndex(for: keyPath) {
             if let attribute = entity.attribute(at: index) {
                 var term = SQLTerm(expression: column(attribute.name, of: model, in: entity), type: type)
-                if attribute.layout == .json { term.json = JSONLocation(document: term.expression, path: "$") }
+                if attribute.layout == .json { term.json = JSONLocation(document: term.expression, path: []) }
                 if model.row == .lookup { term.nullWith = model.expression }
                 term.canFail = model.canFail
                 return term
@@ -51,13 +51,11 @@ extension PredicateTranslator {
     private func collectionMember(_ member: CollectionMember, of root: SQLTerm, type: Any.Type) throws -> SQLTerm {
         switch (root.kind, member) {
         case (.string, .isEmpty):
-            return .condition(.infix(root.expression, "=", .value(.text(""))), canFail: root.canFail)
+            return .condition(.binary(root.expression, .equal, .bind(.text(""), .text)), canFail: root.canFail)
         case (.json, .count), (.json, .isEmpty):
             guard let location = root.json, root.nulls == .never else { break }
-            let arguments =
-                location.path == "$" ? [location.document] : [location.document, .value(.text(location.path))]
-            let length = try call(.jsonArrayLength, arguments)
-            if member == .isEmpty { return .condition(.infix(length, "=", .keyword("0")), canFail: root.canFail) }
+            let length = SQLExpression.jsonArrayLength(document: location.document, path: location.path)
+            if member == .isEmpty { return .condition(.binary(length, .equal, .integer(0)), canFail: root.canFail) }
             var term = SQLTerm(expression: length, type: type)
             term.canFail = root.canFail
             return term
@@ -75,16 +73,19 @@ extension PredicateTranslator {
         throws -> SQLTerm
     {
         let rootType = SQLValueKind.unwrapped(root.type)
-        guard let component = CodableMemberPath.component(of: keyPath, in: rootType) else {
+        guard let key = CodableMemberPath.key(of: keyPath, in: rootType) else {
             throw unsupported(
                 "\(keyPath) is not a property that \(rootType)'s Codable conformance stores under its name")
         }
-        let path = location.path + component
-        var term = SQLTerm(expression: try call(.jsonExtract, [location.document, .value(.text(path))]), type: type)
+        let path = location.path + [key]
+        var term = SQLTerm(expression: .null, type: type)
         switch term.kind {
         case .string, .bool, .integer: break
         case .json: term.json = JSONLocation(document: location.document, path: path)
         default: throw unsupported("a \(term.kind) member of a Codable value is not stored as the store stores it")
+        }
+        if let valueType = SQLType(term.kind) {
+            term.expression = .jsonValue(document: location.document, path: path, type: valueType)
         }
         if root.nulls == .nilValue { term.nulls = .nilValue }
         term.canFail = root.canFail

@@ -18,9 +18,13 @@ extension PredicateTranslator {
             else { throw unsupported("a compared model has no SQL translation") }
             keys = leftEntity.name == rightEntity.name ? (left.expression, right.expression) : nil
         case (let constant?, nil):
-            keys = try storedKey(of: constant, comparedWith: right).map { (.value(.integer($0)), right.expression) }
+            keys = try storedKey(of: constant, comparedWith: right).map {
+                (.bind(.integer($0), .integer), right.expression)
+            }
         case (nil, let constant?):
-            keys = try storedKey(of: constant, comparedWith: left).map { (left.expression, .value(.integer($0))) }
+            keys = try storedKey(of: constant, comparedWith: left).map {
+                (left.expression, .bind(.integer($0), .integer))
+            }
         default:
             throw unsupported("comparing two captured models has no SQL translation")
         }
@@ -28,7 +32,7 @@ extension PredicateTranslator {
             guard !canFail else { throw unsupported("a comparison that can fail with a model that has no row") }
             return .condition(negated ? .true : .false)
         }
-        return .condition(.infix(lhs, negated ? "IS NOT" : "IS", rhs), canFail: canFail)
+        return .condition(.binary(lhs, negated ? .notIdentical : .identical, rhs), canFail: canFail)
     }
 
     /// The key of the row a captured model or identifier names, when it is a row of the store and of the entity of
@@ -64,7 +68,7 @@ extension PredicateTranslator {
             if let optional = value as? any _OptionalValue, optional._wrapped == nil {
                 containsNil = true
             } else if let key = try storedKey(of: value, comparedWith: element) {
-                keys.append(.value(.integer(key)))
+                keys.append(.bind(.integer(key), .integer))
             }
         }
         guard keys.count <= Self.maximumListLength else {
@@ -72,9 +76,9 @@ extension PredicateTranslator {
         }
         var conditions: [SQLExpression] = []
         if !keys.isEmpty {
-            conditions.append(.function("coalesce", [.infix(element.expression, "IN", .list(keys)), .false]))
+            conditions.append(.coalesce([.inList(element.expression, keys), .false]))
         }
-        if containsNil { conditions.append(.infix(element.expression, "IS", .null)) }
+        if containsNil { conditions.append(.binary(element.expression, .identical, .null)) }
         guard !conditions.isEmpty || !element.canFail else {
             throw unsupported("testing a value that can fail against no captured models")
         }

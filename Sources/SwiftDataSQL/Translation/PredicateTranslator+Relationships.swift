@@ -27,7 +27,8 @@ extension PredicateTranslator {
             let lookup = SQLSubquery(
                 result: .qualifiedColumn(table: alias, column: name),
                 sources: [SQLSource(.table(entity.name), alias: alias)],
-                condition: .infix(.qualifiedColumn(table: alias, column: StoreLayout.keyColumn), "=", model.expression))
+                condition: .binary(
+                    .qualifiedColumn(table: alias, column: StoreLayout.keyColumn), .equal, model.expression))
             return .subquery(lookup.qualifyingColumns(with: self.entity.name))
         }
     }
@@ -67,7 +68,7 @@ extension PredicateTranslator {
             let keyColumn = SQLExpression.qualifiedColumn(table: alias, column: StoreLayout.keyColumn)
             let finding = SQLSubquery(
                 result: keyColumn, sources: [SQLSource(.table(destination.name), alias: alias)],
-                condition: .infix(.qualifiedColumn(table: alias, column: inverse.name), "=", owner),
+                condition: .binary(.qualifiedColumn(table: alias, column: inverse.name), .equal, owner),
                 orderings: [SQLOrdering(keyColumn, descending: false)], limit: 1)
             key = .subquery(finding.qualifyingColumns(with: self.entity.name))
         case .joinTable:
@@ -95,16 +96,16 @@ extension PredicateTranslator {
             guard let inverse = relationship.inverse else {
                 throw unsupported("the relationship \(relationship.name) has no inverse to read")
             }
-            let condition = SQLExpression.infix(.qualifiedColumn(table: alias, column: inverse.name), "=", owner)
+            let condition = SQLExpression.binary(.qualifiedColumn(table: alias, column: inverse.name), .equal, owner)
             return RelatedRows(
                 entity: destination, elementType: elementType, alias: alias, sources: [table], condition: condition)
         case .joinTable(let name, let isOwner):
             let join = aliases.next()
             let columns = StoreLayout.joinColumns(isOwner: isOwner)
-            let member = SQLExpression.infix(
-                .qualifiedColumn(table: join, column: columns.other), "=",
+            let member = SQLExpression.binary(
+                .qualifiedColumn(table: join, column: columns.other), .equal,
                 .qualifiedColumn(table: alias, column: StoreLayout.keyColumn))
-            let condition = SQLExpression.infix(.qualifiedColumn(table: join, column: columns.this), "=", owner)
+            let condition = SQLExpression.binary(.qualifiedColumn(table: join, column: columns.this), .equal, owner)
             return RelatedRows(
                 entity: destination, elementType: elementType, alias: alias,
                 sources: [table, SQLSource(.table(name), alias: join, on: member)], condition: condition)
@@ -119,7 +120,7 @@ extension PredicateTranslator {
     ) throws -> SQLTerm {
         switch member {
         case .count?:
-            let count = rows.subquery(selecting: .function("count", [.keyword("*")]))
+            let count = rows.subquery(selecting: .countRows)
             var result = SQLTerm(expression: .subquery(count.qualifyingColumns(with: entity.name)), type: type)
             result.canFail = term.canFail
             return result

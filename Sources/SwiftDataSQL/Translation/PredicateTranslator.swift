@@ -82,20 +82,16 @@ package struct PredicateTranslator {
         SQLTranslationError(reason: reason)
     }
 
-    /// A call of one of the dialect's functions, or an error when the dialect has none.
+    /// A call of a computation with Swift's semantics, or an error when the dialect cannot express it.
     func call(_ function: SQLFunction, _ arguments: [SQLExpression]) throws -> SQLExpression {
-        guard let name = dialect.name(of: function) else {
-            throw unsupported("the store has no SQL function for \(function)")
-        }
-        return .function(name, arguments)
+        if let reason = dialect.reasonUnsupported(function) { throw unsupported(reason) }
+        return .call(function, arguments)
     }
 
-    /// `expression` with the collation that compares as `comparison`, or an error when the dialect has none.
+    /// `expression` as a key compared as `comparison`, or an error when the dialect cannot compare so.
     func collated(_ expression: SQLExpression, _ comparison: ValueComparison) throws -> SQLExpression {
-        guard let collation = dialect.collation(for: comparison) else {
-            throw unsupported("the store cannot compare values as Swift's \(comparison) comparison does")
-        }
-        return collation.isEmpty ? expression : .collate(expression, collation)
+        if let reason = dialect.reasonUnsupported(comparison) { throw unsupported(reason) }
+        return .collate(expression, comparison)
     }
 
     /// A readable name of a node's type, without module prefixes.

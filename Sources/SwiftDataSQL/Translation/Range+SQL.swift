@@ -28,19 +28,23 @@ extension PredicateTranslator {
         if let lowValue = low.constant as? Bound, let highValue = high.constant as? Bound {
             if highValue < lowValue { bounds.invalid = .true }
         } else {
-            bounds.invalid = try comparison(low, ">", high).expression
+            bounds.invalid = try comparison(low, .greater, high).expression
         }
         return bounds
     }
 }
 
-extension PredicateExpressions.ClosedRange: SQLRangeExpression {
+extension PredicateExpressions.ClosedRange: SQLRangeExpression, SQLNonThrowingExpression {
+    var operandNodes: [Any] { [lower, upper] }
+
     func bounds(in translator: PredicateTranslator) throws -> SQLRangeBounds {
         try translator.rangeBounds(lower, upper, LHS.Output.self, includesUpper: true)
     }
 }
 
-extension PredicateExpressions.Range: SQLRangeExpression {
+extension PredicateExpressions.Range: SQLRangeExpression, SQLNonThrowingExpression {
+    var operandNodes: [Any] { [lower, upper] }
+
     func bounds(in translator: PredicateTranslator) throws -> SQLRangeBounds {
         try translator.rangeBounds(lower, upper, LHS.Output.self, includesUpper: false)
     }
@@ -95,7 +99,9 @@ extension PartialRangeUpTo: SQLRangeValue {
     }
 }
 
-extension PredicateExpressions.RangeExpressionContains: SQLPredicateExpression {
+extension PredicateExpressions.RangeExpressionContains: SQLPredicateExpression, SQLNonThrowingExpression {
+    var operandNodes: [Any] { [range, element] }
+
     /// `range.contains(x)`: `lower <= x` and `x <= upper` (or `x < upper`), with Swift's comparisons.
     package func sqlTerm(in translator: PredicateTranslator) throws -> SQLTerm {
         guard let range = range as? any SQLRangeExpression else {
@@ -104,16 +110,16 @@ extension PredicateExpressions.RangeExpressionContains: SQLPredicateExpression {
         let bounds = try range.bounds(in: translator)
         let element = try translator.term(element)
         var conditions: [SQLTerm] = []
-        if let lower = bounds.lower { conditions.append(try translator.comparison(lower, "<=", element)) }
+        if let lower = bounds.lower { conditions.append(try translator.comparison(lower, .lessOrEqual, element)) }
         if let upper = bounds.upper {
-            conditions.append(try translator.comparison(element, bounds.includesUpper ? "<=" : "<", upper))
+            conditions.append(try translator.comparison(element, bounds.includesUpper ? .lessOrEqual : .less, upper))
         }
         var expression =
             conditions.map(\.expression).reduce(nil) { partial, next in partial.map { .and($0, next) } ?? next }
             ?? .true
         var canFail = conditions.contains { $0.canFail }
         if let invalid = bounds.invalid {
-            let failure = try translator.call(.fail, [.value(.text("Range requires lowerBound <= upperBound"))])
+            let failure = try translator.call(.fail, [.bind(.text("Range requires lowerBound <= upperBound"), .text)])
             expression = invalid == .true ? failure : .when(invalid, then: failure, else: expression)
             canFail = true
         }

@@ -11,7 +11,7 @@ package struct SQLTerm {
     package var kind: SQLValueKind
     /// What SQL `NULL` means for this value.
     package var nulls: NullMeaning
-    /// Whether the expression is an SQL condition (0 or 1) rather than a stored value.
+    /// Whether the expression is an SQL condition (true or false, never `NULL`) rather than a stored value.
     package var isCondition = false
     /// Whether evaluating the expression can raise an SQL error, standing for a Swift trap or throw. Such a term
     /// is evaluated in SQL only where Swift would evaluate it (behind `CASE`), never ahead of a short circuit.
@@ -46,7 +46,7 @@ package struct SQLTerm {
         return kind.isFloatingPoint ? .notANumber : .never
     }
 
-    /// A condition: a `Bool` that is 0 or 1, never `NULL`.
+    /// A condition: a `Bool` that is true or false, never `NULL`.
     package static func condition(_ expression: SQLExpression, canFail: Bool = false) -> SQLTerm {
         var term = SQLTerm(expression: expression, type: Bool.self, nulls: .never)
         term.isCondition = true
@@ -54,9 +54,18 @@ package struct SQLTerm {
         return term
     }
 
-    /// The expression as a condition: a stored `Bool` is true when it is 1.
+    /// The expression as a condition: a stored `Bool` is true when it equals `true`.
     package var asCondition: SQLExpression {
-        isCondition ? expression : .infix(expression, "=", .true)
+        isCondition ? expression : .binary(expression, .equal, .true)
+    }
+
+    /// A constant that has no SQL value of its own (a captured struct, bound to a closure's parameter): only its
+    /// members can be used, folded into constants. Its kind is `unknown`, so no comparison or computation uses it.
+    package static func opaqueConstant(_ value: Any, type: Any.Type) -> SQLTerm {
+        var term = SQLTerm(expression: .null, type: type, nulls: .never)
+        term.kind = .unknown
+        term.constant = value
+        return term
     }
 
     /// This term as a value of another type (a closure's parameter, an unwrapped optional), keeping what it refers
@@ -69,7 +78,7 @@ package struct SQLTerm {
         term.row = row
         term.identifies = identifies
         term.related = related
-        if entity != nil || identifies != nil || related != nil { term.kind = kind }
+        if entity != nil || identifies != nil || related != nil || kind == .unknown { term.kind = kind }
         return term
     }
 
@@ -86,16 +95,16 @@ package enum NullMeaning: Sendable {
     case never
     /// `NULL` is Swift's `nil`.
     case nilValue
-    /// `NULL` is a floating-point NaN, which SQLite cannot store.
+    /// `NULL` is a floating-point NaN, which the stores keep as `NULL`.
     case notANumber
 }
 
-/// A value inside a JSON document: `document` is the SQL of the JSON text, `path` an SQLite JSON path.
+/// A value inside a JSON document.
 package struct JSONLocation {
-    /// The JSON text's SQL.
+    /// The JSON document's SQL.
     package var document: SQLExpression
-    /// The path of the value in the document (`$` for the document itself).
-    package var path: String
+    /// The keys of the value in the document, outermost first (none for the document itself).
+    package var path: [String]
 }
 
 /// Where the columns of a model term's row are read.

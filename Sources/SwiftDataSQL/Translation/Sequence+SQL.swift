@@ -1,15 +1,6 @@
 import Foundation
 import SwiftDataCore
 
-/// A constant node, whose value SQL can inspect.
-protocol SQLConstantExpression {
-    var constantValue: Any { get }
-}
-
-extension PredicateExpressions.Value: SQLConstantExpression {
-    var constantValue: Any { value }
-}
-
 extension PredicateTranslator {
     /// The most values a captured collection may have to become an SQL `IN` list.
     static let maximumListLength = 10_000
@@ -20,6 +11,9 @@ extension PredicateTranslator {
         if element.kind == .model { return try modelMembership(of: element, in: values) }
         guard values.count <= Self.maximumListLength else {
             throw unsupported("a captured collection of \(values.count) values is too long for an SQL list")
+        }
+        guard let elementType = SQLType(element.kind) else {
+            throw unsupported("contains of \(SQLValueKind.unwrapped(element.type)) values has no SQL translation")
         }
         var list: [SQLExpression] = []
         var containsNil = false
@@ -32,20 +26,24 @@ extension PredicateTranslator {
             do { stored = try StoredValue(encoding: value) } catch {
                 throw unsupported("a captured \(type(of: value)) cannot be compared with stored values")
             }
-            if stored != .null { list.append(.value(stored)) }
+            if stored != .null { list.append(.bind(stored, elementType)) }
         }
         var conditions: [SQLExpression] = []
         if !list.isEmpty {
-            var test = SQLExpression.infix(try equalityKey(element, comparedWith: values), "IN", .list(list))
-            if element.nulls != .never { test = .function("coalesce", [test, .false]) }
+            let key = try equalityKey(element, comparedWith: values)
+            if case .collate(_, let comparison) = key { list = list.map { .collate($0, comparison) } }
+            var test = SQLExpression.inList(key, list)
+            if element.nulls != .never { test = .coalesce([test, .false]) }
             conditions.append(test)
         }
-        if containsNil && element.nulls == .nilValue { conditions.append(.infix(element.expression, "IS", .null)) }
+        if containsNil && element.nulls == .nilValue {
+            conditions.append(.binary(element.expression, .identical, .null))
+        }
         let expression = conditions.count == 2 ? .or(conditions[0], conditions[1]) : conditions.first ?? .false
         return .condition(expression, canFail: element.canFail)
     }
 
-    /// A test over the elements of an array stored as JSON: `EXISTS` over `json_each` with `condition` built
+    /// A test over the elements of an array stored as JSON: `EXISTS` over its elements with `condition` built
     /// from the element's term. Only elements whose JSON is the SQL value the store would hold qualify.
     func elements(
         of sequence: SQLTerm, type: Any.Type, condition: (SQLTerm) throws -> SQLExpression
@@ -56,26 +54,30 @@ extension PredicateTranslator {
             throw unsupported("\(sequence.type) is not a collection stored in the row")
         }
         let alias = "_element"
-        var element = SQLTerm(expression: .qualifiedColumn(table: alias, column: "value"), type: type)
+        var element = SQLTerm(expression: .null, type: type)
         switch element.kind {
         case .string, .bool, .integer: break
         default: throw unsupported("elements of type \(type) are not stored in JSON as the store stores them")
         }
+        if let elementType = SQLType(element.kind) {
+            element.expression = .jsonElement(alias: alias, type: elementType)
+        }
         element.nulls = .never
-        let arguments = location.path == "$" ? [location.document] : [location.document, .value(.text(location.path))]
-        let source = try call(.jsonEach, arguments)
+        let source = SQLExpression.jsonArrayElements(document: location.document, path: location.path)
         let subquery = SQLSubquery(
             result: .true, sources: [SQLSource(source, alias: alias)], condition: try condition(element))
         return .exists(subquery.qualifyingColumns(with: entity.name))
     }
 }
 
-extension PredicateExpressions.SequenceContains: SQLPredicateExpression {
+extension PredicateExpressions.SequenceContains: SQLPredicateExpression, SQLNonThrowingExpression {
+    var operandNodes: [Any] { [sequence, element] }
+
     /// `names.contains($0.name)` for a captured collection, `$0.tags.contains("x")` for an array attribute,
     /// `$0.animals.contains(animal)` for a to-many relationship.
     package func sqlTerm(in translator: PredicateTranslator) throws -> SQLTerm {
         let element = try translator.term(element)
-        if let constant = sequence as? any SQLConstantExpression, let values = constant.constantValue as? LHS.Output {
+        if let values = translator.constant(of: sequence)?.value as? LHS.Output {
             return try translator.membership(of: element, in: values.map { $0 as Any })
         }
         let sequence = try translator.term(sequence)
@@ -116,7 +118,9 @@ extension PredicateTranslator {
     }
 }
 
-extension PredicateExpressions.SequenceContainsWhere: SQLPredicateExpression {
+extension PredicateExpressions.SequenceContainsWhere: SQLPredicateExpression, SQLNonThrowingExpression {
+    var operandNodes: [Any] { [sequence, test] }
+
     /// `$0.tags.contains { ... }` for an array attribute or a to-many relationship.
     package func sqlTerm(in translator: PredicateTranslator) throws -> SQLTerm {
         try translator.someElement(
@@ -124,7 +128,9 @@ extension PredicateExpressions.SequenceContainsWhere: SQLPredicateExpression {
     }
 }
 
-extension PredicateExpressions.SequenceAllSatisfy: SQLPredicateExpression {
+extension PredicateExpressions.SequenceAllSatisfy: SQLPredicateExpression, SQLNonThrowingExpression {
+    var operandNodes: [Any] { [sequence, test] }
+
     /// `$0.tags.allSatisfy { ... }` for an array attribute or a to-many relationship: no element fails the test.
     package func sqlTerm(in translator: PredicateTranslator) throws -> SQLTerm {
         var failing = try translator.someElement(
@@ -134,7 +140,9 @@ extension PredicateExpressions.SequenceAllSatisfy: SQLPredicateExpression {
     }
 }
 
-extension PredicateExpressions.Filter: SQLPredicateExpression {
+extension PredicateExpressions.Filter: SQLPredicateExpression, SQLNonThrowingExpression {
+    var operandNodes: [Any] { [sequence, filter] }
+
     /// `$0.animals.filter { ... }` for a to-many relationship: the members that pass the test, to be counted or
     /// tested further.
     package func sqlTerm(in translator: PredicateTranslator) throws -> SQLTerm {

@@ -13,18 +13,25 @@ package enum SortTranslator {
     ) throws -> [SQLOrdering] {
         let translator = PredicateTranslator(entity: entity, schema: schema, storeIdentifier: nil, dialect: dialect)
         return try descriptors.map { descriptor in
-            let expression = try orderingKey(descriptor, translator: translator)
-            return SQLOrdering(expression, descending: descriptor.order == .reverse)
+            let (expression, column) = try orderingKey(descriptor, translator: translator)
+            return SQLOrdering(expression, descending: descriptor.order == .reverse, isNullable: column.nulls != .never)
         }
     }
 
+    /// The ordering key of a descriptor, and the term of the value it sorts by.
     private static func orderingKey<T>(
         _ descriptor: SortDescriptor<T>, translator: PredicateTranslator
-    ) throws -> SQLExpression {
+    ) throws -> (SQLExpression, SQLTerm) {
         guard let keyPath = descriptor.keyPath else {
             throw SQLTranslationError(reason: "a sort descriptor without a key path has no SQL translation")
         }
         let (column, key) = try sortedValue(keyPath, translator: translator)
+        return (try orderingKey(descriptor, of: column, sortKey: key, translator: translator), column)
+    }
+
+    private static func orderingKey<T>(
+        _ descriptor: SortDescriptor<T>, of column: SQLTerm, sortKey key: SortKey?, translator: PredicateTranslator
+    ) throws -> SQLExpression {
         switch key {
         case .bool?: return column.expression
         case .localizedStandard?: return try translator.collated(column.expression, .localizedStandard)
@@ -64,7 +71,8 @@ package enum SortTranslator {
             modelEntity = try translator.destination(of: relationship)
         }
         let column = translator.column(chain.attribute.name, of: model, in: modelEntity)
-        return (SQLTerm(expression: column, type: chain.attribute.valueType), chain.sortKey)
+        // `NULL` also where a relationship on the way is `nil`.
+        return (SQLTerm(expression: column, type: chain.attribute.valueType, nulls: .nilValue), chain.sortKey)
     }
 
     /// The attribute and sort key of a key path that a model sort descriptor of this module built.

@@ -17,14 +17,18 @@ extension PredicateTranslator {
     }
 }
 
-extension PredicateExpressions.CollectionContainsCollection: SQLPredicateExpression {
+extension PredicateExpressions.CollectionContainsCollection: SQLPredicateExpression, SQLNonThrowingExpression {
+    var operandNodes: [Any] { [base, other] }
+
     /// `$0.name.contains("x")`.
     package func sqlTerm(in translator: PredicateTranslator) throws -> SQLTerm {
         try translator.stringFunction(.contains, base, other, type: Bool.self)
     }
 }
 
-extension PredicateExpressions.SequenceStartsWith: SQLPredicateExpression {
+extension PredicateExpressions.SequenceStartsWith: SQLPredicateExpression, SQLNonThrowingExpression {
+    var operandNodes: [Any] { [base, prefix] }
+
     /// `$0.name.starts(with: "x")`.
     package func sqlTerm(in translator: PredicateTranslator) throws -> SQLTerm {
         try translator.stringFunction(.startsWith, base, prefix, type: Bool.self)
@@ -32,21 +36,27 @@ extension PredicateExpressions.SequenceStartsWith: SQLPredicateExpression {
 }
 
 #if !canImport(Darwin)
-    extension PredicateExpressions.StringLocalizedStandardContains: SQLPredicateExpression {
+    extension PredicateExpressions.StringLocalizedStandardContains: SQLPredicateExpression, SQLNonThrowingExpression {
+        var operandNodes: [Any] { [root, other] }
+
         /// `$0.name.localizedStandardContains(text)`.
         package func sqlTerm(in translator: PredicateTranslator) throws -> SQLTerm {
             try translator.stringFunction(.localizedStandardContains, root, other, type: Bool.self)
         }
     }
 
-    extension PredicateExpressions.StringCaseInsensitiveCompare: SQLPredicateExpression {
+    extension PredicateExpressions.StringCaseInsensitiveCompare: SQLPredicateExpression, SQLNonThrowingExpression {
+        var operandNodes: [Any] { [root, other] }
+
         /// `$0.name.caseInsensitiveCompare(text)`, as the raw value of its `ComparisonResult`.
         package func sqlTerm(in translator: PredicateTranslator) throws -> SQLTerm {
             try translator.stringFunction(.caseInsensitiveCompare, root, other, type: ComparisonResult.self)
         }
     }
 
-    extension PredicateExpressions.StringLocalizedCompare: SQLPredicateExpression {
+    extension PredicateExpressions.StringLocalizedCompare: SQLPredicateExpression, SQLNonThrowingExpression {
+        var operandNodes: [Any] { [root, other] }
+
         /// `$0.name.localizedCompare(text)`, as the raw value of its `ComparisonResult`.
         package func sqlTerm(in translator: PredicateTranslator) throws -> SQLTerm {
             try translator.stringFunction(.localizedCompare, root, other, type: ComparisonResult.self)

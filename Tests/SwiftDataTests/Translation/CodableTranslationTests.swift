@@ -49,10 +49,10 @@ struct ShoutedName: Codable, Hashable {
 /// compare in SQL only where their stored form decides Swift's answer. Everything else runs in memory, correctly.
 @Suite struct CodableTranslationTests {
     @Test func memberKeysComeFromTheEncodingItself() {
-        #expect(CodableMemberPath.component(of: \Address.city, in: Address.self) == ".city")
-        #expect(CodableMemberPath.component(of: \RenamedAddress.city, in: RenamedAddress.self) == ".town")
-        #expect(CodableMemberPath.component(of: \RenamedAddress.zip, in: RenamedAddress.self) == ".zip")
-        #expect(CodableMemberPath.component(of: \ShoutedName.name, in: ShoutedName.self) == nil)
+        #expect(CodableMemberPath.key(of: \Address.city, in: Address.self) == "city")
+        #expect(CodableMemberPath.key(of: \RenamedAddress.city, in: RenamedAddress.self) == "town")
+        #expect(CodableMemberPath.key(of: \RenamedAddress.zip, in: RenamedAddress.self) == "zip")
+        #expect(CodableMemberPath.key(of: \ShoutedName.name, in: ShoutedName.self) == nil)
     }
 
     @Test func untranslatableCodableComparisonsRunInMemory() throws {

@@ -229,13 +229,13 @@ import Testing
                 + #"AND ("_r1"."name" COLLATE SWIFTDATA_STRING = ?))) ORDER BY "_pk""#)
         #expect(
             try clauses(#Predicate<AnimalCategory> { $0.animals.isEmpty == false })
-                == #"WHERE (NOT (EXISTS (SELECT 1 FROM "Animal" AS "_r1" "#
-                + #"WHERE ("_r1"."category" = "AnimalCategory"."_pk"))) = 0) ORDER BY "_pk""#)
+                == #"WHERE ((NOT (EXISTS (SELECT 1 FROM "Animal" AS "_r1" "#
+                + #"WHERE ("_r1"."category" = "AnimalCategory"."_pk")))) = 0) ORDER BY "_pk""#)
         #expect(
             try clauses(#Predicate<AnimalCategory> { $0.animals.filter { $0.name > "C" }.count == 2 })
                 == #"WHERE ((SELECT count(*) FROM "Animal" AS "_r1" "#
                 + #"WHERE (("_r1"."category" = "AnimalCategory"."_pk") "#
-                + #"AND ("_r1"."name" COLLATE SWIFTDATA_STRING > ? COLLATE SWIFTDATA_STRING))) = ?) ORDER BY "_pk""#)
+                + #"AND ("_r1"."name" COLLATE SWIFTDATA_STRING > ?))) = ?) ORDER BY "_pk""#)
         #expect(
             try clauses(#Predicate<Student> { $0.courses.allSatisfy { $0.title != "Art" } })
                 == #"WHERE NOT (EXISTS (SELECT 1 FROM "Course" AS "_r1" JOIN "Course_students" AS "_r2" "#

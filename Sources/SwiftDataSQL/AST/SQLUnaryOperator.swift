@@ -1,0 +1,6 @@
+/// A unary SQL operator.
+package enum SQLUnaryOperator: Hashable, Sendable {
+    case not
+    /// Arithmetic negation.
+    case negate
+}

@@ -1,0 +1,181 @@
+import Foundation
+
+/// SQLite's SQL. Conditions are integers (`1`/`0`), `IS` is null-safe equality, and Swift's semantics come from the
+/// collations and functions the SQLite store registers, which run Foundation's and Swift's own code (see
+/// `SQLiteDialect.Function` and `collation(for:)`), so SQL and `Predicate.evaluate` agree by construction. JSON is
+/// text, read with `json_extract`, `json_array_length` and `json_each`.
+package struct SQLiteDialect: SQLDialect {
+    package init() {}
+
+    /// The SQL functions the SQLite store registers, by name.
+    package enum Function: String, CaseIterable, Sendable {
+        /// `(x, min, max)`: `x`, or an error when integer arithmetic overflowed (SQLite turns such results into
+        /// floating point) or left `min...max`.
+        case checked = "swiftdata_checked"
+        case divide = "swiftdata_divide"
+        case remainder = "swiftdata_remainder"
+        case realDivide = "swiftdata_real_divide"
+        case unwrap = "swiftdata_unwrap"
+        case fail = "swiftdata_fail"
+        case contains = "swiftdata_contains"
+        case startsWith = "swiftdata_starts_with"
+        case localizedStandardContains = "swiftdata_localized_standard_contains"
+        case caseInsensitiveCompare = "swiftdata_case_insensitive_compare"
+        case localizedCompare = "swiftdata_localized_compare"
+    }
+
+    /// The name of the collation the SQLite store registers for a comparison.
+    package static func collation(for comparison: ValueComparison) -> String {
+        switch comparison {
+        case .string: "SWIFTDATA_STRING"
+        case .decimal: "SWIFTDATA_DECIMAL"
+        case .lexical: "SWIFTDATA_LEXICAL"
+        case .localizedStandard: "SWIFTDATA_LOCALIZED_STANDARD"
+        case .localized: "SWIFTDATA_LOCALIZED"
+        }
+    }
+
+    package func quote(_ identifier: String) -> String {
+        // Most names hold no quote, and Foundation's replacing costs more than the rest of a small fetch's SQL.
+        guard identifier.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + identifier + "\"" }
+        return "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    package func placeholder(_ index: Int, type: SQLType) -> String { "?" }
+
+    package func boolean(_ value: Bool) -> String { value ? "1" : "0" }
+
+    package func nullSafeEquality(negated: Bool) -> String { negated ? "IS NOT" : "IS" }
+
+    package var collatesByLeftOperand: Bool { true }
+
+    package func reasonUnsupported(_ comparison: ValueComparison) -> String? { nil }
+
+    package func reasonUnsupported(_ function: SQLFunction) -> String? {
+        #if canImport(Darwin)
+            if [.localizedStandardContains, .caseInsensitiveCompare, .localizedCompare].contains(function) {
+                return "the store has no SQL function for \(function) on this platform"
+            }
+        #endif
+        return nil
+    }
+
+    package func renderCollated(
+        _ operand: SQLExpression, _ comparison: ValueComparison, into generator: inout SQLGenerator
+    ) {
+        generator.render(operand)
+        generator.write(" COLLATE " + Self.collation(for: comparison))
+    }
+
+    package func renderCall(
+        _ function: SQLFunction, _ arguments: [SQLExpression], into generator: inout SQLGenerator
+    ) {
+        switch function {
+        case .checkedAdd: checked(.binary(arguments[0], .add, arguments[1]), arguments[2...], into: &generator)
+        case .checkedSubtract:
+            checked(.binary(arguments[0], .subtract, arguments[1]), arguments[2...], into: &generator)
+        case .checkedMultiply:
+            checked(.binary(arguments[0], .multiply, arguments[1]), arguments[2...], into: &generator)
+        case .checkedNegate: checked(.unary(.negate, arguments[0]), arguments[1...], into: &generator)
+        case .realAdd: generator.render(.binary(arguments[0], .add, arguments[1]))
+        case .realSubtract: generator.render(.binary(arguments[0], .subtract, arguments[1]))
+        case .realMultiply: generator.render(.binary(arguments[0], .multiply, arguments[1]))
+        case .realNegate:
+            // SQLite's `-x` is `0 - x`, which turns 0.0 into +0.0 where Swift gives -0.0; `x * -1.0` keeps the sign.
+            generator.write("(")
+            generator.render(arguments[0])
+            generator.write(" * -1.0)")
+        case .integerDivide: call(.divide, arguments, into: &generator)
+        case .integerRemainder: call(.remainder, arguments, into: &generator)
+        case .realDivide: call(.realDivide, arguments, into: &generator)
+        case .unwrap: call(.unwrap, arguments, into: &generator)
+        case .fail: call(.fail, arguments, into: &generator)
+        case .contains: call(.contains, arguments, into: &generator)
+        case .startsWith: call(.startsWith, arguments, into: &generator)
+        case .localizedStandardContains: call(.localizedStandardContains, arguments, into: &generator)
+        case .caseInsensitiveCompare: call(.caseInsensitiveCompare, arguments, into: &generator)
+        case .localizedCompare: call(.localizedCompare, arguments, into: &generator)
+        }
+    }
+
+    /// `swiftdata_checked(result, min, max)`.
+    private func checked(
+        _ result: SQLExpression, _ bounds: ArraySlice<SQLExpression>, into generator: inout SQLGenerator
+    ) {
+        call(.checked, [result] + bounds, into: &generator)
+    }
+
+    private func call(_ function: Function, _ arguments: [SQLExpression], into generator: inout SQLGenerator) {
+        generator.write(function.rawValue)
+        generator.renderList(arguments)
+    }
+
+    package func renderJSONValue(
+        _ document: SQLExpression, path: [String], type: SQLType, into generator: inout SQLGenerator
+    ) {
+        generator.write("json_extract(")
+        generator.render(document)
+        generator.write(", ")
+        generator.bind(SQLBinding(.text(Self.jsonPath(path)), .text))
+        generator.write(")")
+    }
+
+    package func renderJSONArrayLength(
+        _ document: SQLExpression, path: [String], into generator: inout SQLGenerator
+    ) {
+        generator.write("json_array_length")
+        renderDocument(document, path: path, into: &generator)
+    }
+
+    package func renderJSONArrayElements(
+        _ document: SQLExpression, path: [String], alias: String?, into generator: inout SQLGenerator
+    ) {
+        generator.write("json_each")
+        renderDocument(document, path: path, into: &generator)
+        if let alias {
+            generator.write(" AS ")
+            generator.writeIdentifier(alias)
+        }
+    }
+
+    package func renderJSONElement(alias: String, type: SQLType, into generator: inout SQLGenerator) {
+        generator.render(.qualifiedColumn(table: alias, column: "value"))
+    }
+
+    /// `(document)`, or `(document, path)` for a value inside it.
+    private func renderDocument(_ document: SQLExpression, path: [String], into generator: inout SQLGenerator) {
+        generator.write("(")
+        generator.render(document)
+        if !path.isEmpty {
+            generator.write(", ")
+            generator.bind(SQLBinding(.text(Self.jsonPath(path)), .text))
+        }
+        generator.write(")")
+    }
+
+    /// An SQLite JSON path: `$.key`, or `$."key"` for a key with characters a bare member cannot have. (Keys that
+    /// hold a `"` have no path; the translator does not read them in SQL.)
+    static func jsonPath(_ keys: [String]) -> String {
+        var path = "$"
+        for key in keys {
+            let isBare =
+                !key.isEmpty
+                && key.unicodeScalars.allSatisfy {
+                    $0.isASCII && ($0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0))
+                }
+            path += isBare ? "." + key : ".\"\(key)\""
+        }
+        return path
+    }
+
+    package func nullsOrdering(descending: Bool) -> String { "" }
+
+    package func renderWindow(limit: Int?, offset: Int?, into generator: inout SQLGenerator) {
+        guard limit != nil || offset != nil else { return }
+        // A negative limit means no limit to SQLite.
+        generator.write(" LIMIT ")
+        generator.bind(SQLBinding(.integer(Int64(limit ?? -1)), .integer))
+        generator.write(" OFFSET ")
+        generator.bind(SQLBinding(.integer(Int64(offset ?? 0)), .integer))
+    }
+}

@@ -1,0 +1,59 @@
+/// What differs between SQL databases in the SQL of predicates and sorts: how constants, parameters, null-safe
+/// equality, Swift's comparisons, Swift's arithmetic and string functions, JSON, `NULL` ordering and windows are
+/// written, and which of them the database cannot express with Swift's semantics. A construct a dialect cannot
+/// express is reported by `reasonUnsupported`, never written with other semantics; the translator then leaves that
+/// part of the predicate or sort to memory. `SQLGenerator` writes everything else the same for every dialect.
+package protocol SQLDialect: Sendable {
+    /// Quotes an identifier (a table, column or alias name).
+    func quote(_ identifier: String) -> String
+    /// The placeholder of the parameter with the given 1-based index, which holds a value of `type`.
+    func placeholder(_ index: Int, type: SQLType) -> String
+    /// A Boolean constant.
+    func boolean(_ value: Bool) -> String
+    /// The operator of null-safe equality (or, `negated`, inequality), which is never `NULL`.
+    func nullSafeEquality(negated: Bool) -> String
+    /// Whether a collation on the left operand of a comparison governs it, so that a right operand compared the
+    /// same way is written without one (SQLite's rule; it keeps the SQL the indexes were built for).
+    var collatesByLeftOperand: Bool { get }
+
+    /// Why the dialect cannot compare values as `comparison` does, or `nil` when it can.
+    func reasonUnsupported(_ comparison: ValueComparison) -> String?
+    /// Why the dialect cannot compute `function` with Swift's semantics, or `nil` when it can.
+    func reasonUnsupported(_ function: SQLFunction) -> String?
+
+    /// Writes `operand` as a key that SQL compares and orders as `comparison` does.
+    func renderCollated(_ operand: SQLExpression, _ comparison: ValueComparison, into generator: inout SQLGenerator)
+    /// Writes a call of `function`.
+    func renderCall(_ function: SQLFunction, _ arguments: [SQLExpression], into generator: inout SQLGenerator)
+    /// Writes the value at `path` in a JSON document as a value of `type` (see `SQLExpression.jsonValue`).
+    func renderJSONValue(
+        _ document: SQLExpression, path: [String], type: SQLType, into generator: inout SQLGenerator)
+    /// Writes the number of elements of the JSON array at `path` in a document.
+    func renderJSONArrayLength(_ document: SQLExpression, path: [String], into generator: inout SQLGenerator)
+    /// Writes a subquery source over the elements of the JSON array at `path`, under `alias` when given.
+    func renderJSONArrayElements(
+        _ document: SQLExpression, path: [String], alias: String?, into generator: inout SQLGenerator)
+    /// Writes the value of an element of a `jsonArrayElements` source as a value of `type`.
+    func renderJSONElement(alias: String, type: SQLType, into generator: inout SQLGenerator)
+    /// What follows an `ORDER BY` term that can be `NULL` so that `NULL` comes first in ascending order and last in
+    /// descending order, as `nil` does in Swift; empty when that is the dialect's default.
+    func nullsOrdering(descending: Bool) -> String
+    /// Writes the `LIMIT` and `OFFSET` of a select, when either is given.
+    func renderWindow(limit: Int?, offset: Int?, into generator: inout SQLGenerator)
+}
+
+extension SQLDialect {
+    /// The statement of a top-level select.
+    package func render(_ select: SQLSelect) -> SQLStatement {
+        var generator = SQLGenerator(dialect: self)
+        generator.render(select)
+        return generator.statement
+    }
+
+    /// Appends an expression to a statement.
+    package func render(_ expression: SQLExpression, into statement: inout SQLStatement) {
+        var generator = SQLGenerator(dialect: self, statement: statement)
+        generator.render(expression)
+        statement = generator.statement
+    }
+}
