@@ -215,4 +215,28 @@ import Testing
         #expect(try ints(#Predicate { $0.tags.isEmpty }) == [0, .max, 5])
         #expect(try ints(#Predicate { $0.tags.count == 2 }) == [1, 3])
     }
+
+    /// Parts of a predicate that read no model are constants, evaluated once and bound, so that the predicate runs in
+    /// SQL: members of captured values (which used to send the whole predicate to memory), arithmetic on constants,
+    /// `if let` on a captured optional, a captured dictionary's value, the largest element of a captured array.
+    @Test func inputIndependentPartsAreConstants() throws {
+        struct User: Codable, Sendable {
+            var id: Int
+            var name: String
+            var address: Address
+            var limits: [String: Int]
+        }
+        let user = User(id: 3, name: "Café", address: Address(street: "", city: "Paris"), limits: ["max": 5])
+        #expect(try ints(#Predicate { $0.int == user.id }) == [3])
+        #expect(try ints(#Predicate { $0.string == user.name }) == [1, -2], "canonically equivalent")
+        #expect(try ints(#Predicate { $0.address.city == user.address.city && $0.int > -1 }) == [1])
+        #expect(try ints(#Predicate { $0.int == user.limits["max"] ?? 0 }) == [5])
+        #expect(try ints(#Predicate { $0.int == user.id * 2 - 1 }) == [5])
+        let someone: User? = user
+        #expect(try ints(#Predicate { sample in someone.flatMap { $0.id } == sample.optionalInt }) == [-2])
+        let nobody: User? = nil
+        #expect(try ints(#Predicate { sample in nobody.flatMap { $0.id } == sample.optionalInt }) == [0, .max, 5])
+        let numbers = [1, 5, 4]
+        #expect(try ints(#Predicate { $0.int == numbers.max()! }) == [5])
+    }
 }
