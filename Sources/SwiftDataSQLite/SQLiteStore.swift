@@ -349,20 +349,24 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
     func selectStatements<T: PersistentModel>(_ request: FetchRequest<T>) throws -> [SQLStatement] {
         let plan = plan(request)
         var select = self.select(request, plan: plan)
-        guard let keys = request.keys else { return [dialect.render(select)] }
+        guard let keys = request.keys else { return [SQLGenerator.statement(of: select, in: dialect)] }
         let condition = select.condition
         return stride(from: 0, to: keys.count, by: 10_000).map { start in
             let chunk = keys[start..<min(start + 10_000, keys.count)]
             let inChunk = SQLExpression.inList(
                 .column(SQLiteStore.keyColumn), chunk.map { .bind(.integer($0), .integer) })
             select.condition = condition.map { .and($0, inChunk) } ?? inChunk
-            return dialect.render(select)
+            return SQLGenerator.statement(of: select, in: dialect)
         }
     }
 
     /// The `SELECT` of a request's rows (without the keys it may be limited to).
     func select<T: PersistentModel>(_ request: FetchRequest<T>, plan: SelectPlan) -> SQLSelect {
-        let columns = request.properties.compactMap { columnName(of: $0, in: request.entity) }
+        var columns: [String] = []
+        columns.reserveCapacity(request.properties.count)
+        for property in request.properties {
+            if let column = columnName(of: property, in: request.entity) { columns.append(column) }
+        }
         return .fetch(
             from: request.entity.name, columns: columns, condition: plan.condition,
             orderings: plan.orderings ?? [], limit: request.fetchLimit, offset: request.fetchOffset,
@@ -377,9 +381,8 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
             inner.sql = "SELECT count(*) FROM (\(inner.sql))"
             return inner
         }
-        let select = SQLSelect(
-            columns: [.countRows], table: request.entity.name, condition: plan(request).condition)
-        return dialect.render(select)
+        let count = SQLSelect.count(from: request.entity.name, condition: plan(request).condition)
+        return SQLGenerator.statement(of: count, in: dialect)
     }
 
     /// Steps a fetch's statement, reporting a failure of the predicate's SQL as the Swift error it stands for.

@@ -1,8 +1,10 @@
-/// A top-level `SELECT` of one entity's table: `SELECT columns FROM table WHERE condition ORDER BY orderings`,
-/// then `LIMIT` and `OFFSET`, which each dialect writes in its own way.
+/// A top-level `SELECT` of one entity's table: `SELECT columns FROM table WHERE condition ORDER BY orderings`
+/// (or `SELECT count(*) ...`), then `LIMIT` and `OFFSET`, which each dialect writes in its own way.
 package struct SQLSelect: Equatable, Sendable {
-    /// The selected values.
-    package var columns: [SQLExpression]
+    /// The selected columns, by name.
+    package var columns: [String]
+    /// Whether the select counts the rows instead (then `columns` is empty).
+    package var countsRows = false
     /// The table selected from.
     package var table: String
     /// The `WHERE` condition, if any.
@@ -15,7 +17,7 @@ package struct SQLSelect: Equatable, Sendable {
     package var offset: Int?
 
     package init(
-        columns: [SQLExpression], table: String, condition: SQLExpression? = nil, orderings: [SQLOrdering] = [],
+        columns: [String], table: String, condition: SQLExpression? = nil, orderings: [SQLOrdering] = [],
         limit: Int? = nil, offset: Int? = nil
     ) {
         self.columns = columns
@@ -36,14 +38,23 @@ extension SQLSelect {
         from table: String, columns: [String], condition: SQLExpression?, orderings: [SQLOrdering],
         limit: Int?, offset: Int?, isComplete: Bool
     ) -> SQLSelect {
-        var select = SQLSelect(
-            columns: [.column(StoreLayout.keyColumn)] + columns.map { .column($0) }, table: table,
-            condition: condition,
-            orderings: orderings + [SQLOrdering(.column(StoreLayout.keyColumn), descending: false)])
+        var selected = [StoreLayout.keyColumn]
+        selected.reserveCapacity(columns.count + 1)
+        selected.append(contentsOf: columns)
+        var ordered = orderings
+        ordered.append(SQLOrdering(.column(StoreLayout.keyColumn), descending: false))
+        var select = SQLSelect(columns: selected, table: table, condition: condition, orderings: ordered)
         if isComplete {
             select.limit = limit.map { max($0, 0) }
             select.offset = offset.map { max($0, 0) }
         }
+        return select
+    }
+
+    /// `SELECT count(*) FROM table WHERE condition`.
+    package static func count(from table: String, condition: SQLExpression?) -> SQLSelect {
+        var select = SQLSelect(columns: [], table: table, condition: condition)
+        select.countsRows = true
         return select
     }
 }

@@ -42,10 +42,7 @@ import Foundation
 package struct PostgreSQLDialect: SQLDialect {
     package init() {}
 
-    package func quote(_ identifier: String) -> String {
-        guard identifier.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + identifier + "\"" }
-        return "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
+    package func quote(_ identifier: String) -> String { StandardSQL.quote(identifier) }
 
     package func placeholder(_ index: Int, type: SQLType) -> String { "$\(index)::" + Self.typeName(type) }
 
@@ -115,7 +112,7 @@ package struct PostgreSQLDialect: SQLDialect {
     ) {
         let name: String
         switch function {
-        case .realNegate:
+        case .realNegate where arguments.count == 1:
             generator.render(.unary(.negate, arguments[0]))
             return
         case .checkedAdd: name = "swiftdata_add"

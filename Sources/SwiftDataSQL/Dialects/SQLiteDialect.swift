@@ -12,15 +12,25 @@ package struct SQLiteDialect: SQLDialect {
         /// `(x, min, max)`: `x`, or an error when integer arithmetic overflowed (SQLite turns such results into
         /// floating point) or left `min...max`.
         case checked = "swiftdata_checked"
+        /// `SQLFunction.integerDivide`.
         case divide = "swiftdata_divide"
+        /// `SQLFunction.integerRemainder`.
         case remainder = "swiftdata_remainder"
+        /// `SQLFunction.realDivide`.
         case realDivide = "swiftdata_real_divide"
+        /// `SQLFunction.unwrap`.
         case unwrap = "swiftdata_unwrap"
+        /// `SQLFunction.fail`.
         case fail = "swiftdata_fail"
+        /// `SQLFunction.contains`, through Foundation's predicate node.
         case contains = "swiftdata_contains"
+        /// `SQLFunction.startsWith`, through Foundation's predicate node.
         case startsWith = "swiftdata_starts_with"
+        /// `SQLFunction.localizedStandardContains`, through the predicate node.
         case localizedStandardContains = "swiftdata_localized_standard_contains"
+        /// `SQLFunction.caseInsensitiveCompare`, through the predicate node.
         case caseInsensitiveCompare = "swiftdata_case_insensitive_compare"
+        /// `SQLFunction.localizedCompare`, through the predicate node.
         case localizedCompare = "swiftdata_localized_compare"
     }
 
@@ -35,11 +45,7 @@ package struct SQLiteDialect: SQLDialect {
         }
     }
 
-    package func quote(_ identifier: String) -> String {
-        // Most names hold no quote, and Foundation's replacing costs more than the rest of a small fetch's SQL.
-        guard identifier.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + identifier + "\"" }
-        return "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
+    package func quote(_ identifier: String) -> String { StandardSQL.quote(identifier) }
 
     package func placeholder(_ index: Int, type: SQLType) -> String { "?" }
 
@@ -70,39 +76,44 @@ package struct SQLiteDialect: SQLDialect {
     package func renderCall(
         _ function: SQLFunction, _ arguments: [SQLExpression], into generator: inout SQLGenerator
     ) {
-        switch function {
-        case .checkedAdd: checked(.binary(arguments[0], .add, arguments[1]), arguments[2...], into: &generator)
-        case .checkedSubtract:
-            checked(.binary(arguments[0], .subtract, arguments[1]), arguments[2...], into: &generator)
-        case .checkedMultiply:
-            checked(.binary(arguments[0], .multiply, arguments[1]), arguments[2...], into: &generator)
-        case .checkedNegate: checked(.unary(.negate, arguments[0]), arguments[1...], into: &generator)
-        case .realAdd: generator.render(.binary(arguments[0], .add, arguments[1]))
-        case .realSubtract: generator.render(.binary(arguments[0], .subtract, arguments[1]))
-        case .realMultiply: generator.render(.binary(arguments[0], .multiply, arguments[1]))
-        case .realNegate:
+        // The translator passes each function its arguments; a wrong count writes a call SQLite refuses.
+        switch (function, arguments.count) {
+        case (.checkedAdd, 4), (.checkedSubtract, 4), (.checkedMultiply, 4):
+            let op: SQLBinaryOperator =
+                function == .checkedAdd ? .add : function == .checkedSubtract ? .subtract : .multiply
+            call(.checked, [.binary(arguments[0], op, arguments[1]), arguments[2], arguments[3]], into: &generator)
+        case (.checkedNegate, 3):
+            call(.checked, [.unary(.negate, arguments[0]), arguments[1], arguments[2]], into: &generator)
+        case (.realAdd, 2): generator.render(.binary(arguments[0], .add, arguments[1]))
+        case (.realSubtract, 2): generator.render(.binary(arguments[0], .subtract, arguments[1]))
+        case (.realMultiply, 2): generator.render(.binary(arguments[0], .multiply, arguments[1]))
+        case (.realNegate, 1):
             // SQLite's `-x` is `0 - x`, which turns 0.0 into +0.0 where Swift gives -0.0; `x * -1.0` keeps the sign.
             generator.write("(")
             generator.render(arguments[0])
             generator.write(" * -1.0)")
-        case .integerDivide: call(.divide, arguments, into: &generator)
-        case .integerRemainder: call(.remainder, arguments, into: &generator)
-        case .realDivide: call(.realDivide, arguments, into: &generator)
-        case .unwrap: call(.unwrap, arguments, into: &generator)
-        case .fail: call(.fail, arguments, into: &generator)
-        case .contains: call(.contains, arguments, into: &generator)
-        case .startsWith: call(.startsWith, arguments, into: &generator)
-        case .localizedStandardContains: call(.localizedStandardContains, arguments, into: &generator)
-        case .caseInsensitiveCompare: call(.caseInsensitiveCompare, arguments, into: &generator)
-        case .localizedCompare: call(.localizedCompare, arguments, into: &generator)
+        default:
+            call(Self.function(for: function), arguments, into: &generator)
         }
     }
 
-    /// `swiftdata_checked(result, min, max)`.
-    private func checked(
-        _ result: SQLExpression, _ bounds: ArraySlice<SQLExpression>, into generator: inout SQLGenerator
-    ) {
-        call(.checked, [result] + bounds, into: &generator)
+    /// The registered function that computes `function` (arithmetic is checked by `swiftdata_checked`).
+    private static func function(for function: SQLFunction) -> Function {
+        switch function {
+        case .checkedAdd, .checkedSubtract, .checkedMultiply, .checkedNegate, .realAdd, .realSubtract, .realMultiply,
+            .realNegate:
+            .checked
+        case .integerDivide: .divide
+        case .integerRemainder: .remainder
+        case .realDivide: .realDivide
+        case .unwrap: .unwrap
+        case .fail: .fail
+        case .contains: .contains
+        case .startsWith: .startsWith
+        case .localizedStandardContains: .localizedStandardContains
+        case .caseInsensitiveCompare: .caseInsensitiveCompare
+        case .localizedCompare: .localizedCompare
+        }
     }
 
     private func call(_ function: Function, _ arguments: [SQLExpression], into generator: inout SQLGenerator) {
@@ -173,9 +184,8 @@ package struct SQLiteDialect: SQLDialect {
     package func renderWindow(limit: Int?, offset: Int?, into generator: inout SQLGenerator) {
         guard limit != nil || offset != nil else { return }
         // A negative limit means no limit to SQLite.
-        generator.write(" LIMIT ")
-        generator.bind(SQLBinding(.integer(Int64(limit ?? -1)), .integer))
-        generator.write(" OFFSET ")
-        generator.bind(SQLBinding(.integer(Int64(offset ?? 0)), .integer))
+        generator.write(" LIMIT ? OFFSET ?")
+        generator.appendParameter(SQLBinding(.integer(Int64(limit ?? -1)), .integer))
+        generator.appendParameter(SQLBinding(.integer(Int64(offset ?? 0)), .integer))
     }
 }

@@ -41,19 +41,3 @@ package protocol SQLDialect: Sendable {
     /// Writes the `LIMIT` and `OFFSET` of a select, when either is given.
     func renderWindow(limit: Int?, offset: Int?, into generator: inout SQLGenerator)
 }
-
-extension SQLDialect {
-    /// The statement of a top-level select.
-    package func render(_ select: SQLSelect) -> SQLStatement {
-        var generator = SQLGenerator(dialect: self)
-        generator.render(select)
-        return generator.statement
-    }
-
-    /// Appends an expression to a statement.
-    package func render(_ expression: SQLExpression, into statement: inout SQLStatement) {
-        var generator = SQLGenerator(dialect: self, statement: statement)
-        generator.render(expression)
-        statement = generator.statement
-    }
-}

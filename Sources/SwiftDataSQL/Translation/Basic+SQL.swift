@@ -30,7 +30,7 @@ extension PredicateExpressions.KeyPath: SQLPredicateExpression {
             guard let value = translator.constant(of: self.root)?.value as? Root.Output else { throw error }
             return try translator.term(PredicateExpressions.Value(value[keyPath: keyPath]))
         }
-        if let value = root.constant as? Root.Output {
+        if root.constant != nil, let value = root.constant as? Root.Output {
             // A member of a constant reads no model: evaluated once, its value is bound.
             return try translator.term(PredicateExpressions.Value(value[keyPath: keyPath]))
         }

@@ -18,7 +18,9 @@ extension PredicateTranslator {
             return try modelEquality(left, right, negated: negated)
         }
         let lhs = try equalityKey(left, comparedWith: [right.constant])
-        let rhs = try equalityKey(right, comparedWith: [left.constant])
+        // Both sides have the same kind, so they compare the same way.
+        var rhs = right.expression
+        if case .collate(_, let comparison) = lhs { rhs = .collate(rhs, comparison) }
         let expression: SQLExpression
         if left.nulls == .notANumber || right.nulls == .notANumber {
             // NaN (NULL) is unequal to everything, itself included.

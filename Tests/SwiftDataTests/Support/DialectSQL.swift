@@ -52,7 +52,7 @@ final class DialectSQL {
         let select = SQLSelect.fetch(
             from: entity.name, columns: [], condition: translation?.condition, orderings: orderings ?? [],
             limit: limit, offset: offset, isComplete: inMemory == nil)
-        return Rendered(statement: dialect.render(select), inMemory: inMemory)
+        return Rendered(statement: SQLGenerator.statement(of: select, in: dialect), inMemory: inMemory)
     }
 
     /// Checks the SQL a fetch becomes after `FROM "<table>" `: in SQLite, as the store runs it (all in SQL), and in
