@@ -11,6 +11,10 @@ struct Measurement: Codable {
     var peakKilobytes: Int
     /// The number both sides' trials must agree on.
     var check: Int
+    /// The time of each fetch made during the repetitions, for a workload that measures latency; empty otherwise.
+    var latencies: [Double]
+    /// The instructions of each repetition's timed part, when counted (`--instructions`); the parent adds them.
+    var instructions: [Int] = []
 
     /// Adds the repetitions of another measurement of the same side; its check must be the same.
     mutating func add(_ other: Measurement) throws {
@@ -21,14 +25,20 @@ struct Measurement: Codable {
         cpuSeconds += other.cpuSeconds
         peakKilobytes = max(peakKilobytes, other.peakKilobytes)
         check = other.check
+        latencies += other.latencies
+        instructions += other.instructions
     }
 
     var median: Double { Measurement.median(seconds) }
     var cpuMedian: Double { Measurement.median(cpuSeconds) }
+    var medianLatency: Double { Measurement.median(latencies) }
+    var worstLatency: Double { latencies.max() ?? 0 }
+    var medianInstructions: Double { Measurement.median(instructions.map(Double.init)) }
 
-    static let empty = Measurement(seconds: [], cpuSeconds: [], peakKilobytes: 0, check: 0)
+    static let empty = Measurement(seconds: [], cpuSeconds: [], peakKilobytes: 0, check: 0, latencies: [])
 
-    private static func median(_ values: [Double]) -> Double {
+    static func median(_ values: [Double]) -> Double {
+        guard !values.isEmpty else { return 0 }
         let sorted = values.sorted()
         let middle = sorted.count / 2
         return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
@@ -71,7 +81,7 @@ enum ChildProcess {
         let peak = PeakMemory.kilobytes()
         return Measurement(
             seconds: [end.time - start.time], cpuSeconds: [end.cpu - start.cpu], peakKilobytes: peak,
-            check: try trial.check())
+            check: try trial.check(), latencies: try trial.latencies())
     }
 
     /// Runs the timed part of a trial: a function of its own, so that a profiler can measure just it
@@ -82,7 +92,7 @@ enum ChildProcess {
     }
 
     /// The time of a clock, in seconds.
-    private static func now(_ clock: clockid_t) -> Double {
+    static func now(_ clock: clockid_t) -> Double {
         var time = timespec()
         clock_gettime(clock, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9

@@ -1,7 +1,11 @@
 /// The command line.
 struct Options {
-    var rows = 100_000
-    var repetitions = 5
+    /// Counting instructions with valgrind's callgrind instead of measuring time and memory.
+    var instructions = false
+    /// The rows given on the command line; 100,000 by default, 10,000 when counting instructions.
+    private var givenRows: Int?
+    /// The repetitions given on the command line; 5 by default, 1 when counting instructions.
+    private var givenRepetitions: Int?
     var filter: String?
     var json = false
     /// Set in a child process: the workload and side it measures (see `Child`).
@@ -10,19 +14,32 @@ struct Options {
     var directory: String?
 
     static let usage = """
-        USAGE: swift run -c release Benchmarks [--rows N] [--repetitions R] [--filter WORKLOADS] [--json]
+        USAGE: swift run -c release Benchmarks [--rows N] [--repetitions R] [--filter WORKLOADS] [--instructions]
+                                               [--json]
 
         Runs each workload through SwiftData and through the raw SQLite C API, and prints their median times,
         the ratio, and the peak resident memory of each side.
 
         OPTIONS:
-          --rows N             rows of the stores the workloads use (default 100000)
-          --repetitions R      timed repetitions of each side of each workload (default 5)
+          --rows N             rows of the stores the workloads use (default 100000; 10000 with --instructions)
+          --repetitions R      timed repetitions of each side of each workload (default 5; 1 with --instructions)
           --filter WORKLOADS   only these workloads: comma-separated numbers or names, or parts of names
                                (\(Workload.allCases.map(\.slug).joined(separator: ", ")))
+          --instructions       count the instructions of each side instead, with valgrind's callgrind (which
+                               must be installed), and print them with their ratio; workloads that measure
+                               latency are left out: waiting costs no instructions
           --json               print the results as JSON instead of a table
           --help               print this text
         """
+
+    var rows: Int { givenRows ?? (instructions ? 10_000 : 100_000) }
+    var repetitions: Int { givenRepetitions ?? (instructions ? 1 : 5) }
+
+    /// The workloads to run: those `--filter` selects, without those that measure latency when counting
+    /// instructions.
+    var workloads: [Workload] {
+        Workload.selected(by: filter).filter { !instructions || !$0.measuresLatency }
+    }
 
     /// Reads the arguments after the program name.
     init(arguments: [String]) throws(OptionsError) {
@@ -40,8 +57,9 @@ struct Options {
         }
         while let argument = remaining.popFirst() {
             switch argument {
-            case "--rows": rows = try count(of: argument)
-            case "--repetitions": repetitions = try count(of: argument)
+            case "--rows": givenRows = try count(of: argument)
+            case "--repetitions": givenRepetitions = try count(of: argument)
+            case "--instructions": instructions = true
             case "--filter": filter = try value(of: argument)
             case "--json": json = true
             case "--help", "-h": throw OptionsError(nil)
@@ -58,6 +76,9 @@ struct Options {
         }
         if filter != nil, Workload.selected(by: filter).isEmpty {
             throw OptionsError("no workload matches '\(filter ?? "")'")
+        }
+        if child == nil, workloads.isEmpty {
+            throw OptionsError("--instructions counts no workload that measures latency: waiting costs no instructions")
         }
     }
 }

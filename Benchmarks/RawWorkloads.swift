@@ -178,6 +178,26 @@ enum RawWorkloads {
                     }
                 },
                 check: { digest })
+
+        case .fetchDuringSave:
+            // Another connection, on a thread of its own, fetches the 1% again and again while this one inserts N
+            // new rows in one transaction (WAL mode lets it read meanwhile); its first fetch is setup.
+            let path = url.path
+            let fetches = try ConcurrentFetches {
+                let reader = try RawDatabase(path: path)
+                let statement = try reader.prepare("SELECT id, \(columns) FROM record WHERE \"group\" = ?")
+                return {
+                    try withExtendedLifetime(reader) {
+                        try statement.bind(SampleData.selectedGroup, at: 1)
+                        return try records(statement).reduce(0) { $0 &+ $1.values.digest }
+                    }
+                }
+            }
+            let values = SampleData.records(rows, after: rows)
+            return Trial(
+                run: { try fetches.during { try insert(values, into: database) } },
+                check: { try storedDigest(database) },
+                latencies: { try fetches.latencies() })
         }
     }
 

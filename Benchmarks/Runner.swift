@@ -6,22 +6,29 @@ struct WorkloadResult {
     let ours: Measurement
     let raw: Measurement
 
-    /// Our median time over raw's.
-    var ratio: Double { ours.median / raw.median }
+    /// Our median time over raw's; for a workload that measures latency, our median latency over raw's.
+    var ratio: Double {
+        workload.measuresLatency ? ours.medianLatency / raw.medianLatency : ours.median / raw.median
+    }
+
+    /// Our instructions over raw's (`--instructions`).
+    var instructionRatio: Double { ours.medianInstructions / raw.medianInstructions }
 }
 
 /// The parent process: builds each side's template stores once, then runs each repetition of each side of every
 /// selected workload in a child process of this same program (`--child`), so that each peak memory is that
 /// repetition's alone. The two sides' repetitions alternate, so that both meet the same load of the machine.
+/// With `--instructions`, each child runs under valgrind's callgrind (see `Callgrind`).
 enum Runner {
     static func run(_ options: Options) throws -> [WorkloadResult] {
+        let valgrind = options.instructions ? try Callgrind.valgrind() : nil
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("openswiftdata-benchmarks-\(ProcessInfo.processInfo.processIdentifier)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         defer { Progress.done() }
 
-        let workloads = Workload.selected(by: options.filter)
+        let workloads = options.workloads
         for template in Template.allCases where workloads.contains(where: { $0.template == template }) {
             for side in Side.allCases {
                 Progress.show("preparing the \(template.rawValue) store of \(side.name) (\(options.rows) rows)")
@@ -39,8 +46,9 @@ enum Runner {
                 for side in repetition % 2 == 1 ? [Side.swiftData, .raw] : [.raw, .swiftData] {
                     Progress.show(
                         "[\(workload.rawValue)/\(Workload.allCases.count)] \(workload.slug): repetition \(repetition) "
-                            + "of \(options.repetitions), \(side.name)")
-                    let measurement = try runChild(workload, side: side, options: options, directory: directory)
+                            + "of \(options.repetitions), \(side.name)\(valgrind == nil ? "" : " under callgrind")")
+                    let measurement = try runChild(
+                        workload, side: side, options: options, directory: directory, valgrind: valgrind)
                     do {
                         try side == .swiftData ? ours.add(measurement) : raw.add(measurement)
                     } catch {
@@ -57,25 +65,51 @@ enum Runner {
         return results
     }
 
-    /// Runs one side of one workload in a child process and reads its measurement.
-    private static func runChild(_ workload: Workload, side: Side, options: Options, directory: URL) throws
-        -> Measurement
-    {
-        let process = Process()
-        process.executableURL = executableURL
-        process.arguments = [
+    /// Runs one side of one workload in a child process and reads its measurement; under callgrind when
+    /// `valgrind` is given, adding the instructions it counted.
+    private static func runChild(
+        _ workload: Workload, side: Side, options: Options, directory: URL, valgrind: URL?
+    ) throws -> Measurement {
+        let arguments = [
             "--child", workload.slug, side.rawValue, "--rows", String(options.rows), "--directory", directory.path,
         ]
+        let counts = directory.appendingPathComponent("callgrind-\(workload.slug)-\(side.rawValue).out")
+        let errors = directory.appendingPathComponent("callgrind-\(workload.slug)-\(side.rawValue).err")
+        let process = Process()
+        if let valgrind {
+            process.executableURL = valgrind
+            process.arguments = Callgrind.arguments(running: executableURL, arguments, output: counts)
+            // valgrind's messages go to a file, shown if the child fails.
+            _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+            process.standardError = try FileHandle(forWritingTo: errors)
+        } else {
+            process.executableURL = executableURL
+            process.arguments = arguments
+        }
         let output = Pipe()
         process.standardOutput = output
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0, process.terminationReason == .exit else {
-            throw ChildError("\(workload.slug) on \(side.name) failed (exit status \(process.terminationStatus))")
+            let messages = valgrind == nil ? "" : (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
+            throw ChildError(
+                "\(workload.slug) on \(side.name) failed (exit status \(process.terminationStatus))"
+                    + (messages.isEmpty ? "" : ":\n" + messages))
         }
         let line = data.split(separator: UInt8(ascii: "\n")).last ?? Data()
-        return try JSONDecoder().decode(Measurement.self, from: Data(line))
+        var measurement = try JSONDecoder().decode(Measurement.self, from: Data(line))
+        if valgrind != nil {
+            defer { try? FileManager.default.removeItem(at: counts) }
+            let count = try Callgrind.instructions(inOutput: String(contentsOf: counts, encoding: .utf8))
+            guard count > 0 else {
+                throw ChildError(
+                    "callgrind counted no instructions in \(Callgrind.timedFunction) for \(workload.slug) on "
+                        + "\(side.name): build the program in release mode, unstripped")
+            }
+            measurement.instructions = [count]
+        }
+        return measurement
     }
 
     /// This program, run again for each child.

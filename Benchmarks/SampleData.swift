@@ -29,10 +29,11 @@ enum SampleData {
 
     private static let cities = ["Amsterdam", "Barcelona", "Copenhagen", "Dublin", "Edinburgh", "Florence"]
 
-    /// All `count` records. Keys are a permutation of `0..<count`, so that key order differs from insertion order.
-    static func records(_ count: Int) -> [RecordValues] {
+    /// `count` records after the first `existing` ones (all of them by default). Their keys are a permutation of
+    /// `existing..<existing + count`, so that key order differs from insertion order.
+    static func records(_ count: Int, after existing: Int = 0) -> [RecordValues] {
         let multiplier = keyMultiplier(count)
-        return (0..<count).map { record($0, key: $0 * multiplier % count) }
+        return (0..<count).map { record(existing + $0, key: existing + $0 * multiplier % count) }
     }
 
     private static func record(_ index: Int, key: Int) -> RecordValues {

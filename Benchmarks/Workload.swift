@@ -11,6 +11,7 @@ enum Workload: Int, CaseIterable {
     case changeOne
     case graph
     case pages
+    case fetchDuringSave
 
     /// The name the `--filter` option and the JSON output use.
     var slug: String {
@@ -24,6 +25,7 @@ enum Workload: Int, CaseIterable {
         case .changeOne: "change-one"
         case .graph: "graph"
         case .pages: "pages"
+        case .fetchDuringSave: "fetch-during-save"
         }
     }
 
@@ -39,6 +41,7 @@ enum Workload: Int, CaseIterable {
         case .changeOne: "change 1 of N registered, save"
         case .graph: "N/100 parents, walk 100 children each"
         case .pages: "50 sorted pages of 20"
+        case .fetchDuringSave: "fetch 1% while another thread saves N"
         }
     }
 
@@ -59,8 +62,13 @@ enum Workload: Int, CaseIterable {
         case .fetchIndexed, .count, .pages: .ratio(1.2)
         case .changeOne: .milliseconds(1)
         case .graph: .informational
+        case .fetchDuringSave: .worstLatency(ofWrite: 0.5)
         }
     }
+
+    /// Whether the workload measures the latency of fetches made during its timed part (see `ConcurrentFetches`)
+    /// rather than the time of the part itself: its table cells and ratio are then median latencies.
+    var measuresLatency: Bool { self == .fetchDuringSave }
 
     /// The workloads that `filter` names: comma-separated numbers or parts of slugs; all of them for `nil`.
     static func selected(by filter: String?) -> [Workload] {
@@ -91,6 +99,8 @@ enum Goal {
     case milliseconds(Double)
     /// None: the workload is measured for information.
     case informational
+    /// Our slowest fetch below this fraction of our timed write: readers do not wait for the writer.
+    case worstLatency(ofWrite: Double)
 
     var description: String {
         switch self {
@@ -98,6 +108,7 @@ enum Goal {
         case .ratioAndMemory(let ratio, let memory): "≤ \(ratio.formatted()), memory ≤ \(memory.formatted())×"
         case .milliseconds(let limit): "< \(limit.formatted()) ms"
         case .informational: "-"
+        case .worstLatency(let fraction): "worst < \(fraction.formatted()) × save"
         }
     }
 
@@ -109,6 +120,7 @@ enum Goal {
             result.ratio <= limit && Double(result.ours.peakKilobytes) <= memory * Double(result.raw.peakKilobytes)
         case .milliseconds(let limit): result.ours.median * 1_000 < limit
         case .informational: nil
+        case .worstLatency(let fraction): result.ours.worstLatency < fraction * result.ours.median
         }
     }
 }
@@ -133,4 +145,6 @@ enum Side: String, CaseIterable {
 struct Trial {
     let run: () throws -> Void
     let check: () throws -> Int
+    /// The time of each fetch `run` made on another thread, for workloads that measure latency.
+    var latencies: () throws -> [Double] = { [] }
 }

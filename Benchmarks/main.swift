@@ -1,11 +1,12 @@
 // The benchmark program: each workload through SwiftData and through the raw SQLite C API, compared.
 //
-// `swift run -c release Benchmarks [--rows N] [--repetitions R] [--filter WORKLOADS] [--json]`
+// `swift run -c release Benchmarks [--rows N] [--repetitions R] [--filter WORKLOADS] [--instructions] [--json]`
 //
 // The parent process builds each side's stores once, then starts this program again as a child (`--child`) for
 // each repetition of each side of each workload; a child reports its time and its peak resident memory (see
 // `PeakMemory`). Only the workload itself is timed: creating and copying stores, opening them, and what a
-// workload starts from (such as the registered models of workloads 5 to 7) are setup.
+// workload starts from (such as the registered models of workloads 5 to 7) are setup. With `--instructions`,
+// each child runs under valgrind's callgrind, which counts the instructions of the timed part (see `Callgrind`).
 import Foundation
 
 let options: Options
@@ -26,8 +27,10 @@ do {
         try ChildProcess.run(workload, side: side, rows: options.rows, directory: URL(fileURLWithPath: directory))
     } else {
         let results = try Runner.run(options)
-        let report = Report(results: results, rows: options.rows, repetitions: options.repetitions)
-        print(options.json ? try report.json() : report.table)
+        let report = Report(
+            results: results, rows: options.rows, repetitions: options.repetitions, instructions: options.instructions,
+            leftOut: Workload.selected(by: options.filter).filter { !options.workloads.contains($0) })
+        print(try report.text(json: options.json))
     }
 } catch {
     FileHandle.standardError.write(Data("error: \(error)\n".utf8))

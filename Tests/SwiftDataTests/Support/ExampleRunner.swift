@@ -15,12 +15,16 @@ struct ExampleRunner {
         try run(arguments: arguments)
     }
 
-    /// The program's exit status, standard output and standard error; `input` is its standard input (empty: none).
-    func run(arguments: [String], input: String = "") throws -> (status: Int32, output: String, errors: String) {
+    /// The program's exit status, standard output and standard error; `input` is its standard input (empty: none),
+    /// `environment` variables to set or replace.
+    func run(arguments: [String], input: String = "", environment: [String: String] = [:]) throws -> (
+        status: Int32, output: String, errors: String
+    ) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(["XDG_DATA_HOME": dataHome.url.path]) { $1 }
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.environment?["XDG_DATA_HOME"] = dataHome.url.path
         return try collect(process, input: input)
     }
 
