@@ -54,10 +54,12 @@ final class SQLiteDatabase {
         sqlite3_close_v2(handle)
     }
 
-    /// A prepared statement for `sql`, reused across calls.
+    /// A prepared statement for `sql`, reused across calls. While the cached one is being stepped (a query made
+    /// while reading another's rows), the caller gets a statement of its own, so the outer loop is not restarted.
     func statement(_ sql: String) throws -> SQLiteStatement {
         observer?(sql)
         if let statement = statements[sql] {
+            guard sqlite3_stmt_busy(statement.handle) == 0 else { return try SQLiteStatement(database: self, sql: sql) }
             statement.reset()
             return statement
         }

@@ -2,24 +2,36 @@ import CSQLite
 import Foundation
 import SwiftDataCore
 import SwiftDataSQL
+import Synchronization
 
 /// The embedded default store: one SQLite file per configuration (or a private in-memory database), in WAL
 /// mode, one table per entity named after the model class, one column per attribute named after the
 /// property, plus an integer primary key column `_pk`. A metadata table records the schema.
 ///
 /// Writes go through one connection, one at a time (a writer waits for another instead of failing); fetches use
-/// a pool of other connections and run concurrently. An in-memory store has a single connection for both.
+/// a pool of other connections and run concurrently, never waiting for a write. An in-memory store has a single
+/// connection for both.
 package final class SQLiteStore: DataStore, @unchecked Sendable {
     package let configuration: ModelConfiguration
     package let identifier: String
     let schema: Schema
     let dialect = SQLiteDialect()
     private let database: SQLiteDatabase
-    private let lock = NSLock()
+    /// Guards the writer connection. Recursive, so that a fetch made while an in-memory store's fetch reads rows
+    /// (by an observer of a model it refreshes) does not wait for itself.
+    private let lock = NSRecursiveLock()
+    /// Whether a write holds the lock: another write on the same thread inside it is refused.
+    private var isWriting = false
     /// The connections fetches use; `nil` when they share the writer's (in memory, or inside a migration).
     private let readers: ReaderPool?
-    /// The writer connection's `data_version` when it was last read: it changes when another process commits.
+    /// The writer connection's `data_version` when it was last read, by a check or when a write began (under
+    /// `lock`). Only this process's writes use that connection, so it changes exactly when another process (or
+    /// another container's connection) commits.
     private var dataVersion: Int64?
+    /// Set when a write began after another connection's commit that no check has reported yet.
+    private let externalCommitSeen = Atomic(false)
+    /// One check at a time (see `hasExternalChanges`); never held while waiting for `lock`.
+    private let checkLock = NSLock()
     /// The files of `.externalStorage` values; `nil` for an in-memory store, which keeps them in the rows.
     let external: ExternalStorage?
 
@@ -59,7 +71,7 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
             configuration.isStoredInMemoryOnly
             ? nil : ReaderPool(path: path, readOnly: !configuration.allowsSave, immutable: immutable)
         if configuration.allowsSave { try collectExternalGarbage() }
-        dataVersion = try? currentDataVersion()
+        withDatabase { _ = noteDataVersion(of: $0) }
     }
 
     /// Opens a store file for reading only. A store in WAL mode needs its `-shm` file, which SQLite cannot create
@@ -107,24 +119,31 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
         return try readers.withReader(body)
     }
 
-    /// Whether another process committed to the store since the last call.
+    /// Whether another process committed to the store since the last call. It never waits for a write: while one
+    /// holds the writer connection, no other connection can commit, and the commits made before it began, the
+    /// write noted when it began.
     package func hasExternalChanges() -> Bool {
-        withDatabase { database in
-            guard case .integer(let version)? = try? database.rows("PRAGMA data_version").first?.first else {
-                return false
-            }
-            defer { dataVersion = version }
-            return dataVersion != nil && dataVersion != version
+        // No other connection writes to an in-memory store, nor to a migration's while it runs.
+        guard readers != nil else { return false }
+        checkLock.lock()
+        defer { checkLock.unlock() }
+        var changed = false
+        if lock.try() {
+            defer { lock.unlock() }
+            changed = noteDataVersion(of: database)
         }
+        return externalCommitSeen.exchange(false, ordering: .acquiringAndReleasing) || changed
     }
 
-    /// SQLite's `data_version` on the writer connection, which only this process's writes use: it changes exactly
-    /// when another connection (another process) commits.
-    private func currentDataVersion() throws -> Int64 {
-        try withDatabase { database in
-            if case .integer(let version) = try database.rows("PRAGMA data_version").first?.first { return version }
-            return 0
-        }
+    /// Reads the writer connection's `data_version` (with `lock` held) and keeps it; returns whether it changed
+    /// since it was last read: whether another connection committed meanwhile.
+    private func noteDataVersion(of database: SQLiteDatabase) -> Bool {
+        guard let statement = try? database.statement("PRAGMA data_version") else { return false }
+        defer { statement.reset() }
+        guard (try? statement.step()) == true else { return false }
+        let version = statement.int64(0)
+        defer { dataVersion = version }
+        return dataVersion != nil && dataVersion != version
     }
 
     /// Runs `body` with the connection, one caller at a time.
@@ -224,9 +243,20 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
 
     package func write<Result>(_ body: (any DataStoreTransaction) throws -> Result) throws -> Result {
         try withDatabase { database in
+            guard !isWriting else {
+                throw SwiftDataError.storeError.with(
+                    reason: "a save of the store '\(configuration.name)' started inside another save of it",
+                    suggestion: "Save other contexts after the save in progress returns, not from code it runs")
+            }
+            isWriting = true
+            defer { isWriting = false }
             do {
                 let result = try database.writeTransaction {
-                    try body(SQLiteTransaction(store: self, database: database))
+                    // Commits of other connections before this transaction began; none can commit until it ends.
+                    if readers != nil, noteDataVersion(of: database) {
+                        externalCommitSeen.store(true, ordering: .releasing)
+                    }
+                    return try body(SQLiteTransaction(store: self, database: database))
                 }
                 external?.commit()
                 return result
