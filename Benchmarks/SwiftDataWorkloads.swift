@@ -122,13 +122,12 @@ enum SwiftDataWorkloads {
                 check: { digest })
 
         case .fetchDuringSave:
-            // Another context, on a thread of its own, fetches the 1% again and again while this one saves N new
-            // models; its first fetch is setup.
+            // Another thread fetches the 1% again and again while this context saves N new models, each time in a
+            // new context, as workload 3's timed context starts empty; its first fetch is setup.
             let group = SampleData.selectedGroup
             let fetches = try ConcurrentFetches {
-                let reader = ModelContext(container)
                 let descriptor = FetchDescriptor<Record>(predicate: #Predicate { $0.group == group })
-                return { try reader.fetch(descriptor).reduce(0) { $0 &+ RecordValues($1).digest } }
+                return { try ModelContext(container).fetch(descriptor).reduce(0) { $0 &+ RecordValues($1).digest } }
             }
             for values in SampleData.records(rows, after: rows) { context.insert(Record(values)) }
             return Trial(
