@@ -33,7 +33,7 @@ public enum ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
             "case \(index): try writer.write(_$\(property.name), parameter, property: \(literal("\(className).\(property.name)")))"
         }
         let gets = properties.enumerated().map { index, property in
-            "case \(index): return _$\(property.name).map { $0 as Any }"
+            "case \(index): return _$\(property.name).map { $0 as Any } ?? _$linkedValue(\(index))"
         }
         let sets = properties.enumerated().map { index, property in
             """
@@ -74,7 +74,8 @@ public enum ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
                 cases: stores),
             switchFunction("\(access)func _$get(_ property: Int) -> Any?", cases: gets, otherwise: "return nil"),
         ] + constraints(of: classDecl, className: className, access: access) + [
-            switchFunction("\(access)func _$set(_ property: Int, _ value: Any?)", cases: sets)
+            switchFunction(
+                "\(access)func _$set(_ property: Int, _ value: Any?)", cases: sets, first: "_$unlink(property)")
         ]
     }
 
@@ -201,13 +202,15 @@ public enum ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         element.label == nil && element.expression.trimmedDescription.hasSuffix(".cascade")
     }
 
-    private static func switchFunction(_ signature: String, cases: [String], otherwise: String = "break") -> DeclSyntax
-    {
+    private static func switchFunction(
+        _ signature: String, cases: [String], otherwise: String = "break", first: String? = nil
+    ) -> DeclSyntax {
         let body =
             cases.isEmpty
             ? (otherwise == "break" ? "" : otherwise)
             : "switch property {\n\(cases.joined(separator: "\n"))\ndefault: \(otherwise)\n}"
-        return "\(raw: signature) {\n\(raw: body)\n}"
+        let statements = cases.isEmpty ? body : [first, body].compactMap { $0 }.joined(separator: "\n")
+        return "\(raw: signature) {\n\(raw: statements)\n}"
     }
 
     // MARK: Diagnostics

@@ -21,6 +21,9 @@ public enum PersistedPropertyMacro: AccessorMacro, PeerMacro {
                 _$isObserved = true
                 _$observationRegistrar.access(self, keyPath: \\.\(raw: name))
                 if _$\(raw: name) == nil {
+                    if let linked = _$linked(\(raw: index), _$\(raw: name)) {
+                        return linked
+                    }
                     _$fault(\(raw: index))
                 }
                 return _$\(raw: name)!

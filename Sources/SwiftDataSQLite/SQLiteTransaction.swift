@@ -33,7 +33,7 @@ struct SQLiteTransaction: DataStoreTransaction {
             let assignments = self.assignments(entity, attributes: row.attributes, references: row.references)
             let columns = [keyColumn] + assignments.map(\.column)
             return (
-                "INSERT INTO \(dialect.quote(entity.name)) (\(columns.joined(separator: ", "))) VALUES (?, \(assignments.map(\.value).joined(separator: ", ")))",
+                "INSERT INTO \(dialect.quote(entity.name)) (\(columns.joined(separator: ", "))) VALUES (\((["?"] + assignments.map(\.value)).joined(separator: ", ")))",
                 keyFirst: true
             )
         }

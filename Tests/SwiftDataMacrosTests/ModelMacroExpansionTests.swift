@@ -31,6 +31,9 @@ struct ModelMacroExpansionTests {
                             _$isObserved = true
                             _$observationRegistrar.access(self, keyPath: \.name)
                             if _$name == nil {
+                                if let linked = _$linked(0, _$name) {
+                                    return linked
+                                }
                                 _$fault(0)
                             }
                             return _$name!
@@ -55,6 +58,9 @@ struct ModelMacroExpansionTests {
                             _$isObserved = true
                             _$observationRegistrar.access(self, keyPath: \.email)
                             if _$email == nil {
+                                if let linked = _$linked(1, _$email) {
+                                    return linked
+                                }
                                 _$fault(1)
                             }
                             return _$email!
@@ -79,6 +85,9 @@ struct ModelMacroExpansionTests {
                             _$isObserved = true
                             _$observationRegistrar.access(self, keyPath: \.nickname)
                             if _$nickname == nil {
+                                if let linked = _$linked(2, _$nickname) {
+                                    return linked
+                                }
                                 _$fault(2)
                             }
                             return _$nickname!
@@ -103,6 +112,9 @@ struct ModelMacroExpansionTests {
                             _$isObserved = true
                             _$observationRegistrar.access(self, keyPath: \.imageData)
                             if _$imageData == nil {
+                                if let linked = _$linked(3, _$imageData) {
+                                    return linked
+                                }
                                 _$fault(3)
                             }
                             return _$imageData!
@@ -191,25 +203,26 @@ struct ModelMacroExpansionTests {
                         case 0:
                             return _$name.map {
                                 $0 as Any
-                            }
+                            } ?? _$linkedValue(0)
                         case 1:
                             return _$email.map {
                                 $0 as Any
-                            }
+                            } ?? _$linkedValue(1)
                         case 2:
                             return _$nickname.map {
                                 $0 as Any
-                            }
+                            } ?? _$linkedValue(2)
                         case 3:
                             return _$imageData.map {
                                 $0 as Any
-                            }
+                            } ?? _$linkedValue(3)
                         default:
                             return nil
                         }
                     }
 
                     func _$set(_ property: Int, _ value: Any?) {
+                        _$unlink(property)
                         switch property {
                         case 0:
                             if _$isObserved {

@@ -103,7 +103,7 @@ import Testing
         try context.save()
         for value in 1...100 { counter.value = value }
         #expect(counter._$persistentState.changes.indexes == [1])
-        #expect(context.changed.count == 1)
+        #expect(context.registry.changed.count == 1)
         try context.save()
         #expect(counter._$persistentState.changes.isEmpty)
         #expect(try ModelContext(context.container).fetch(FetchDescriptor<Counter>()).first?.value == 100)

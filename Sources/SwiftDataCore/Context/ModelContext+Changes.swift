@@ -24,17 +24,16 @@ extension ModelContext {
         for notice in notices {
             if notice.isExternal {
                 for entity in container.schema.entities {
-                    guard let type = entity.modelType, let keys = registry[ObjectIdentifier(type)]?.keys else {
-                        continue
-                    }
-                    stale[ObjectIdentifier(type), default: (type, [])].keys.formUnion(keys)
+                    guard let type = entity.modelType else { continue }
+                    let keys = registry.keys(of: type)
+                    if !keys.isEmpty { stale[ObjectIdentifier(type), default: (type, [])].keys.formUnion(keys) }
                 }
                 continue
             }
             for id in notice.updated {
                 guard let key = id.primaryKey,
                     let type = container.binding(forEntityName: id.entityName)?.entity.modelType,
-                    registry[ObjectIdentifier(type)]?[key] != nil
+                    registry.contains(type, key: key)
                 else { continue }
                 stale[ObjectIdentifier(type), default: (type, [])].keys.insert(key)
             }
@@ -43,6 +42,7 @@ extension ModelContext {
                 deleted[id.entityName, default: []].insert(key)
             }
         }
+        if !deleted.isEmpty { holdLinkedTargets(deleted) }
         for (entityName, keys) in deleted {
             guard let binding = container.binding(forEntityName: entityName) else { continue }
             for key in keys { detachRegistered(binding, key: key) }
@@ -62,6 +62,7 @@ extension ModelContext {
         let binding = try binding(for: T.self)
         let found = Set(try load(T.self, keys: keys, binding: binding).map(\._$persistentState.key))
         let gone = keys.filter { !found.contains($0) }
+        if !gone.isEmpty { holdLinkedTargets([binding.entity.name: Set(gone)]) }
         for key in gone { detachRegistered(binding, key: key) }
         if !gone.isEmpty { removeReferences(toDeleted: [binding.entity.name: Set(gone)]) }
     }

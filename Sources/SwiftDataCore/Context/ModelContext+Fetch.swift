@@ -128,15 +128,15 @@ extension ModelContext {
         let batchSize = max(1, batchSize)
         for start in stride(from: 0, to: keys.count, by: batchSize) {
             let batchKeys = Array(keys[start..<min(start + batchSize, keys.count)])
-            let alreadyRegistered = Set(batchKeys.filter { registry[ObjectIdentifier(T.self)]?[$0] != nil })
             let hadChanges = hasChanges
+            // The batch's models go away after it unless the block keeps them or changes them: the context does not
+            // hold models without unsaved changes.
             for model in try load(T.self, keys: batchKeys, binding: binding, inOrder: true) { try block(model) }
             if !allowEscapingMutations && !hadChanges && hasChanges {
                 throw SwiftDataError.modelValidationFailure.with(
                     reason: "the enumerate block left unsaved changes", model: binding.entity.name,
                     suggestion: "Save inside the block, or pass allowEscapingMutations: true")
             }
-            for key in batchKeys where !alreadyRegistered.contains(key) { unregisterIfClean(T.self, key: key) }
         }
     }
 
@@ -211,14 +211,15 @@ extension ModelContext {
 
     /// Runs `body` with a function that turns a row (its key, and its properties from a reader's column onward)
     /// into the context's object for it: the registered one, refreshed where it has no unsaved changes, or a new
-    /// one. To-one relationships stored in the row resolve to registered models or to models loaded later.
+    /// one. To-one relationships stored in the row resolve to registered models or to models loaded later; one
+    /// whose target holds the model back (`linking`, the inverse of the relationship whose members are loading, or
+    /// a registered target whose inverse is loaded) is linked rather than held (see `_PersistentState`).
     func withMaterializer<T: PersistentModel>(
-        _ type: T.Type, binding: EntityBinding, properties: [Int],
+        _ type: T.Type, binding: EntityBinding, properties: [Int], linking: Schema.Relationship? = nil,
         _ body: (_ materialize: (Int64, any _RowReader, Int32) throws -> T) throws -> Void
     ) throws {
-        let typeKey = ObjectIdentifier(T.self)
-        var map = registry.removeValue(forKey: typeKey) ?? [:]
-        defer { registry[typeKey] = map }
+        let map = registry.map(for: ObjectIdentifier(T.self))
+        let registry = self.registry
         let backingData: any BackingData<T> = DefaultBackingData(for: T.self)
         let references = properties.map { binding.entity.relationship(at: $0) }
         let hasReferences = references.contains { $0 != nil }
@@ -233,13 +234,12 @@ extension ModelContext {
         try body { key, reader, first in
             let model: T
             let isNew: Bool
-            if !wasEmpty, let existing = map[key] {
+            if !wasEmpty, let existing = map.model(key) {
                 model = unsafeDowncast(existing, to: T.self)
                 isNew = false
             } else {
                 model = T(backingData: backingData)
-                model._$persistentState.register(in: self, key: key, binding: binding)
-                map[key] = model
+                registry.register(model, key: key, binding: binding, in: map)
                 if isPlain {
                     var column = first
                     for property in properties {
@@ -259,18 +259,26 @@ extension ModelContext {
                 let column = first + Int32(offset)
                 if hasReferences, let relationship = references[offset] {
                     let target = reader.isNull(column) ? nil : reader.int64(column)
-                    if !isNew, let current = model._$get(property) as? any _RelationshipValue,
+                    let linkedKey = isNew ? nil : model._$persistentState.linkedKey(property)
+                    if let linkedKey, linkedKey == target { continue }
+                    if !isNew, linkedKey == nil, relationship !== linking,
+                        let current = model._$get(property) as? any _RelationshipValue,
                         current._relatedModels.first?._$persistentState.key == target
                     {
                         continue
                     }
-                    let value: Any
-                    if let target, relationship.destinationType == T.self {
-                        value = map[target] ?? makeHollow(T.self, key: target, binding: binding, in: &map)
-                    } else {
-                        value = try reference(to: target, relationship)
+                    guard let target, let inverse = relationship.inverse, let destination = relationship.destinationType
+                    else {
+                        model._$set(property, try reference(to: target, relationship))
+                        continue
                     }
-                    model._$set(property, value)
+                    let registered = registry.anyModel(destination, key: target)
+                    if relationship === linking || registered.map({ $0._$get(inverse.index) != nil }) == true {
+                        model._$set(property, nil)
+                        model._$persistentState.link(property, to: target)
+                    } else {
+                        model._$set(property, try registered ?? reference(to: target, relationship))
+                    }
                 } else if !coded.isEmpty, coded.contains(property) {
                     if !isNew, model._$persistentState.externalReferences?[property] == nil,
                         model._$get(property) != nil,
@@ -302,7 +310,7 @@ extension ModelContext {
                     for property in binding.attributeIndexes where !fetched.contains(property) {
                         model._$set(property, nil)
                     }
-                    hollow[ObjectIdentifier(T.self), default: []].append(key)
+                    registry.hollow[ObjectIdentifier(T.self), default: []].append(key)
                 }
             }
             return model
@@ -411,17 +419,6 @@ extension ModelContext {
             storeIdentifier: binding.storeIdentifier, entityName: binding.entity.name, key: .permanent(key))
     }
 
-    /// Drops a registered model that has no unsaved changes, so it can be freed.
-    func unregisterIfClean<T: PersistentModel>(_ type: T.Type, key: Int64) {
-        let typeKey = ObjectIdentifier(T.self)
-        guard let object = registry[typeKey]?[key] else { return }
-        let model = unsafeDowncast(object, to: T.self)
-        guard model._$persistentState.status == .registered, model._$persistentState.changes.isEmpty else { return }
-        registry[typeKey]?[key] = nil
-        model._$persistentState.status = .detached
-        model._$persistentState.context = nil
-    }
-
     // MARK: Pending changes
 
     /// Whether unsaved changes of this context can change what the descriptor selects, or their order: changes of
@@ -433,10 +430,7 @@ extension ModelContext {
     }
 
     func hasPendingChanges<T: PersistentModel>(for type: T.Type) -> Bool {
-        inserted.contains { $0 is T && $0._$persistentState.status == .inserted }
-            || changed.contains { $0 is T && !$0._$persistentState.changes.isEmpty }
-            || deleted.contains { $0 is T && $0._$persistentState.status == .deleted }
-            || batchDeletes.contains { $0.modelType == T.self }
+        registry.hasPendingChanges(for: T.self) || batchDeletes.contains { $0.modelType == T.self }
     }
 
     private func refuseBatchingPendingChanges<T: PersistentModel>(
@@ -466,9 +460,7 @@ extension ModelContext {
             results.append(model)
         }
         let candidates =
-            changed.compactMap { $0 as? T }.filter {
-                $0._$persistentState.status == .registered && !$0._$persistentState.changes.isEmpty
-            } + inserted.compactMap { $0 as? T }.filter { $0._$persistentState.status == .inserted }
+            registry.pendingChanges.compactMap { $0 as? T } + registry.pendingInserts.compactMap { $0 as? T }
         for model in candidates where try matches(model) && !isBatchDeleted(model) { results.append(model) }
         if !descriptor.sortBy.isEmpty {
             // Ties keep insertion order, as in the store: saved models by key, then new ones as they were inserted.

@@ -14,23 +14,31 @@ extension ModelContext {
         return registeredOrHollow(type, key: key, binding: binding)
     }
 
+    /// The target of a linked to-one relationship of `model` (see `_PersistentState`): the registered model for
+    /// `key`, or, when it went away, the model loaded again, which `model` holds from now on.
+    func linkedTarget(of model: some PersistentModel, _ relationship: Schema.Relationship, key: Int64)
+        -> (any PersistentModel)?
+    {
+        guard let type = relationship.destinationType else { return nil }
+        if let target = registry.anyModel(type, key: key) { return target }
+        guard let value = try? reference(to: key, relationship) else { return nil }
+        model._$set(relationship.index, value)
+        return value as? any PersistentModel
+    }
+
     private func registeredOrHollow<D: PersistentModel>(_ type: D.Type, key: Int64, binding: EntityBinding) -> D {
-        if let object = registry[ObjectIdentifier(D.self)]?[key] { return unsafeDowncast(object, to: D.self) }
-        var map = registry.removeValue(forKey: ObjectIdentifier(D.self)) ?? [:]
-        defer { registry[ObjectIdentifier(D.self)] = map }
-        return makeHollow(D.self, key: key, binding: binding, in: &map)
+        let map = registry.map(for: ObjectIdentifier(D.self))
+        if let object = map.model(key) { return unsafeDowncast(object, to: D.self) }
+        return makeHollow(D.self, key: key, binding: binding, in: map)
     }
 
     /// A registered model for the row `key` whose values load when one is first read (all such models of the
     /// entity load together, in one query).
-    func makeHollow<D: PersistentModel>(
-        _ type: D.Type, key: Int64, binding: EntityBinding, in map: inout [Int64: AnyObject]
-    ) -> D {
+    func makeHollow<D: PersistentModel>(_ type: D.Type, key: Int64, binding: EntityBinding, in map: IdentityMap) -> D {
         let model = D(backingData: DefaultBackingData(for: D.self))
-        model._$persistentState.register(in: self, key: key, binding: binding)
+        registry.register(model, key: key, binding: binding, in: map)
         for property in binding.entity.storedProperties.indices { model._$set(property, nil) }
-        map[key] = model
-        hollow[ObjectIdentifier(D.self), default: []].append(key)
+        registry.hollow[ObjectIdentifier(D.self), default: []].append(key)
         return model
     }
 
@@ -86,7 +94,10 @@ extension ModelContext {
 
     /// Loads the rows of every model of the type that was registered without its values.
     func loadHollow<M: PersistentModel>(_ type: M.Type, binding: EntityBinding, including key: Int64) throws {
-        var keys = hollow.removeValue(forKey: ObjectIdentifier(M.self)) ?? []
+        // Hollow models that went away meanwhile need no loading.
+        var keys = (registry.hollow.removeValue(forKey: ObjectIdentifier(M.self)) ?? []).filter {
+            registry.contains(M.self, key: $0)
+        }
         if !keys.contains(key) { keys.append(key) }
         var request = FetchRequest<M>(entity: binding.entity, properties: binding.fetchedProperties)
         request.keys = keys
@@ -102,8 +113,7 @@ extension ModelContext {
             let destination = container.binding(for: destinationType)
         else { return }
         var owners: [M] = [model]
-        for case let object in registry[ObjectIdentifier(M.self)]?.values.map({ $0 }) ?? [] where object !== model {
-            let other = unsafeDowncast(object, to: M.self)
+        for other in registry.models(of: M.self) where other !== model {
             if other._$get(relationship.index) == nil { owners.append(other) }
         }
         try loadMembers(relationship, owners: owners, destinationType, destination: destination)
@@ -135,7 +145,9 @@ extension ModelContext {
     }
 
     private func loadHollowTargets<D: PersistentModel>(_ type: D.Type, destination: EntityBinding) throws {
-        guard let keys = hollow[ObjectIdentifier(D.self)], let first = keys.first else { return }
+        guard let keys = registry.hollow[ObjectIdentifier(D.self)],
+            let first = keys.first(where: { registry.contains(D.self, key: $0) })
+        else { return }
         try loadHollow(D.self, binding: destination, including: first)
     }
 
@@ -143,7 +155,10 @@ extension ModelContext {
         _ relationship: Schema.Relationship, owners: [M], _ destinationType: D.Type, destination: EntityBinding
     ) throws {
         var members: [Int64: [D]] = [:]
-        try withMaterializer(D.self, binding: destination, properties: destination.fetchedProperties) { materialize in
+        // Members whose foreign key holds the owner refer to it by a link: the owner holds them.
+        let linking = relationship.storage == .inverseColumn ? relationship.inverse : nil
+        try withMaterializer(D.self, binding: destination, properties: destination.fetchedProperties, linking: linking)
+        { materialize in
             try destination.store.fetchMembers(
                 of: relationship, owners: owners.map(\._$persistentState.key), destination: destination.entity,
                 properties: destination.fetchedProperties
@@ -167,7 +182,7 @@ extension ModelContext {
     private func overlayPendingChanges<D: PersistentModel>(
         on list: inout [D], owner: some PersistentModel, inverse: Schema.Relationship
     ) {
-        let pending = (inserted + changed).compactMap { $0 as? D }
+        let pending = (registry.inserted + registry.changed).compactMap { $0 as? D }
         guard !pending.isEmpty else { return }
         for model in pending {
             guard let value = model._$get(inverse.index) else { continue }
@@ -182,6 +197,64 @@ extension ModelContext {
         model._$persistentState.status == .inserted || model._$persistentState.changes.contains(inverse.index)
     }
 
+    /// Links the to-one relationships of saved models without unsaved changes whose targets hold them back (see
+    /// `_PersistentState`): after a save, an undo or a rollback, a change that was held is not a change any more.
+    func linkHeldReferences(of models: [any PersistentModel]) {
+        var entity: Schema.Entity?
+        var candidates: [Schema.Relationship] = []
+        for model in models {
+            let state = model._$persistentState
+            guard state.status == .registered, state.changes.isEmpty, let modelEntity = state.binding?.entity else {
+                continue
+            }
+            if modelEntity !== entity {
+                entity = modelEntity
+                candidates = modelEntity.orderedRelationships.filter { $0.storage == .column && $0.inverse != nil }
+            }
+            for relationship in candidates where state.linkedKey(relationship.index) == nil {
+                guard let inverse = relationship.inverse,
+                    let target = model._$get(relationship.index) as? any PersistentModel,
+                    target._$persistentState.status == .registered, target._$persistentState.context === self,
+                    target._$get(inverse.index) != nil
+                else { continue }
+                model._$set(relationship.index, nil)
+                state.link(relationship.index, to: target._$persistentState.key)
+            }
+        }
+    }
+
+    /// Before models leave the context, the models linked to them hold them instead (they will not hold the
+    /// linking models back any more): `removeReferences(toDeleted:)` then clears what the delete rules clear.
+    func holdLinkedTargets(_ leaving: [String: Set<Int64>]) {
+        for entity in container.schema.entities {
+            let references = entity.orderedRelationships.filter {
+                $0.storage == .column && $0.inverse != nil && leaving[$0.destination] != nil
+            }
+            guard !references.isEmpty, let type = entity.modelType else { continue }
+            for model in registry.models(ofType: type) where model._$persistentState.hasLinks {
+                for reference in references {
+                    guard let key = model._$persistentState.linkedKey(reference.index),
+                        leaving[reference.destination]?.contains(key) == true,
+                        let destination = reference.destinationType,
+                        let target = registry.anyModel(destination, key: key)
+                    else { continue }
+                    model._$set(reference.index, target)
+                }
+            }
+        }
+    }
+
+    /// Empties the relationships of a model that left the context after a saved delete: it relates to nothing.
+    func emptyRelationships(of model: any PersistentModel) {
+        guard let entity = model._$persistentState.binding?.entity else { return }
+        for relationship in entity.orderedRelationships {
+            model._$set(
+                relationship.index,
+                relationship.isToOneRelationship
+                    ? Optional<Any>.none as Any : Relationships.typedArray([], of: relationship))
+        }
+    }
+
     /// Inserts the model and every unmanaged model its loaded relationships reach.
     func insertRelated<M: PersistentModel>(of model: M) {
         guard let entity = (try? cachedBinding(for: M.self))?.entity ?? Relationships.entity(of: model),
@@ -193,16 +266,5 @@ extension ModelContext {
                 insert(related)
             }
         }
-    }
-
-    /// Releases the relationships between the context's models, so that models referring to each other are freed
-    /// with the context.
-    func releaseRelationships() {
-        func release(_ model: any PersistentModel) {
-            guard let entity = Relationships.entity(of: model), !entity.orderedRelationships.isEmpty else { return }
-            for relationship in entity.orderedRelationships { model._$set(relationship.index, nil) }
-        }
-        forEachRegistered(release)
-        inserted.forEach(release)
     }
 }

@@ -28,12 +28,9 @@ extension ModelContext {
     public func save() throws {
         processPendingChanges()
         applyPendingChanges()
-        let inserts = inserted.filter { $0._$persistentState.status == .inserted }
-        let updates = changed.filter {
-            let state = $0._$persistentState
-            return state.status == .registered && !state.changes.isEmpty
-        }
-        let deletes = deleted.filter { $0._$persistentState.status == .deleted }
+        let inserts = registry.pendingInserts
+        let updates = registry.pendingChanges
+        let deletes = registry.pendingDeletes
         let batches = batchDeletes
         guard !inserts.isEmpty || !updates.isEmpty || !deletes.isEmpty || !batches.isEmpty else {
             resetPendingLists()
@@ -66,36 +63,40 @@ extension ModelContext {
             if !operation.upserts.isEmpty, operation.upserts[ObjectIdentifier(model)] != nil {
                 // The new model became a stored row: it replaces the context's old object for that row, and its
                 // to-many relationships load again to include the row's members.
-                if let old = registry[ObjectIdentifier(type(of: model))]?[key] as? any PersistentModel, old !== model {
-                    detach(old)
-                }
-                register(model, key: key, binding: binding)
+                if let old = registry.anyModel(type(of: model), key: key), old !== model { registry.detach(old) }
+                registry.register(model, key: key, binding: binding)
                 for property in binding.lazyRelationships { model._$set(property, nil) }
                 updatedIdentifiers.append(model.persistentModelID)
             } else {
-                register(model, key: key, binding: binding)
+                registry.register(model, key: key, binding: binding)
                 insertedIdentifiers.append(model.persistentModelID)
             }
         }
-        for (duplicate, _) in operation.merged {
-            duplicate._$persistentState.status = .detached
-            duplicate._$persistentState.context = nil
-        }
+        for (duplicate, _) in operation.merged { registry.detach(duplicate) }
         updatedIdentifiers += updates.map(\.persistentModelID)
         for model in updates { model._$persistentState.changes.removeAll() }
         var deletedIdentifiers: [PersistentIdentifier] = []
+        if !operation.deletedKeys.isEmpty { holdLinkedTargets(operation.deletedKeys) }
+        var removed: [any PersistentModel] = []
         for (entityName, keys) in operation.deletedKeys {
             guard let binding = container.binding(forEntityName: entityName) else { continue }
-            let typeKey = binding.entity.modelType.map { ObjectIdentifier($0) }
-            var map = typeKey.flatMap { registry.removeValue(forKey: $0) } ?? [:]
             for key in keys.sorted() {
                 deletedIdentifiers.append(identifier(key: key, binding: binding))
-                if let model = map.removeValue(forKey: key) as? any PersistentModel { markDetached(model) }
+                if let type = binding.entity.modelType, let model = registry.anyModel(type, key: key) {
+                    registry.detach(model)
+                    removed.append(model)
+                }
             }
-            if let typeKey, !map.isEmpty { registry[typeKey] = map }
         }
-        for model in deletes where model._$persistentState.status == .deleted { detach(model) }
+        for model in deletes where model._$persistentState.status == .deleted {
+            registry.detach(model)
+            removed.append(model)
+        }
+        // A deleted model relates to nothing once the delete is saved, as in Apple's SwiftData.
+        for model in removed { emptyRelationships(of: model) }
         if !operation.deletedKeys.isEmpty { removeReferences(toDeleted: operation.deletedKeys) }
+        linkHeldReferences(of: inserts)
+        linkHeldReferences(of: updates)
         resetPendingLists()
         saveCount += 1
         publishSave(inserted: insertedIdentifiers, updated: updatedIdentifiers, deleted: deletedIdentifiers)
@@ -116,9 +117,14 @@ extension ModelContext {
                 deleted[$0.destination] != nil && $0.inverse?.deleteRule != .noAction
             }
             guard !references.isEmpty, let type = entity.modelType else { continue }
-            for object in registry[ObjectIdentifier(type)]?.values.map({ $0 }) ?? [] {
-                guard let model = object as? any PersistentModel else { continue }
+            for model in registry.models(ofType: type) {
                 for reference in references {
+                    if let key = model._$persistentState.linkedKey(reference.index) {
+                        if deleted[reference.destination]?.contains(key) == true {
+                            model._$set(reference.index, Optional<Any>.none as Any)
+                        }
+                        continue
+                    }
                     guard let value = model._$get(reference.index) as? any _RelationshipValue else { continue }
                     let related = value._relatedModels
                     let kept = related.filter { other in
@@ -129,15 +135,11 @@ extension ModelContext {
                     model._$set(
                         reference.index,
                         reference.isToOneRelationship
-                            ? (kept.first.map { $0 as Any } ?? Optional<Any>.none as Any) : typed(kept, reference))
+                            ? (kept.first.map { $0 as Any } ?? Optional<Any>.none as Any)
+                            : Relationships.typedArray(kept, of: reference))
                 }
             }
         }
-    }
-
-    func typed(_ models: [any PersistentModel], _ relationship: Schema.Relationship) -> Any {
-        func cast<D: PersistentModel>(_ type: D.Type) -> Any { models.compactMap { $0 as? D } }
-        return relationship.destinationType.map { cast($0) } ?? models
     }
 
     /// Runs `block`, then saves. If `block` throws, the context rolls back and the error propagates.
@@ -180,8 +182,7 @@ extension ModelContext {
                     try transaction.fetchKeys(
                         FetchRequest<T>(entity: binding.entity, predicate: predicate, properties: []))
                 }))
-        for case let model as T in registry[ObjectIdentifier(T.self)]?.values.map({ $0 }) ?? []
-        where model._$persistentState.status == .registered {
+        for model in registry.models(of: T.self) where model._$persistentState.status == .registered {
             if try predicate?.evaluate(model) ?? true { delete(model) }
         }
         scheduleAutosave()
@@ -204,31 +205,12 @@ extension ModelContext {
         return stores
     }
 
-    private func detach(_ model: any PersistentModel) {
-        registry[ObjectIdentifier(type(of: model))]?[model._$persistentState.key] = nil
-        markDetached(model)
-    }
-
-    /// Marks a model that left the registry as no longer managed.
-    private func markDetached(_ model: any PersistentModel) {
-        let state = model._$persistentState
-        state.status = .detached
-        state.context = nil
-        state.changes.removeAll()
-    }
-
     func detachRegistered(_ binding: EntityBinding, key: Int64) {
-        guard let type = binding.entity.modelType, let object = registry[ObjectIdentifier(type)]?[key],
-            let model = object as? any PersistentModel
-        else { return }
-        detach(model)
+        if let type = binding.entity.modelType { registry.detachRegistered(type, key: key) }
     }
 
     private func resetPendingLists() {
-        for model in changed { model._$persistentState.isInChangedList = false }
-        inserted = []
-        changed = []
-        deleted = []
+        registry.resetPending()
         batchDeletes = []
     }
 }

@@ -32,6 +32,7 @@ extension ModelContext {
         guard model._$persistentState.status == .registered else { return }
         model._$persistentState.changes.remove(property)
         if wasChanged || saves != saveCount { model._$didSet(property) }
+        if model._$persistentState.changes.isEmpty { linkHeldReferences(of: [model]) }
         scheduleAutosave()
     }
 
@@ -39,9 +40,7 @@ extension ModelContext {
     func undoInsert(_ model: some PersistentModel) {
         switch model._$persistentState.status {
         case .inserted where model._$persistentState.context === self:
-            model._$persistentState.status = .unmanaged
-            model._$persistentState.context = nil
-            inserted.removeAll { $0 === model }
+            registry.cancelInsert(model, becoming: .unmanaged)
             registerUndo { $0.insert(model) }
             scheduleAutosave()
         case .registered where model._$persistentState.context === self:
@@ -54,49 +53,59 @@ extension ModelContext {
     /// Reverts the delete of an unsaved model: it is inserted again with its identifier.
     func reinsert(_ model: some PersistentModel) {
         guard model._$persistentState.status == .detached, model._$persistentState.binding == nil else { return }
-        model._$persistentState.status = .unmanaged
+        registry.makeUnmanaged(model)
         insert(model)
     }
 
     /// Reverts a delete. Before the save, the model simply stays; after it, the model is inserted again as a new
     /// model (with a new identifier) holding its values and its relationships to models that still exist.
-    func undoDelete(_ model: some PersistentModel) {
+    func undoDelete(_ model: some PersistentModel, related: [RelatedModels]) {
         switch model._$persistentState.status {
         case .deleted where model._$persistentState.context === self:
             insert(model)
         case .detached where model._$persistentState.binding != nil:
-            resurrect(model)
+            resurrect(model, related: related)
         default:
             return
         }
     }
 
-    /// Loads every value of a model about to be deleted, so undoing the delete after a save can restore them.
-    func keepValuesForUndo(of model: some PersistentModel) {
+    /// The models a relationship of a deleted model related to, by property index.
+    typealias RelatedModels = (index: Int, models: [any PersistentModel])
+
+    /// Loads every value of a model about to be deleted, so undoing the delete after a save can restore them; returns
+    /// its related models (a saved delete leaves its relationships empty).
+    func keepValuesForUndo(of model: some PersistentModel) -> [RelatedModels] {
         for property in type(of: model).schemaMetadata.indices where model._$get(property) == nil {
             faultIn(model, property: property)
         }
+        return (model._$persistentState.binding?.entity.orderedRelationships ?? []).map { relationship in
+            (relationship.index, (model._$get(relationship.index) as? any _RelationshipValue)?._relatedModels ?? [])
+        }
     }
 
-    private func resurrect<M: PersistentModel>(_ model: M) {
+    private func resurrect<M: PersistentModel>(_ model: M, related snapshot: [RelatedModels]) {
         guard let entity = model._$persistentState.binding?.entity else { return }
-        var related: [(index: Int, models: [any PersistentModel])] = []
+        let related = snapshot.map { index, models in
+            (
+                index,
+                models.filter { !($0._$persistentState.status == .detached && $0._$persistentState.binding != nil) }
+            )
+        }
         for relationship in entity.orderedRelationships {
-            let current = (model._$get(relationship.index) as? any _RelationshipValue)?._relatedModels ?? []
-            let alive = current.filter {
-                !($0._$persistentState.status == .detached && $0._$persistentState.binding != nil)
-            }
-            related.append((relationship.index, alive))
             model._$set(
                 relationship.index,
-                relationship.isToOneRelationship ? Optional<Any>.none as Any : typed([], relationship))
+                relationship.isToOneRelationship
+                    ? Optional<Any>.none as Any : Relationships.typedArray([], of: relationship))
         }
         model._$persistentState = _PersistentState()
         insert(model)
         for (index, models) in related where !models.isEmpty {
             guard let relationship = entity.relationship(at: index) else { continue }
             recordUndo(of: model, property: index)
-            model._$set(index, relationship.isToOneRelationship ? models[0] : typed(models, relationship))
+            model._$set(
+                index, relationship.isToOneRelationship ? models[0] : Relationships.typedArray(models, of: relationship)
+            )
             Relationships.didChange(model, property: index, from: [], to: models)
         }
     }

@@ -6,6 +6,10 @@ import Foundation
 /// It keeps one object per stored row (an identity map). A save refreshes the models the container's other
 /// contexts hold: `mainContext` and model actors' contexts apply it at once on their own queue, other contexts when
 /// they next fetch, save or look up a model; another process's saves are seen at the next fetch.
+///
+/// A model keeps its context alive; the context keeps only models with unsaved changes alive (see
+/// `ModelRegistry`), so models fetched through a context the program let go of stay fully usable, and a
+/// long-lived context holds the models the program still uses, not every model it ever fetched.
 public class ModelContext: Equatable, CustomDebugStringConvertible {
     /// The container the context belongs to.
     public let container: ModelContainer
@@ -18,21 +22,14 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
         set { editingState.author = newValue }
     }
     /// Whether the context saves by itself after changes. Defaults to `false`, and to `true` for the
-    /// container's `mainContext`, which saves shortly after a change and before the program exits.
+    /// container's `mainContext`. An autosaving context saves shortly after a change (see `scheduleAutosave()`
+    /// for where and when).
     public var autosaveEnabled: Bool {
         didSet { if autosaveEnabled && hasChanges { scheduleAutosave() } }
     }
 
-    /// Registered models by model type, then by primary key.
-    var registry: [ObjectIdentifier: [Int64: AnyObject]] = [:]
-    /// Models inserted since the last save, in order.
-    var inserted: [any PersistentModel] = []
-    /// Registered models with changed properties (may include models deleted since).
-    var changed: [any PersistentModel] = []
-    /// Registered models deleted since the last save.
-    var deleted: [any PersistentModel] = []
-    /// Keys of registered models whose values are not loaded yet, by model type.
-    var hollow: [ObjectIdentifier: [Int64]] = [:]
+    /// The models the context manages, and their pending inserts, changes and deletes.
+    private(set) lazy var registry = ModelRegistry(context: self)
     /// `delete(model:where:)` calls waiting for the next save.
     var batchDeletes: [PendingBatchDelete] = []
     let isMainContext: Bool
@@ -66,11 +63,8 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
     }
 
     deinit {
+        // Every model the context managed is gone (a model keeps its context alive), so nothing is left to release.
         container.changes.unsubscribe(self)
-        releaseRelationships()
-        // Models refer to their context without retaining it; none may outlive it still pointing to it.
-        forEachRegistered { $0._$persistentState.context = nil }
-        for model in inserted { model._$persistentState.context = nil }
     }
 
     public static func == (lhs: ModelContext, rhs: ModelContext) -> Bool { lhs === rhs }
@@ -82,24 +76,16 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
     // MARK: Pending changes
 
     /// Whether the context has unsaved inserts, changes or deletes.
-    public var hasChanges: Bool {
-        !insertedModelsArray.isEmpty || !changedModelsArray.isEmpty || !deleted.isEmpty || !batchDeletes.isEmpty
-    }
+    public var hasChanges: Bool { registry.hasPendingChanges || !batchDeletes.isEmpty }
 
     /// Models inserted and not yet saved.
-    public var insertedModelsArray: [any PersistentModel] {
-        inserted.filter { $0._$persistentState.status == .inserted }
-    }
+    public var insertedModelsArray: [any PersistentModel] { registry.pendingInserts }
 
     /// Registered models with unsaved changes.
-    public var changedModelsArray: [any PersistentModel] {
-        changed.filter { $0._$persistentState.status == .registered && !$0._$persistentState.changes.isEmpty }
-    }
+    public var changedModelsArray: [any PersistentModel] { registry.pendingChanges }
 
     /// Registered models that the next save deletes.
-    public var deletedModelsArray: [any PersistentModel] {
-        deleted.filter { $0._$persistentState.status == .deleted }
-    }
+    public var deletedModelsArray: [any PersistentModel] { registry.pendingDeletes }
 
     // MARK: Inserting and deleting
 
@@ -121,20 +107,13 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
                 Log.error("insert(_:) was given a \(T.self) that belongs to another context; insert it there")
                 return
             }
-            model._$persistentState.status = .registered
-            deleted.removeAll { $0 === model }
+            registry.undelete(model)
             if recordsUndo { registerUndo { $0.delete(model) } }
         case .detached where state.binding != nil:
             Log.error("insert(_:) was given a \(T.self) that was deleted; create a new model instead")
             return
         case .unmanaged, .detached:
-            if model._$persistentState.key == 0 || state.status == .detached {
-                model._$persistentState.key = PersistentIdentifier.nextTemporaryKey()
-            }
-            model._$persistentState.binding = nil
-            model._$persistentState.context = self
-            model._$persistentState.status = .inserted
-            inserted.append(model)
+            registry.insert(model)
             if recordsUndo { registerUndo { $0.undoInsert(model) } }
             insertRelated(of: model)
         }
@@ -152,15 +131,12 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
         }
         switch state.status {
         case .inserted:
-            model._$persistentState.status = .detached
-            model._$persistentState.context = nil
-            inserted.removeAll { $0 === model }
+            registry.cancelInsert(model)
             if recordsUndo { registerUndo { $0.reinsert(model) } }
         case .registered:
-            if recordsUndo { keepValuesForUndo(of: model) }
-            model._$persistentState.status = .deleted
-            deleted.append(model)
-            if recordsUndo { registerUndo { $0.undoDelete(model) } }
+            let related = recordsUndo ? keepValuesForUndo(of: model) : []
+            registry.markDeleted(model)
+            if recordsUndo { registerUndo { $0.undoDelete(model, related: related) } }
         default:
             return
         }
@@ -169,30 +145,21 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
 
     /// Called when a registered model's first property changes after a save.
     func modelDidChange(_ model: some PersistentModel) {
-        changed.append(model)
+        registry.noteChanged(model)
         scheduleAutosave()
     }
 
     /// Discards unsaved inserts and deletes, and restores changed models to their stored values.
     public func rollback() {
-        for model in inserted where model._$persistentState.status == .inserted {
-            model._$persistentState.status = .detached
-            model._$persistentState.context = nil
-        }
-        for model in deleted where model._$persistentState.status == .deleted {
-            model._$persistentState.status = .registered
-        }
-        let reverted = changed.filter { $0._$persistentState.status == .registered }
-        for model in changed { model._$persistentState.isInChangedList = false }
+        let reverted = registry.rollBack()
         do {
             try reload(reverted)
         } catch {
             Log.error("rollback() could not reload changed models, which keep their unsaved values: \(error)")
         }
-        for model in changed { model._$persistentState.changes.removeAll() }
-        inserted = []
-        changed = []
-        deleted = []
+        for model in registry.changed { model._$persistentState.changes.removeAll() }
+        linkHeldReferences(of: reverted)
+        registry.resetPending()
         batchDeletes = []
         undoManager?.removeAllActions()
     }
@@ -231,7 +198,7 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
             }
         }
         let model = T(backingData: DefaultBackingData(for: T.self))
-        if let key = id.primaryKey { register(model, key: key, binding: binding) }
+        if let key = id.primaryKey { registry.register(model, key: key, binding: binding) }
         return model
     }
 
@@ -261,28 +228,10 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
         case .permanent(let key):
             guard let binding = container.binding(forEntityName: id.entityName), let type = binding.entity.modelType
             else { return nil }
-            return registry[ObjectIdentifier(type)]?[key] as? any PersistentModel
+            return registry.anyModel(type, key: key)
         case .temporary:
-            return inserted.first { $0._$persistentState.status == .inserted && $0.persistentModelID == id }
+            return registry.pendingInserts.first { $0.persistentModelID == id }
         }
-    }
-
-    /// Calls `body` with every registered model.
-    func forEachRegistered(_ body: (any PersistentModel) -> Void) {
-        func visit<M: PersistentModel>(_ type: M.Type) {
-            for object in registry[ObjectIdentifier(M.self)]?.values ?? [:].values {
-                body(unsafeDowncast(object, to: M.self))
-            }
-        }
-        for entity in container.schema.entities {
-            if let type = entity.modelType { visit(type) }
-        }
-    }
-
-    /// Makes `model` the context's object for the row `key`.
-    func register<T: PersistentModel>(_ model: T, key: Int64, binding: EntityBinding) {
-        model._$persistentState.register(in: self, key: key, binding: binding)
-        registry[ObjectIdentifier(T.self), default: [:]][key] = model
     }
 
     /// `binding(for:)`, remembering the last type asked about: models mostly come one type at a time.

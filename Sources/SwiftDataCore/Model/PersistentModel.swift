@@ -103,38 +103,98 @@ extension PersistentModel {
     }
 
     /// Called by generated setters before a relationship changes: loads its current value, which the change
-    /// needs to update the inverse side.
+    /// needs to update the inverse side (a linked target is held from now on).
     public func _$willSet<Value: _RelationshipValue>(_ property: Int, _ current: Value?) {
-        if current == nil { _$persistentState.context?.faultIn(self, property: property) }
+        if current == nil {
+            if _$persistentState.hasLinks, let target = _$resolveLink(property) {
+                _$set(property, target)
+            } else {
+                _$persistentState.context?.faultIn(self, property: property)
+            }
+        }
         if let context = _$persistentState.context, context.recordsUndo {
             context.recordUndo(of: self, property: property)
         }
     }
 
     /// Called by generated getters when persisted property number `property` has no value: the context loads it
-    /// (a property of a model not loaded yet, or a relationship). A property of a new model that was never
+    /// (a property of a model not loaded yet, or a relationship). A relationship of a model that left its context
+    /// (deleted and saved, or deleted by another context) reads as empty. A property of a new model that was never
     /// assigned is a programming error, reported like Swift reports an uninitialized variable.
     public func _$fault(_ property: Int) {
         let state = _$persistentState
+        if state.hasLinks, let target = _$resolveLink(property) {
+            // A hand-written model's getter does not ask `_$linked` first: it holds the target.
+            return _$set(property, target)
+        }
         let name = Self.schemaMetadata.indices.contains(property) ? Self.schemaMetadata[property].name : "#\(property)"
-        switch state.status {
-        case .registered, .deleted:
-            guard let context = state.context else {
-                fatalError(
-                    "\(Self.self).\(name) is not loaded, and the model's context no longer exists: keep the context while you use its models"
-                )
-            }
+        if let context = state.context, state.status == .registered || state.status == .deleted {
             context.faultIn(self, property: property)
             if _$get(property) == nil {
                 fatalError(
                     "\(Self.self).\(name) could not be loaded from the store (see the error above); the model may have been deleted by another context"
                 )
             }
-        default:
-            fatalError(
-                "\(Self.self).\(name) was read before it was given a value; assign it in the initializer or declare a default value"
-            )
+            return
         }
+        if state.binding != nil, let relationship = state.binding?.entity.relationship(at: property) {
+            _$set(
+                property,
+                relationship.isToOneRelationship
+                    ? Optional<Any>.none as Any : Relationships.typedArray([], of: relationship))
+            if _$get(property) != nil { return }
+            fatalError(
+                "\(Self.self).\(name) is a required relationship of a model that was deleted; it has no value to read")
+        }
+        if state.binding != nil {
+            fatalError(
+                "\(Self.self).\(name) was not loaded before the model was deleted; read it before deleting the model")
+        }
+        fatalError(
+            "\(Self.self).\(name) was read before it was given a value; assign it in the initializer or declare a default value"
+        )
+    }
+
+    // MARK: Links (see `_PersistentState`)
+
+    /// Called by generated getters when a relationship's storage is empty: the target of a linked to-one
+    /// relationship, found through the context and not held; `nil` when the relationship is not linked.
+    public func _$linked<Value: _RelationshipValue>(_ property: Int, _ current: Value?) -> Value? {
+        guard _$persistentState.hasLinks, let target = _$resolveLink(property) else { return nil }
+        return target as? Value
+    }
+
+    /// Attributes are never linked.
+    @inlinable @inline(__always)
+    public func _$linked<Value>(_ property: Int, _ current: Value?) -> Value? { nil }
+
+    /// Called by generated `_$get` when a property's storage is empty: the target of a linked relationship.
+    @inlinable
+    public func _$linkedValue(_ property: Int) -> Any? {
+        _$persistentState.linkProperty >= 0 ? _$resolveLinkedValue(property) : nil
+    }
+
+    public func _$resolveLinkedValue(_ property: Int) -> Any? {
+        _$resolveLink(property)
+    }
+
+    /// Called by generated `_$set` before it stores a value: a stored value replaces a link.
+    @inlinable
+    public func _$unlink(_ property: Int) {
+        let state = _$persistentState
+        if state.linkProperty >= 0 { state.unlink(property) }
+    }
+
+    /// The target of linked relationship `property`: the context's registered model for its key, or the model
+    /// loaded again (and then held) when it went away. `nil`, and the link is gone, when the model has no context.
+    package func _$resolveLink(_ property: Int) -> (any PersistentModel)? {
+        let state = _$persistentState
+        guard let key = state.linkedKey(property) else { return nil }
+        guard let context = state.context, let relationship = state.binding?.entity.relationship(at: property) else {
+            state.unlink(property)
+            return nil
+        }
+        return context.linkedTarget(of: self, relationship, key: key)
     }
 
     @usableFromInline

@@ -21,9 +21,10 @@ public final class _PersistentState {
         case detached
     }
 
-    /// The managing context. Not retained: a context holds its models, and clears this when it goes away, so a
-    /// model never points to a freed context.
-    @exclusivity(unchecked) @usableFromInline package unowned(unsafe) var context: ModelContext? = nil
+    /// The managing context, retained: a model keeps its context, and through it the store, alive for as long as
+    /// the program holds the model. The context keeps a model alive only while it has unsaved changes (see
+    /// `ModelRegistry`), so the two refer to each other only until those changes are saved or rolled back.
+    @exclusivity(unchecked) @usableFromInline package var context: ModelContext? = nil
     @exclusivity(unchecked) @usableFromInline package var status = Status.unmanaged
     /// Whether the model is in its context's list of changed models.
     @exclusivity(unchecked) package var isInChangedList = false
@@ -35,11 +36,77 @@ public final class _PersistentState {
     @exclusivity(unchecked) @usableFromInline package var changes = PropertyMask()
     /// References to the values of externally stored attributes not read yet, by property index.
     @exclusivity(unchecked) package var externalReferences: [Int: String]?
+    /// The identity map the model is registered in, while it is: the model leaves it when it goes away.
+    @exclusivity(unchecked) var identityMap: IdentityMap?
+    /// A to-one relationship whose target is not held but found through the context by its key (a "link"), with
+    /// that key; `-1` for none. See `linkedKey(_:)`.
+    @exclusivity(unchecked) @usableFromInline var linkProperty: Int32 = -1
+    @exclusivity(unchecked) private var linkKey: Int64 = 0
+    /// Links beyond the first, for models with several linked relationships.
+    @exclusivity(unchecked) private var moreLinks: [Int: Int64]?
 
     public init() {}
 
-    /// Makes this the state of a saved model registered in `context` for the row `key`, forgetting the rest.
-    package func register(in context: ModelContext, key: Int64, binding: EntityBinding) {
+    deinit {
+        // The model this state belongs to is going away: its context's identity map must forget it.
+        identityMap?.forget(key, state: ObjectIdentifier(self))
+    }
+
+    // MARK: Links
+    //
+    // A saved model's to-one relationship whose target holds the model back (the target's inverse is loaded and
+    // contains it: `category.animals` and `animal.category`) would make the two keep each other alive forever. So
+    // such a relationship does not hold its target: it keeps the target's key, and reads find the target through
+    // the context's identity map (`PersistentModel._$linked`). The target is alive whenever anything else holds it;
+    // when nothing does, it went away with its inverse, and the next read loads it again.
+
+    /// Whether any relationship of the model is linked.
+    @inlinable package var hasLinks: Bool { linkProperty >= 0 }
+
+    /// The key of the target of relationship `property`, when it is linked.
+    package func linkedKey(_ property: Int) -> Int64? {
+        guard linkProperty >= 0 else { return nil }
+        if Int(linkProperty) == property { return linkKey }
+        return moreLinks?[property]
+    }
+
+    /// Links relationship `property` to the target with the key `key` (its storage must be empty).
+    package func link(_ property: Int, to key: Int64) {
+        if linkProperty < 0 || Int(linkProperty) == property {
+            linkProperty = Int32(property)
+            linkKey = key
+        } else {
+            moreLinks = (moreLinks ?? [:]).merging([property: key]) { $1 }
+        }
+    }
+
+    /// Removes the link of relationship `property`, if it has one.
+    @usableFromInline package func unlink(_ property: Int) {
+        guard linkProperty >= 0 else { return }
+        if Int(linkProperty) == property {
+            if let (next, key) = moreLinks?.first {
+                moreLinks?[next] = nil
+                if moreLinks?.isEmpty == true { moreLinks = nil }
+                linkProperty = Int32(next)
+                linkKey = key
+            } else {
+                linkProperty = -1
+            }
+        } else {
+            moreLinks?[property] = nil
+            if moreLinks?.isEmpty == true { moreLinks = nil }
+        }
+    }
+
+    /// Removes every link.
+    package func unlinkAll() {
+        linkProperty = -1
+        moreLinks = nil
+    }
+
+    /// Makes this the state of a saved model registered in `context` for the row `key`, forgetting the rest. Only
+    /// `ModelRegistry` calls it, with the identity map that now holds the model.
+    func register(in context: ModelContext, key: Int64, binding: EntityBinding, map: IdentityMap) {
         self.context = context
         status = .registered
         isInChangedList = false
@@ -47,6 +114,8 @@ public final class _PersistentState {
         self.binding = binding
         changes = PropertyMask()
         externalReferences = nil
+        identityMap = map
+        unlinkAll()
     }
 }
 

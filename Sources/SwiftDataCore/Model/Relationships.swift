@@ -33,7 +33,15 @@ enum Relationships {
     ) {
         guard let relationship = entity(of: model)?.relationship(at: property) else { return }
         let oldIDs = Set(old.map(ObjectIdentifier.init))
-        let newIDs = Set(new.map(ObjectIdentifier.init))
+        var newIDs = Set(new.map(ObjectIdentifier.init))
+        var new = new
+        if newIDs.count < new.count {
+            // A to-many relationship is a set, as in Apple's SwiftData: a model already there is not added again
+            // (the first place it holds is kept).
+            newIDs.removeAll(keepingCapacity: true)
+            new = new.filter { newIDs.insert(ObjectIdentifier($0)).inserted }
+            model._$set(property, typedArray(new, of: relationship))
+        }
         let removed = old.filter { !newIDs.contains(ObjectIdentifier($0)) }
         let added = new.filter { !oldIDs.contains(ObjectIdentifier($0)) }
         if let inverse = relationship.inverse {
@@ -108,6 +116,12 @@ enum Relationships {
             if changed { assign(members, to: other, property: inverse.index) }
         }
         if let type = inverse.destinationType { edit(type) }
+    }
+
+    /// The models as the typed array a to-many relationship stores (`[Destination]`).
+    static func typedArray(_ models: [any PersistentModel], of relationship: Schema.Relationship) -> Any {
+        func cast<D: PersistentModel>(_ type: D.Type) -> Any { models.compactMap { $0 as? D } }
+        return relationship.destinationType.map { cast($0) } ?? models
     }
 
     private static func assign(_ value: Any, to model: any PersistentModel, property: Int) {

@@ -2,8 +2,9 @@
 ///
 /// An inverse is taken from `@Relationship(inverse:)` on either side; without one, a relationship whose
 /// destination has exactly one relationship back (and which is the only relationship of its entity to that
-/// destination) is paired with it, as Apple's SwiftData does. Anything else that could pair in more than one way is
-/// a problem the container reports, naming the properties.
+/// destination) is paired with it, as Apple's SwiftData does, unless both are to-many: Apple's SwiftData never infers
+/// a many-to-many pair, so two arrays between two models without `inverse:` are two independent relationships.
+/// Anything else that could pair in more than one way is a problem the container reports, naming the properties.
 enum RelationshipResolver {
     static func resolve(_ entities: [Schema.Entity]) {
         let byName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -30,7 +31,11 @@ enum RelationshipResolver {
     private static func inverse(
         of relationship: Schema.Relationship, in entity: Schema.Entity, destination: Schema.Entity
     ) -> Schema.Relationship? {
-        let backward = destination.orderedRelationships.filter { $0.destination == entity.name && $0 !== relationship }
+        // Two to-many sides pair only when one names the other.
+        let backward = destination.orderedRelationships.filter {
+            $0.destination == entity.name && $0 !== relationship
+                && ($0.inverseKeyPath != nil || $0.isToOneRelationship || relationship.isToOneRelationship)
+        }
         if let keyPath = relationship.inverseKeyPath {
             guard let inverse = destination.orderedRelationships.first(where: { $0.keypath == keyPath }) else {
                 entity.problems.append(
@@ -61,6 +66,7 @@ enum RelationshipResolver {
         let rivals = entity.orderedRelationships.filter { rival in
             rival.destination == destination.name && rival.inverseKeyPath == nil && rival.inverse == nil
                 && rival !== relationship && !candidates.contains { $0 === rival }
+                && candidates.contains { $0.isToOneRelationship || rival.isToOneRelationship }
         }
         guard candidates.count == 1, rivals.isEmpty else {
             let names =

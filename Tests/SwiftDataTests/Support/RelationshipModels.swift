@@ -17,10 +17,10 @@ import SwiftData
     }
 }
 
-/// Many-to-many, inverse inferred.
+/// Many-to-many: Apple's SwiftData pairs two arrays only when one side names the other.
 @Model final class Student {
     var name: String
-    var courses: [Course] = []
+    @Relationship(inverse: \Course.students) var courses: [Course] = []
     init(name: String) { self.name = name }
 }
 

@@ -1,0 +1,202 @@
+/// The models a context manages, and the only code that moves a model from one stage of its life to another
+/// (`_PersistentState.status` and `.context`).
+///
+/// Memory: the identity maps (one per model type) do not keep models alive; the pending lists (inserted, changed,
+/// deleted) do, because the next save needs those models even when the program no longer holds them. A model keeps
+/// its context alive, so a model with unsaved changes and its context refer to each other: `resetPending()`, which
+/// every save and rollback ends with, breaks that cycle.
+final class ModelRegistry {
+    /// The context this registry belongs to (which owns it, so it never outlives it).
+    unowned let context: ModelContext
+
+    /// Registered models (saved, in the store) by model type.
+    private var maps: [ObjectIdentifier: IdentityMap] = [:]
+    /// Models inserted since the last save, in order (some may have been deleted or rolled back since).
+    private(set) var inserted: [any PersistentModel] = []
+    /// Registered models with changed properties (may include models deleted since).
+    private(set) var changed: [any PersistentModel] = []
+    /// Registered models deleted since the last save.
+    private(set) var deleted: [any PersistentModel] = []
+    /// Keys of registered models whose values are not loaded yet, by model type.
+    var hollow: [ObjectIdentifier: [Int64]] = [:]
+
+    init(context: ModelContext) {
+        self.context = context
+    }
+
+    // MARK: Identity maps
+
+    /// The identity map of a model type, created on first use.
+    @inline(__always)
+    func map(for type: ObjectIdentifier) -> IdentityMap {
+        if let map = maps[type] { return map }
+        let map = IdentityMap()
+        maps[type] = map
+        return map
+    }
+
+    /// The registered model of type `T` for the row `key`.
+    func model<T: PersistentModel>(_ type: T.Type, key: Int64) -> T? {
+        maps[ObjectIdentifier(T.self)]?.model(key).map { unsafeDowncast($0, to: T.self) }
+    }
+
+    /// The registered model of `type` for the row `key`.
+    func anyModel(_ type: any PersistentModel.Type, key: Int64) -> (any PersistentModel)? {
+        maps[ObjectIdentifier(type)]?.model(key) as? any PersistentModel
+    }
+
+    /// Whether a model of the type is registered for the row `key`.
+    func contains(_ type: any PersistentModel.Type, key: Int64) -> Bool {
+        maps[ObjectIdentifier(type)]?.contains(key) ?? false
+    }
+
+    /// The keys of the registered models of a type.
+    func keys(of type: any PersistentModel.Type) -> [Int64] {
+        maps[ObjectIdentifier(type)].map { Array($0.keys) } ?? []
+    }
+
+    /// The registered models of type `T`, held while the caller uses them.
+    func models<T: PersistentModel>(of type: T.Type) -> [T] {
+        (maps[ObjectIdentifier(T.self)]?.models() ?? []).map { unsafeDowncast($0, to: T.self) }
+    }
+
+    /// The registered models of a type, held while the caller uses them.
+    func models(ofType type: any PersistentModel.Type) -> [any PersistentModel] {
+        (maps[ObjectIdentifier(type)]?.models() ?? []).compactMap { $0 as? any PersistentModel }
+    }
+
+    /// Every registered model, held while the caller uses them.
+    func allModels() -> [any PersistentModel] {
+        maps.values.flatMap { $0.models() }.compactMap { $0 as? any PersistentModel }
+    }
+
+    // MARK: Transitions
+
+    /// Makes `model` the context's object for the saved row `key` (in `map`, the identity map of its type).
+    @inline(__always)
+    func register<T: PersistentModel>(_ model: T, key: Int64, binding: EntityBinding, in map: IdentityMap) {
+        let state = model._$persistentState
+        state.register(in: context, key: key, binding: binding, map: map)
+        map.set(model, state: state, for: key)
+    }
+
+    /// Makes `model` the context's object for the saved row `key`.
+    func register<T: PersistentModel>(_ model: T, key: Int64, binding: EntityBinding) {
+        register(model, key: key, binding: binding, in: map(for: ObjectIdentifier(T.self)))
+    }
+
+    /// A model that was not managed (or was removed) becomes a new, unsaved model of the context.
+    func insert<T: PersistentModel>(_ model: T) {
+        let state = model._$persistentState
+        if state.key == 0 || state.status == .detached { state.key = PersistentIdentifier.nextTemporaryKey() }
+        state.binding = nil
+        state.identityMap = nil
+        state.context = context
+        state.status = .inserted
+        inserted.append(model)
+    }
+
+    /// An inserted model leaves the context before it was saved: `.detached` when deleted or rolled back,
+    /// `.unmanaged` when its insert is undone (it keeps its identifier, and may be inserted again).
+    func cancelInsert(_ model: any PersistentModel, becoming status: _PersistentState.Status = .detached) {
+        let state = model._$persistentState
+        state.status = status
+        state.context = nil
+        inserted.removeAll { $0 === model }
+    }
+
+    /// A detached model that was never saved may be inserted again, as by undo.
+    func makeUnmanaged(_ model: any PersistentModel) {
+        model._$persistentState.status = .unmanaged
+    }
+
+    /// A registered model is deleted: the next save removes it.
+    func markDeleted(_ model: any PersistentModel) {
+        model._$persistentState.status = .deleted
+        deleted.append(model)
+    }
+
+    /// A deleted model that was not saved yet stays after all.
+    func undelete(_ model: any PersistentModel) {
+        model._$persistentState.status = .registered
+        deleted.removeAll { $0 === model }
+    }
+
+    /// A registered model's first property changed since the last save.
+    func noteChanged(_ model: any PersistentModel) {
+        changed.append(model)
+    }
+
+    /// A model leaves the context: it is no longer the object of its row, and reads as deleted (`modelContext` is
+    /// `nil`). Its unloaded relationships read as empty from now on (see `_$fault`).
+    func detach(_ model: any PersistentModel) {
+        let state = model._$persistentState
+        if let map = state.identityMap {
+            map.forget(state.key, state: ObjectIdentifier(state))
+            state.identityMap = nil
+        }
+        state.status = .detached
+        state.context = nil
+        state.changes.removeAll()
+    }
+
+    /// Detaches the registered model of the row `key`, if there is one.
+    func detachRegistered(_ type: any PersistentModel.Type, key: Int64) {
+        if let model = anyModel(type, key: key) { detach(model) }
+    }
+
+    /// Ends the pending lists after a save or a rollback; their models stay registered (or not) as they are. This
+    /// releases the models the program does not hold, and with them the cycle between those models and the context.
+    func resetPending() {
+        for model in changed { model._$persistentState.isInChangedList = false }
+        inserted = []
+        changed = []
+        deleted = []
+    }
+
+    /// Puts back what a rollback restores: unsaved inserts leave the context, deletes are undone. Returns the
+    /// registered models that had changed properties (their values must be reloaded).
+    func rollBack() -> [any PersistentModel] {
+        for model in inserted where model._$persistentState.status == .inserted {
+            model._$persistentState.status = .detached
+            model._$persistentState.context = nil
+        }
+        for model in deleted where model._$persistentState.status == .deleted {
+            model._$persistentState.status = .registered
+        }
+        return changed.filter { $0._$persistentState.status == .registered }
+    }
+
+    // MARK: Pending changes
+
+    /// Models inserted and not yet saved.
+    var pendingInserts: [any PersistentModel] { inserted.filter { $0._$persistentState.status == .inserted } }
+
+    /// Registered models with unsaved changes.
+    var pendingChanges: [any PersistentModel] {
+        changed.filter { $0._$persistentState.status == .registered && !$0._$persistentState.changes.isEmpty }
+    }
+
+    /// Registered models that the next save deletes.
+    var pendingDeletes: [any PersistentModel] { deleted.filter { $0._$persistentState.status == .deleted } }
+
+    /// Whether there is any unsaved insert, change or delete of a model.
+    var hasPendingChanges: Bool {
+        inserted.contains { $0._$persistentState.status == .inserted }
+            || changed.contains {
+                $0._$persistentState.status == .registered && !$0._$persistentState.changes.isEmpty
+            } || deleted.contains { $0._$persistentState.status == .deleted }
+    }
+
+    /// Whether there is an unsaved insert, change or delete of a model of type `T`.
+    func hasPendingChanges<T: PersistentModel>(for type: T.Type) -> Bool {
+        inserted.contains { $0 is T && $0._$persistentState.status == .inserted }
+            || changed.contains { $0 is T && !$0._$persistentState.changes.isEmpty }
+            || deleted.contains { $0 is T && $0._$persistentState.status == .deleted }
+    }
+
+    /// The unsaved model with a temporary identifier.
+    func insertedModel(withTemporaryKey key: Int64) -> (any PersistentModel)? {
+        inserted.first { $0._$persistentState.status == .inserted && $0._$persistentState.key == key }
+    }
+}
