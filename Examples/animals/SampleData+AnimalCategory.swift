@@ -19,12 +19,11 @@ extension AnimalCategory {
         }
     }
 
-    /// Deletes every category (their animals go with them, by the cascade rule) and every animal left without
-    /// one, then inserts the samples again, as the sample's "Reload Sample Data" button does.
+    /// Deletes every category (their animals go with them, by the cascade rule), then inserts the samples again,
+    /// before any save: the sample's "Reload Sample Data" button, exactly. The new categories have the names of
+    /// deleted ones (`name` is unique); the delete never touches them. Animals without a category stay.
     static func reloadSampleData(modelContext: ModelContext) throws {
         try modelContext.delete(model: AnimalCategory.self)
-        try modelContext.delete(model: Animal.self)
-        try modelContext.save()
         insertSampleData(modelContext: modelContext)
     }
 }

@@ -15,7 +15,8 @@ private let usage = """
            animals delete <animal> [--in <category>]
            animals delete-category <category>   and its animals
            animals insert-sample-data           the sample categories and animals, into an empty store
-           animals reload-sample-data           delete everything, then insert the samples again
+           animals reload-sample-data           delete the categories and their animals, then insert the
+                                                samples again
     Diets: herbivore, carnivore, omnivore. --in chooses among animals of the same name.
     """
 

@@ -74,16 +74,45 @@ import Testing
                 + "the categories are Amphibian, Bird, Fish, Invertebrate, Mammal, Reptile\n")
     }
 
-    /// The sample's own functions, in memory: reloading replaces everything, animals without a category included.
-    @Test func reloadingSampleDataReplacesEverything() throws {
+    /// "Reload Sample Data" through the program, after the data was changed: the categories are deleted (their
+    /// animals with them) and inserted again before one save, with the same unique names.
+    @Test func reloadingSampleDataThroughTheProgram() throws {
+        #expect(try output("insert-sample-data") == "Inserted 6 categories and 11 animals.\n")
+        _ = try output("add", "Hawk", "--diet", "carnivore", "--category", "Bird")
+        _ = try output("add", "Stray", "--diet", "omnivore")
+        _ = try output("edit", "Dog", "--name", "Hound")
+        _ = try output("delete-category", "Fish")
+        #expect(try output("reload-sample-data") == "Reloaded the sample data: 6 categories and 12 animals.\n")
+        #expect(
+            try output()
+                == "Amphibian — 2 animals\nBird — 2 animals\nFish — 1 animal\nInvertebrate — 1 animal\n"
+                + "Mammal — 4 animals\nReptile — 1 animal\n")
+        #expect(
+            try output("list", "Mammal")
+                == "Cat (Carnivore)\nDog (Carnivore)\nRed kangaroo (Herbivore)\nSouthern gibbon (Herbivore)\n")
+        #expect(try output("list", "Bird") == "Emperor penguin (Carnivore)\nHouse sparrow (Omnivore)\n")
+        #expect(try output("list", "--none") == "Stray (Omnivore)\n", "an animal without a category stays")
+        #expect(try output("reload-sample-data") == "Reloaded the sample data: 6 categories and 12 animals.\n")
+    }
+
+    /// The sample's own functions, in memory: the delete and the insert happen before one save.
+    @Test func reloadingSampleDataReplacesTheCategoriesAndTheirAnimals() throws {
         let context = ModelContext(try makeMemoryContainer(AnimalCategory.self))
         AnimalCategory.insertSampleData(modelContext: context)
         context.insert(Animal(name: "Stray", diet: .omnivorous))
         try context.save()
+        let oldMammals = try context.fetch(FetchDescriptor<AnimalCategory>(predicate: #Predicate { $0.name == "Mammal" }))
         try AnimalCategory.reloadSampleData(modelContext: context)
+        #expect(oldMammals.first?.isDeleted == true)
+        #expect(try context.fetchCount(FetchDescriptor<AnimalCategory>()) == 6, "the new categories, before the save")
+        #expect(try context.fetchCount(FetchDescriptor<Animal>()) == 12)
         try context.save()
-        #expect(try context.fetchCount(FetchDescriptor<AnimalCategory>()) == 6)
-        let animals = try context.fetch(FetchDescriptor<Animal>(sortBy: [SortDescriptor(\.name)]))
-        #expect(animals.count == 11 && animals.allSatisfy { $0.category != nil })
+        let fresh = ModelContext(context.container)
+        #expect(try fresh.fetchCount(FetchDescriptor<AnimalCategory>()) == 6)
+        let animals = try fresh.fetch(FetchDescriptor<Animal>(sortBy: [SortDescriptor(\.name)]))
+        #expect(animals.count == 12)
+        #expect(animals.filter { $0.category == nil }.map(\.name) == ["Stray"])
+        let mammals = try fresh.fetch(FetchDescriptor<AnimalCategory>(predicate: #Predicate { $0.name == "Mammal" }))
+        #expect(mammals.first?.animals.count == 4)
     }
 }

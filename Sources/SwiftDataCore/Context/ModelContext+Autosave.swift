@@ -2,20 +2,30 @@ import Foundation
 import Synchronization
 
 extension ModelContext {
-    /// Arranges a save shortly after a change: on the main queue, once for all changes made until then. Only
-    /// the main context autosaves on a schedule; every autosaving context also saves when the program exits.
+    /// Arranges a save shortly after a change, once for all changes made until then, where the context runs: on
+    /// the main queue when the change is made on the main thread (and then also when the program exits), on a
+    /// model actor's queue for its context; any other context saves at its next fetch (see `catchUp()`), since
+    /// nothing else runs on its thread.
     func scheduleAutosave() {
-        guard autosaveEnabled, isMainContext, !autosaveScheduled else { return }
+        guard autosaveEnabled, !autosaveScheduled else { return }
         autosaveScheduled = true
         let context = UncheckedContext(self)
-        DispatchQueue.main.async {
-            MainActor.assumeIsolated { context.value.autosave() }
+        if MainQueue.isCurrent {
+            if !isMainContext { AutosaveRegistry.register(self) }
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated { context.value.autosave() }
+            }
+        } else if let schedule = inbox.schedule.withLock({ $0 }) {
+            schedule { context.value.autosave() }
+        } else {
+            autosaveWaitsForFetch = true
         }
     }
 
     /// Saves if there is anything to save, reporting a failure instead of throwing it.
     func autosave() {
         autosaveScheduled = false
+        autosaveWaitsForFetch = false
         guard autosaveEnabled, hasChanges else { return }
         do {
             try save()
@@ -27,13 +37,27 @@ extension ModelContext {
     }
 }
 
+/// Whether code runs on the main queue. On Linux the main actor's work often runs on a thread of the main queue
+/// other than the process's first thread (after `dispatchMain()`), where `Thread.isMainThread` is `false`.
+enum MainQueue {
+    /// A key set on the main queue only.
+    private static let key: DispatchSpecificKey<Bool> = {
+        let key = DispatchSpecificKey<Bool>()
+        DispatchQueue.main.setSpecific(key: key, value: true)
+        return key
+    }()
+
+    static var isCurrent: Bool { Thread.isMainThread || DispatchQueue.getSpecific(key: key) == true }
+}
+
 /// Lets a context cross into code that runs on the thread it already belongs to.
 struct UncheckedContext: @unchecked Sendable {
     let value: ModelContext
     init(_ value: ModelContext) { self.value = value }
 }
 
-/// The main contexts to save when the program exits: top-level code that returns, or `exit()`.
+/// The contexts to save when the program exits (top-level code that returns, or `exit()`): the main contexts, and
+/// other autosaving contexts that changed on the main thread.
 enum AutosaveRegistry {
     private struct WeakContext: @unchecked Sendable {
         weak var context: ModelContext?

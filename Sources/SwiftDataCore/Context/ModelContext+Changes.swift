@@ -72,6 +72,7 @@ extension ModelContext {
     func catchUp() {
         container.checkForExternalChanges()
         applyPendingChanges()
+        if autosaveWaitsForFetch { autosave() }
     }
 
     /// Tells the container's other contexts and observers what a save changed.

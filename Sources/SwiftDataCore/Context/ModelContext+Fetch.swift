@@ -430,7 +430,8 @@ extension ModelContext {
     }
 
     func hasPendingChanges<T: PersistentModel>(for type: T.Type) -> Bool {
-        registry.hasPendingChanges(for: T.self) || batchDeletes.contains { $0.modelType == T.self }
+        registry.hasPendingChanges(for: T.self)
+            || (!deletedRows.isEmpty && deletedRows[Schema.entityName(for: T.self)] != nil)
     }
 
     private func refuseBatchingPendingChanges<T: PersistentModel>(
@@ -448,20 +449,24 @@ extension ModelContext {
     private func mergePendingChanges<T: PersistentModel>(
         into stored: [T], _ descriptor: FetchDescriptor<T>, reevaluating: Bool
     ) throws -> [T] {
-        let batchDeletes = self.batchDeletes.filter { $0.modelType == T.self }
-        func isBatchDeleted(_ model: T) throws -> Bool { try batchDeletes.contains { try $0.matches(model) } }
+        let deletedRows = self.deletedRows.isEmpty ? [] : self.deletedRows[Schema.entityName(for: T.self)] ?? []
         func matches(_ model: T) throws -> Bool { try descriptor.predicate?.evaluate(model) ?? true }
 
         var results: [T] = []
         for model in stored {
             let state = model._$persistentState
-            guard state.status == .registered, state.changes.isEmpty, try !isBatchDeleted(model) else { continue }
+            guard state.status == .registered, state.changes.isEmpty, !deletedRows.contains(state.key) else {
+                continue
+            }
             if reevaluating, try !matches(model) { continue }
             results.append(model)
         }
-        let candidates =
-            registry.pendingChanges.compactMap { $0 as? T } + registry.pendingInserts.compactMap { $0 as? T }
-        for model in candidates where try matches(model) && !isBatchDeleted(model) { results.append(model) }
+        let changed = registry.pendingChanges.compactMap { $0 as? T }.filter {
+            !deletedRows.contains($0._$persistentState.key)
+        }
+        for model in changed + registry.pendingInserts.compactMap({ $0 as? T }) where try matches(model) {
+            results.append(model)
+        }
         if !descriptor.sortBy.isEmpty {
             // Ties keep insertion order, as in the store: saved models by key, then new ones as they were inserted.
             let saved = results.filter { $0._$persistentState.status == .registered }

@@ -11,7 +11,10 @@ extension ModelContext {
         func isRelated(_ model: any PersistentModel) -> Bool { types.contains(ObjectIdentifier(type(of: model))) }
         return insertedModelsArray.contains(where: isRelated) || changedModelsArray.contains(where: isRelated)
             || deletedModelsArray.contains(where: isRelated)
-            || batchDeletes.contains { types.contains(ObjectIdentifier($0.modelType)) }
+            || deletedRows.keys.contains { name in
+                container.binding(forEntityName: name)?.entity.modelType.map { types.contains(ObjectIdentifier($0)) }
+                    ?? false
+            }
     }
 
     /// Whether the descriptor sorts by an attribute of a related model (`\Animal.category?.name`) while the context

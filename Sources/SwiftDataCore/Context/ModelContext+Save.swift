@@ -31,8 +31,8 @@ extension ModelContext {
         let inserts = registry.pendingInserts
         let updates = registry.pendingChanges
         let deletes = registry.pendingDeletes
-        let batches = batchDeletes
-        guard !inserts.isEmpty || !updates.isEmpty || !deletes.isEmpty || !batches.isEmpty else {
+        let rows = deletedRows
+        guard !inserts.isEmpty || !updates.isEmpty || !deletes.isEmpty || !rows.isEmpty else {
             resetPendingLists()
             return
         }
@@ -40,10 +40,10 @@ extension ModelContext {
 
         var operation = SaveOperation(
             context: self, inserts: inserts, insertBindings: try inserts.map { try cachedBinding(for: type(of: $0)) },
-            updates: updates, deletes: deletes, batches: batches)
+            updates: updates, deletes: deletes, deletedRows: rows)
         try operation.validate()
         for store in storesInvolved(
-            inserts: operation.insertBindings, updates: updates, deletes: deletes, batches: batches)
+            inserts: operation.insertBindings, updates: updates, deletes: deletes, deletedRows: rows)
         {
             guard store.configuration.allowsSave else {
                 throw SwiftDataError.storeError.with(
@@ -153,46 +153,11 @@ extension ModelContext {
         try save()
     }
 
-    /// Deletes every model of the type the predicate selects (all of them without one) at the next save. Until
-    /// then, fetches that include pending changes leave them out.
-    public func delete<T: PersistentModel>(
-        model: T.Type, where predicate: Predicate<T>? = nil, includeSubclasses: Bool = true
-    ) throws {
-        let binding = try binding(for: T.self)
-        // Translate now, so an unsupported predicate fails here rather than at save.
-        var probe = FetchRequest<T>(entity: binding.entity, predicate: predicate, properties: [])
-        probe.fetchLimit = 0
-        _ = try binding.store.fetchCount(probe)
-        if let predicate, !binding.store.coverage(of: probe).predicate,
-            PredicateReach(predicate, in: container).readsOtherRows
-        {
-            // The store evaluates the rest on rows, which have neither relationships nor identifiers.
-            throw SwiftDataError.unsupportedPredicate.with(
-                reason: "part of the predicate has no SQL translation and reads relationships or identifiers",
-                model: binding.entity.name, suggestion: "Fetch the models and delete them one by one")
-        }
-        batchDeletes.append(
-            PendingBatchDelete(
-                modelType: T.self,
-                matches: { model in
-                    guard let model = model as? T else { return false }
-                    return try predicate?.evaluate(model) ?? true
-                },
-                keys: { transaction in
-                    try transaction.fetchKeys(
-                        FetchRequest<T>(entity: binding.entity, predicate: predicate, properties: []))
-                }))
-        for model in registry.models(of: T.self) where model._$persistentState.status == .registered {
-            if try predicate?.evaluate(model) ?? true { delete(model) }
-        }
-        scheduleAutosave()
-    }
-
     // MARK: Helpers
 
     private func storesInvolved(
         inserts: [EntityBinding], updates: [any PersistentModel], deletes: [any PersistentModel],
-        batches: [PendingBatchDelete]
+        deletedRows: [String: Set<Int64>]
     ) -> [any DataStore] {
         var stores: [any DataStore] = []
         func add(_ store: (any DataStore)?) {
@@ -201,7 +166,7 @@ extension ModelContext {
         inserts.forEach { add($0.store) }
         updates.forEach { add($0._$persistentState.binding?.store) }
         deletes.forEach { add($0._$persistentState.binding?.store) }
-        batches.forEach { add(container.binding(for: $0.modelType)?.store) }
+        deletedRows.keys.forEach { add(container.binding(forEntityName: $0)?.store) }
         return stores
     }
 
@@ -211,6 +176,6 @@ extension ModelContext {
 
     private func resetPendingLists() {
         registry.resetPending()
-        batchDeletes = []
+        deletedRows = [:]
     }
 }

@@ -22,18 +22,22 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
         set { editingState.author = newValue }
     }
     /// Whether the context saves by itself after changes. Defaults to `false`, and to `true` for the
-    /// container's `mainContext`. An autosaving context saves shortly after a change (see `scheduleAutosave()`
-    /// for where and when).
+    /// container's `mainContext`. An autosaving context saves shortly after a change: on the main queue when the
+    /// change is made on the main thread (and when the program exits), on a model actor's queue for its context,
+    /// and otherwise at the context's next fetch.
     public var autosaveEnabled: Bool {
         didSet { if autosaveEnabled && hasChanges { scheduleAutosave() } }
     }
 
     /// The models the context manages, and their pending inserts, changes and deletes.
     private(set) lazy var registry = ModelRegistry(context: self)
-    /// `delete(model:where:)` calls waiting for the next save.
-    var batchDeletes: [PendingBatchDelete] = []
+    /// Stored rows the next save deletes that no registered model stands for, by entity name: what
+    /// `delete(model:where:)` found in the store, and what their cascade rules reach.
+    var deletedRows: [String: Set<Int64>] = [:]
     let isMainContext: Bool
     var autosaveScheduled = false
+    /// Whether an autosave waits for the context's next fetch (a context with no queue of its own to save on).
+    var autosaveWaitsForFetch = false
     /// Saves of other contexts and changes by other processes, waiting to be applied.
     let inbox = ChangeInbox()
     /// Records inserts, deletes and property changes so they can be undone. `nil`, the default, records
@@ -76,7 +80,7 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
     // MARK: Pending changes
 
     /// Whether the context has unsaved inserts, changes or deletes.
-    public var hasChanges: Bool { registry.hasPendingChanges || !batchDeletes.isEmpty }
+    public var hasChanges: Bool { registry.hasPendingChanges || !deletedRows.isEmpty }
 
     /// Models inserted and not yet saved.
     public var insertedModelsArray: [any PersistentModel] { registry.pendingInserts }
@@ -120,7 +124,9 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
         scheduleAutosave()
     }
 
-    /// Marks a model for deletion at the next save. Deleting an inserted, unsaved model cancels its insert.
+    /// Marks a model for deletion at the next save. Deleting an inserted, unsaved model cancels its insert. The
+    /// models its `.cascade` relationships reach are deleted with it at once, as the context sees them (with its
+    /// unsaved changes), as Core Data's pending-change processing does on Apple's platforms.
     public func delete<T: PersistentModel>(_ model: T) {
         let state = model._$persistentState
         guard state.context === self else {
@@ -133,10 +139,12 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
         case .inserted:
             registry.cancelInsert(model)
             if recordsUndo { registerUndo { $0.reinsert(model) } }
+            cascadeDelete(from: model, entity: Relationships.entity(of: model))
         case .registered:
             let related = recordsUndo ? keepValuesForUndo(of: model) : []
             registry.markDeleted(model)
             if recordsUndo { registerUndo { $0.undoDelete(model, related: related) } }
+            cascadeDelete(from: model, entity: state.binding?.entity)
         default:
             return
         }
@@ -160,7 +168,7 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
         for model in registry.changed { model._$persistentState.changes.removeAll() }
         linkHeldReferences(of: reverted)
         registry.resetPending()
-        batchDeletes = []
+        deletedRows = [:]
         undoManager?.removeAllActions()
     }
 
@@ -251,13 +259,4 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
         }
         return binding
     }
-}
-
-/// A `delete(model:where:)` waiting for the next save.
-struct PendingBatchDelete {
-    let modelType: any PersistentModel.Type
-    /// Whether a model matches the delete's predicate.
-    let matches: (any PersistentModel) throws -> Bool
-    /// The keys of the stored rows the delete removes, read inside the save's transaction.
-    let keys: (any DataStoreTransaction) throws -> [Int64]
 }

@@ -52,7 +52,7 @@ final class ModelRegistry {
 
     /// The keys of the registered models of a type.
     func keys(of type: any PersistentModel.Type) -> [Int64] {
-        maps[ObjectIdentifier(type)].map { Array($0.keys) } ?? []
+        maps[ObjectIdentifier(type)]?.keys ?? []
     }
 
     /// The registered models of type `T`, held while the caller uses them.

@@ -1,14 +1,19 @@
 import Foundation
 
-/// One save of a context: the rows it writes, in an order that keeps references valid (inserts, updates,
-/// relationship members, then deletes with their delete rules), and the in-memory state it leaves once committed.
+/// One save of a context: the rows it writes, and the in-memory state it leaves once committed.
+///
+/// The order: changed rows first (so that delete rules see where changed models now belong), then deletes with
+/// their delete rules, then new rows (so that a new model never merges into, or collides with, a row the same save
+/// deletes), then relationship members. A `.deny` rule and a required to-one are checked against what the save
+/// leaves: models deleted by the same save do not count, models it inserts do.
 struct SaveOperation {
     let context: ModelContext
     let inserts: [any PersistentModel]
     let insertBindings: [EntityBinding]
     let updates: [any PersistentModel]
     let deletes: [any PersistentModel]
-    let batches: [PendingBatchDelete]
+    /// Stored rows to delete that no registered model stands for (`ModelContext.deletedRows`).
+    let deletedRows: [String: Set<Int64>]
 
     /// Keys given to inserted models, by object.
     private(set) var insertedKeys: [ObjectIdentifier: Int64] = [:]
@@ -70,23 +75,8 @@ struct SaveOperation {
     /// Writes everything that belongs to `store` in the transaction.
     mutating func write(_ transaction: any DataStoreTransaction, store: any DataStore) throws {
         try allocateKeys(transaction, store: store)
-        try resolveUniqueness(transaction, store: store)
-        let duplicates = Set(merged.map { ObjectIdentifier($0.duplicate) })
-        var inserted = RowBatches()
+        // Changed rows: models changed in the same properties share one list of attributes to write.
         var updated = RowBatches()
-        for (model, binding) in zip(inserts, insertBindings) where binding.store === store {
-            guard duplicates.isEmpty || !duplicates.contains(ObjectIdentifier(model)) else { continue }
-            let row = RowWrite(
-                model: model, key: try key(of: model), attributes: binding.attributeIndexes,
-                references: try references(of: model, entity: binding.entity, only: nil))
-            if !upserts.isEmpty, upserts[ObjectIdentifier(model)] != nil {
-                updated.append(row, to: binding.entity)
-            } else {
-                inserted.append(row, to: binding.entity)
-            }
-        }
-        for (entity, rows) in inserted.batches { try transaction.insert(rows, entity: entity) }
-        // Models changed in the same properties share one list of attributes to write.
         var lastChanges: (mask: PropertyMask, binding: EntityBinding, attributes: [Int])?
         for model in updates {
             let state = model._$persistentState
@@ -105,15 +95,35 @@ struct SaveOperation {
                 RowWrite(model: model, key: state.key, attributes: attributes, references: references),
                 to: binding.entity)
         }
-        for (model, binding) in zip(inserts, insertBindings) where binding.store === store {
-            try writeMembers(of: model, entity: binding.entity, isNew: true, into: &updated, transaction)
-        }
         for model in updates {
             guard let binding = model._$persistentState.binding, binding.store === store else { continue }
             try writeMembers(of: model, entity: binding.entity, isNew: false, into: &updated, transaction)
         }
         for (entity, rows) in updated.batches { try transaction.update(rows, entity: entity) }
+
         try deleteWithRules(transaction, store: store)
+
+        try resolveUniqueness(transaction, store: store)
+        let duplicates = Set(merged.map { ObjectIdentifier($0.duplicate) })
+        var inserted = RowBatches()
+        var upserted = RowBatches()
+        for (model, binding) in zip(inserts, insertBindings) where binding.store === store {
+            guard duplicates.isEmpty || !duplicates.contains(ObjectIdentifier(model)) else { continue }
+            let row = RowWrite(
+                model: model, key: try key(of: model), attributes: binding.attributeIndexes,
+                references: try references(of: model, entity: binding.entity, only: nil))
+            if !upserts.isEmpty, upserts[ObjectIdentifier(model)] != nil {
+                upserted.append(row, to: binding.entity)
+            } else {
+                inserted.append(row, to: binding.entity)
+            }
+        }
+        for (entity, rows) in inserted.batches { try transaction.insert(rows, entity: entity) }
+        for (model, binding) in zip(inserts, insertBindings) where binding.store === store {
+            try writeMembers(of: model, entity: binding.entity, isNew: true, into: &upserted, transaction)
+        }
+        for (entity, rows) in upserted.batches { try transaction.update(rows, entity: entity) }
+        try checkInsertsAgainstDeletes(transaction, store: store)
     }
 
     private mutating func allocateKeys(_ transaction: any DataStoreTransaction, store: any DataStore) throws {
@@ -276,8 +286,8 @@ struct SaveOperation {
     }
 
     /// Deletes the deleted models and what their delete rules reach: cascades follow relationships to any depth,
-    /// `.deny` refuses the save while related models exist, and references to deleted rows are cleared (unless the
-    /// rule is `.noAction`), failing when a required to-one would be left empty.
+    /// `.deny` refuses the save while a related model that the save does not delete remains, and references to
+    /// deleted rows are cleared (unless the rule is `.noAction`), failing when a required to-one would be left empty.
     private mutating func deleteWithRules(_ transaction: any DataStoreTransaction, store: any DataStore) throws {
         var pending: [(Schema.Entity, [Int64])] = []
         func add(_ keys: [Int64], of entity: Schema.Entity) {
@@ -294,57 +304,88 @@ struct SaveOperation {
             direct.append(RowWrite(model: nil, key: state.key, attributes: [], references: []), to: binding.entity)
         }
         for (entity, rows) in direct.batches { add(rows.map(\.key), of: entity) }
-        for batch in batches {
-            guard let binding = context.container.binding(for: batch.modelType), binding.store === store else {
+        for (entityName, keys) in deletedRows {
+            guard let binding = context.container.binding(forEntityName: entityName), binding.store === store else {
                 continue
             }
-            add(try batch.keys(transaction), of: binding.entity)
+            add(Array(keys), of: binding.entity)
         }
+        // Everything the save deletes, cascades included, before any rule that depends on what remains.
         var deletedEntities: [Schema.Entity] = []
         var next = 0
         while next < pending.count {
             let (entity, keys) = pending[next]
             next += 1
             if !deletedEntities.contains(where: { $0 === entity }) { deletedEntities.append(entity) }
-            for relationship in entity.orderedRelationships {
-                switch relationship.deleteRule {
-                case .cascade:
-                    guard let destination = context.container.binding(forEntityName: relationship.destination) else {
-                        continue
-                    }
-                    add(try transaction.related(relationship, owners: keys).map(\.member), of: destination.entity)
-                case .deny:
-                    let related = try transaction.related(relationship, owners: keys)
-                    if !related.isEmpty {
-                        throw SwiftDataError.modelValidationFailure.with(
-                            reason:
-                                "\(entity.name).\(relationship.name) has the .deny delete rule and still relates to \(related.count) \(relationship.destination) model\(related.count == 1 ? "" : "s")",
-                            model: entity.name, property: relationship.name,
-                            suggestion:
-                                "Remove the related models from \(relationship.name) before deleting, or change the delete rule"
-                        )
-                    }
-                case .nullify, .noAction:
+            for relationship in entity.orderedRelationships where relationship.deleteRule == .cascade {
+                guard let destination = context.container.binding(forEntityName: relationship.destination) else {
                     continue
                 }
+                add(try transaction.related(relationship, owners: keys).map(\.member), of: destination.entity)
             }
         }
         for entity in deletedEntities {
             let keys = Array(deletedKeys[entity.name] ?? [])
-            for (source, reference) in references(to: entity) {
-                let cleared = try transaction.clearReferences(reference, to: keys)
-                let survivors = cleared.filter { !(deletedKeys[source.name]?.contains($0) ?? false) }
-                if reference.isToOneRelationship, !reference.isOptional, !survivors.isEmpty {
-                    throw SwiftDataError.modelValidationFailure.with(
-                        reason:
-                            "deleting \(entity.name) would leave \(survivors.count) \(source.name) model\(survivors.count == 1 ? "" : "s") without the required \(reference.name)",
-                        model: source.name, property: reference.name,
-                        suggestion:
-                            "Give them another \(reference.name) first, or make the inverse's delete rule .cascade")
+            for relationship in entity.orderedRelationships where relationship.deleteRule == .deny {
+                let remaining = try transaction.related(relationship, owners: keys).filter {
+                    !(deletedKeys[relationship.destination]?.contains($0.member) ?? false)
                 }
+                if !remaining.isEmpty { throw denyError(entity, relationship, count: remaining.count) }
             }
+        }
+        for entity in deletedEntities {
+            let keys = Array(deletedKeys[entity.name] ?? [])
+            try clearReferences(to: entity, keys: keys, transaction)
             try transaction.delete(keys: keys, entity: entity)
         }
+    }
+
+    /// Clears the references to deleted rows, failing when a required to-one of a row that remains is left empty.
+    private func clearReferences(to entity: Schema.Entity, keys: [Int64], _ transaction: any DataStoreTransaction)
+        throws
+    {
+        for (source, reference) in references(to: entity) {
+            let cleared = try transaction.clearReferences(reference, to: keys)
+            let survivors = cleared.filter { !(deletedKeys[source.name]?.contains($0) ?? false) }
+            if reference.isToOneRelationship, !reference.isOptional, !survivors.isEmpty {
+                throw SwiftDataError.modelValidationFailure.with(
+                    reason:
+                        "deleting \(entity.name) would leave \(survivors.count) \(source.name) model\(survivors.count == 1 ? "" : "s") without the required \(reference.name)",
+                    model: source.name, property: reference.name,
+                    suggestion: "Give them another \(reference.name) first, or make the inverse's delete rule .cascade")
+            }
+        }
+    }
+
+    /// New rows that refer to rows the save deleted: a `.deny` rule of the deleted model refuses the save, other
+    /// references are cleared as the delete rules clear them.
+    private func checkInsertsAgainstDeletes(_ transaction: any DataStoreTransaction, store: any DataStore) throws {
+        guard !deletedKeys.isEmpty, !insertedKeys.isEmpty else { return }
+        let insertedEntities = Set(zip(inserts, insertBindings).filter { $1.store === store }.map(\.1.entity.name))
+        for (entityName, keys) in deletedKeys {
+            guard let entity = context.container.binding(forEntityName: entityName)?.entity else { continue }
+            if let deny = entity.orderedRelationships.first(where: {
+                $0.deleteRule == .deny && insertedEntities.contains($0.destination)
+            }) {
+                let remaining = try transaction.related(deny, owners: Array(keys)).filter {
+                    !(deletedKeys[deny.destination]?.contains($0.member) ?? false)
+                }
+                if !remaining.isEmpty { throw denyError(entity, deny, count: remaining.count) }
+            }
+            guard references(to: entity).contains(where: { insertedEntities.contains($0.0.name) }) else { continue }
+            try clearReferences(to: entity, keys: Array(keys), transaction)
+        }
+    }
+
+    private func denyError(_ entity: Schema.Entity, _ relationship: Schema.Relationship, count: Int)
+        -> SwiftDataError
+    {
+        SwiftDataError.modelValidationFailure.with(
+            reason:
+                "\(entity.name).\(relationship.name) has the .deny delete rule and still relates to \(count) \(relationship.destination) model\(count == 1 ? "" : "s")",
+            model: entity.name, property: relationship.name,
+            suggestion:
+                "Remove the related models from \(relationship.name) before deleting, or delete them in the same save")
     }
 
     /// The relationships (with their entity) that refer to `entity` and whose references are cleared when its

@@ -84,9 +84,12 @@ import Testing
     }
 
     @Test func deletedRelatedModels() throws {
-        context.delete(try category("Bird"))
+        let bird = try category("Bird")
+        let sparrow = try #require(bird.animals.first)
+        context.delete(bird)
         let birds = #Predicate<Animal> { $0.category?.name == "Bird" }
-        #expect(try fetched(birds, \.name) == ["Sparrow"], "until the save, a deleted model stays in its relationships")
+        #expect(try fetched(birds, \.name).isEmpty, "the cascade deleted Sparrow at once")
+        #expect(sparrow.isDeleted && sparrow.category === bird, "until the save, a deleted model stays in its relationships")
         try context.save()
         #expect(try fetched(birds, \.name).isEmpty)
         #expect(try fetched(#Predicate<Animal> { $0.category == nil }, \.name) == ["Newt"], "the cascade took Sparrow")

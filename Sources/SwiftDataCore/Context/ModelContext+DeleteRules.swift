@@ -1,0 +1,114 @@
+import Foundation
+
+/// Deletes as the context sees them before the save: `delete(model:where:)` acts on what exists when it is called,
+/// and `.cascade` rules delete the related models at once (registered ones are marked deleted, stored ones that
+/// no model stands for are remembered in `deletedRows`), so fetches that include pending changes leave them out.
+/// `.deny`, `.nullify` and the required to-one checks apply at save, to the state the save leaves.
+extension ModelContext {
+    /// Deletes every model of the type the predicate selects (all of them without one) at the next save: the
+    /// stored rows that match and the models of the context that match (inserted ones included), when it is
+    /// called. Models inserted afterwards are never affected, also when their unique values equal a deleted row's:
+    /// the save deletes before it inserts. Until the save, fetches that include pending changes leave the deleted
+    /// models out, and those their cascade rules reach.
+    public func delete<T: PersistentModel>(
+        model: T.Type, where predicate: Predicate<T>? = nil, includeSubclasses: Bool = true
+    ) throws {
+        catchUp()
+        let binding = try binding(for: T.self)
+        var probe = FetchRequest<T>(entity: binding.entity, predicate: predicate, properties: [])
+        probe.fetchLimit = 0
+        if let predicate, !binding.store.coverage(of: probe).predicate,
+            PredicateReach(predicate, in: container).readsOtherRows
+        {
+            // The rest would be evaluated on stored rows, which have neither relationships nor identifiers.
+            throw SwiftDataError.unsupportedPredicate.with(
+                reason: "part of the predicate has no SQL translation and reads relationships or identifiers",
+                model: binding.entity.name, suggestion: "Fetch the models and delete them one by one")
+        }
+        var stored = FetchDescriptor<T>(predicate: predicate)
+        stored.includePendingChanges = false
+        var matched: [T] = []
+        var rows: [Int64] = []
+        for key in try storedKeys(stored, binding: binding) {
+            if let model = registry.model(T.self, key: key) { matched.append(model) } else { rows.append(key) }
+        }
+        let unsaved = registry.models(of: T.self).filter { $0._$persistentState.status == .registered }
+            + registry.pendingInserts.compactMap { $0 as? T }
+        for model in unsaved where try predicate?.evaluate(model) ?? true { matched.append(model) }
+        if !rows.isEmpty { try deleteRows(rows, of: binding) }
+        for model in matched { delete(model) }
+        scheduleAutosave()
+    }
+
+    /// Deletes what the `.cascade` relationships of a model being deleted reach, as the context sees them.
+    func cascadeDelete(from model: some PersistentModel, entity: Schema.Entity?) {
+        guard let entity, entity.orderedRelationships.contains(where: { $0.deleteRule == .cascade }) else { return }
+        for relationship in entity.orderedRelationships where relationship.deleteRule == .cascade {
+            if model._$get(relationship.index) == nil, model._$persistentState.status == .deleted {
+                faultIn(model, property: relationship.index)
+            }
+            let related = (model._$get(relationship.index) as? any _RelationshipValue)?._relatedModels ?? []
+            for other in related where other._$persistentState.context === self {
+                delete(other)
+            }
+        }
+    }
+
+    /// Deletes stored rows that no registered model stands for at the next save, with what their cascade rules
+    /// reach in the store; a registered model reached is deleted as the context sees it (one whose unsaved change
+    /// moved it away from the deleted rows stays).
+    func deleteRows(_ keys: [Int64], of binding: EntityBinding) throws {
+        var pending = [(binding, keys)]
+        while let (binding, keys) = pending.popLast() {
+            var known = deletedRows.removeValue(forKey: binding.entity.name) ?? []
+            let new = keys.filter { known.insert($0).inserted }
+            deletedRows[binding.entity.name] = known
+            guard !new.isEmpty else { continue }
+            for relationship in binding.entity.orderedRelationships where relationship.deleteRule == .cascade {
+                guard let type = relationship.destinationType, let destination = container.binding(for: type) else {
+                    continue
+                }
+                var rows: [Int64] = []
+                for key in try storedMembers(of: relationship, owners: new, binding: binding, destination: destination) {
+                    guard let model = registry.anyModel(type, key: key) else {
+                        rows.append(key)
+                        continue
+                    }
+                    if let inverse = relationship.inverse, model._$persistentState.changes.contains(inverse.index) {
+                        let owners = (model._$get(inverse.index) as? any _RelationshipValue)?._relatedModels ?? []
+                        let stillOwned = owners.contains {
+                            $0._$persistentState.status == .deleted
+                                || deletedRows[binding.entity.name]?.contains($0._$persistentState.key) == true
+                        }
+                        if !stillOwned { continue }
+                    }
+                    delete(model)
+                }
+                if !rows.isEmpty { pending.append((destination, rows)) }
+            }
+        }
+    }
+
+    /// The keys of the stored members of a relationship of the given owners.
+    private func storedMembers(
+        of relationship: Schema.Relationship, owners: [Int64], binding: EntityBinding, destination: EntityBinding
+    ) throws -> [Int64] {
+        var members: [Int64] = []
+        guard relationship.storage == .column else {
+            try binding.store.fetchMembers(
+                of: relationship, owners: owners, destination: destination.entity, properties: []
+            ) { _, member, _ in members.append(member) }
+            return members
+        }
+        // A to-one relationship kept in the owner's row: read the owners' foreign keys.
+        func read<M: PersistentModel>(_ type: M.Type) throws {
+            var request = FetchRequest<M>(entity: binding.entity, properties: [relationship.index])
+            request.keys = owners
+            try binding.store.fetch(request) { _, reader in
+                if !reader.isNull(1) { members.append(reader.int64(1)) }
+            }
+        }
+        if let type = binding.entity.modelType { try read(type) }
+        return members
+    }
+}
