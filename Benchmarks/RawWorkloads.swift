@@ -43,8 +43,8 @@ enum RawWorkloads {
         let database = try RawDatabase(path: url.path)
         try database.execute(schema)
         switch template {
-        case .records:
-            try insert(SampleData.records(rows), into: database)
+        case .records, .manyRecords:
+            try insert(SampleData.records(template.recordCount(rows: rows)), into: database)
         case .graph:
             try database.transaction {
                 let parent = try database.prepare("INSERT INTO parent (id, name, rank) VALUES (?, ?, ?)")
@@ -167,6 +167,16 @@ enum RawWorkloads {
                 },
                 check: { digest })
 
+        case .enumerate:
+            return Trial(
+                run: {
+                    // One statement stepped through: each row is decoded, read and dropped.
+                    let statement = try database.prepare("SELECT id, \(columns) FROM record")
+                    defer { statement.reset() }
+                    while try statement.step() { digest &+= record(statement).values.digest }
+                },
+                check: { digest })
+
         case .pages:
             return Trial(
                 run: {
@@ -230,17 +240,18 @@ enum RawWorkloads {
     private static func records(_ statement: RawStatement) throws -> [RawRecord] {
         defer { statement.reset() }
         var records: [RawRecord] = []
-        while try statement.step() {
-            records.append(
-                RawRecord(
-                    id: statement.int(0),
-                    values: RecordValues(
-                        key: statement.int(1), group: statement.int(2), amount: statement.int(3),
-                        rank: statement.int(4), price: statement.double(5), weight: statement.double(6),
-                        ratio: statement.double(7), name: statement.string(8), city: statement.string(9),
-                        note: statement.string(10))))
-        }
+        while try statement.step() { records.append(record(statement)) }
         return records
+    }
+
+    /// The record in the current row of a statement that selects `id, columns`.
+    private static func record(_ statement: RawStatement) -> RawRecord {
+        RawRecord(
+            id: statement.int(0),
+            values: RecordValues(
+                key: statement.int(1), group: statement.int(2), amount: statement.int(3), rank: statement.int(4),
+                price: statement.double(5), weight: statement.double(6), ratio: statement.double(7),
+                name: statement.string(8), city: statement.string(9), note: statement.string(10)))
     }
 
     /// The parents with their children in order: two queries.

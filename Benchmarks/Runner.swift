@@ -31,7 +31,9 @@ enum Runner {
         let workloads = options.workloads
         for template in Template.allCases where workloads.contains(where: { $0.template == template }) {
             for side in Side.allCases {
-                Progress.show("preparing the \(template.rawValue) store of \(side.name) (\(options.rows) rows)")
+                Progress.show(
+                    "preparing the \(template.rawValue) store of \(side.name) "
+                        + "(\(template.recordCount(rows: options.rows)) rows)")
                 let url = templateURL(template, side: side, in: directory)
                 try makeTemplate(template, side: side, rows: options.rows, at: url)
             }

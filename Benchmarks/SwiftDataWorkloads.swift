@@ -6,8 +6,12 @@ enum SwiftDataWorkloads {
     static func makeTemplate(_ template: Template, rows: Int, at url: URL) throws {
         let context = ModelContext(try container(for: template, at: url))
         switch template {
-        case .records:
-            for values in SampleData.records(rows) { context.insert(Record(values)) }
+        case .records, .manyRecords:
+            // Saved a slice at a time: the context lets go of saved models, so memory stays bounded.
+            for (index, values) in SampleData.records(template.recordCount(rows: rows)).enumerated() {
+                context.insert(Record(values))
+                if index % 100_000 == 99_999 { try context.save() }
+            }
         case .graph:
             for index in 0..<SampleData.parentCount(rows: rows) {
                 let parent = Parent(name: SampleData.parentName(index), rank: index)
@@ -104,6 +108,17 @@ enum SwiftDataWorkloads {
                 },
                 check: { digest })
 
+        case .enumerate:
+            // One long-lived context walks every record, reading each and keeping none.
+            try warmUp(FetchDescriptor<Record>(), in: context) { RecordValues($0).digest }
+            return Trial(
+                run: {
+                    try context.enumerate(FetchDescriptor<Record>()) { record in
+                        digest &+= RecordValues(record).digest
+                    }
+                },
+                check: { digest })
+
         case .pages:
             try warmUp(FetchDescriptor<Record>(sortBy: [SortDescriptor(\.key)]), in: context) {
                 RecordValues($0).digest
@@ -157,7 +172,7 @@ enum SwiftDataWorkloads {
     private static func container(for template: Template, at url: URL) throws -> ModelContainer {
         let configuration = ModelConfiguration(url: url)
         switch template {
-        case .records: return try ModelContainer(for: Record.self, configurations: configuration)
+        case .records, .manyRecords: return try ModelContainer(for: Record.self, configurations: configuration)
         case .graph: return try ModelContainer(for: Parent.self, Child.self, configurations: configuration)
         }
     }

@@ -12,6 +12,7 @@ enum Workload: Int, CaseIterable {
     case graph
     case pages
     case fetchDuringSave
+    case enumerate
 
     /// The name the `--filter` option and the JSON output use.
     var slug: String {
@@ -26,6 +27,7 @@ enum Workload: Int, CaseIterable {
         case .graph: "graph"
         case .pages: "pages"
         case .fetchDuringSave: "fetch-during-save"
+        case .enumerate: "enumerate"
         }
     }
 
@@ -42,6 +44,7 @@ enum Workload: Int, CaseIterable {
         case .graph: "N/100 parents, walk 100 children each"
         case .pages: "50 sorted pages of 20"
         case .fetchDuringSave: "fetch 1% while another thread saves N"
+        case .enumerate: "enumerate 10×N in one context, drop each"
         }
     }
 
@@ -50,6 +53,7 @@ enum Workload: Int, CaseIterable {
         switch self {
         case .insert: nil
         case .graph: .graph
+        case .enumerate: .manyRecords
         default: .records
         }
     }
@@ -63,6 +67,7 @@ enum Workload: Int, CaseIterable {
         case .changeOne: .milliseconds(1)
         case .graph: .informational
         case .fetchDuringSave: .worstLatency(ofWrite: 0.5)
+        case .enumerate: .memory(2)
         }
     }
 
@@ -87,12 +92,19 @@ enum Template: String, CaseIterable {
     case records
     /// N/100 parents with 100 children each.
     case graph
+    /// 10×N records, for the workload that walks a store much larger than what a program keeps in memory.
+    case manyRecords
+
+    /// The number of records of the template for `rows` (the `--rows` option).
+    func recordCount(rows: Int) -> Int { self == .manyRecords ? 10 * rows : rows }
 }
 
 /// The bar a workload's result is held to.
 enum Goal {
     /// Our median at most this many times raw's.
     case ratio(Double)
+    /// Our peak memory at most this many times raw's.
+    case memory(Double)
     /// A ratio, and our peak memory at most `memory` times raw's.
     case ratioAndMemory(Double, memory: Double)
     /// Our median below this many milliseconds.
@@ -105,6 +117,7 @@ enum Goal {
     var description: String {
         switch self {
         case .ratio(let ratio): "≤ \(ratio.formatted())"
+        case .memory(let memory): "memory ≤ \(memory.formatted())×"
         case .ratioAndMemory(let ratio, let memory): "≤ \(ratio.formatted()), memory ≤ \(memory.formatted())×"
         case .milliseconds(let limit): "< \(limit.formatted()) ms"
         case .informational: "-"
@@ -116,6 +129,7 @@ enum Goal {
     func isMet(by result: WorkloadResult) -> Bool? {
         switch self {
         case .ratio(let limit): result.ratio <= limit
+        case .memory(let memory): Double(result.ours.peakKilobytes) <= memory * Double(result.raw.peakKilobytes)
         case .ratioAndMemory(let limit, let memory):
             result.ratio <= limit && Double(result.ours.peakKilobytes) <= memory * Double(result.raw.peakKilobytes)
         case .milliseconds(let limit): result.ours.median * 1_000 < limit

@@ -101,7 +101,8 @@ import Testing
         AnimalCategory.insertSampleData(modelContext: context)
         context.insert(Animal(name: "Stray", diet: .omnivorous))
         try context.save()
-        let oldMammals = try context.fetch(FetchDescriptor<AnimalCategory>(predicate: #Predicate { $0.name == "Mammal" }))
+        let oldMammals = try context.fetch(
+            FetchDescriptor<AnimalCategory>(predicate: #Predicate { $0.name == "Mammal" }))
         try AnimalCategory.reloadSampleData(modelContext: context)
         #expect(oldMammals.first?.isDeleted == true)
         #expect(try context.fetchCount(FetchDescriptor<AnimalCategory>()) == 6, "the new categories, before the save")

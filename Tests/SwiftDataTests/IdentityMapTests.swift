@@ -23,15 +23,15 @@ import Testing
                 reference[key] = entry
             case 5..<8:
                 if let entry = reference[key] {
-                    map.forget(key, state: ObjectIdentifier(entry.state))
+                    map.forget(entry.state)
                     reference[key] = nil
                 }
             case 8:
-                map.forget(key, state: ObjectIdentifier(_PersistentState()))  // another state: nothing changes
+                map.forget(_PersistentState())  // a state not in the map: nothing changes
             default:
                 // Removes most entries at once, so the table shrinks.
                 for key in reference.keys.filter({ _ in random.next() % 8 != 0 }) {
-                    map.forget(key, state: ObjectIdentifier(reference[key]!.state))
+                    map.forget(reference[key]!.state)
                     reference[key] = nil
                 }
             }

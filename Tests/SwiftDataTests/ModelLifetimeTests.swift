@@ -49,8 +49,10 @@ private final class WeakBox<Object: AnyObject> {
     }
 
     @Test func aModelFetchedThroughATemporaryContextStaysUsable() throws {
-        let lessons = try ModelContext(container).fetch(FetchDescriptor<Pupil>(predicate: #Predicate { $0.name == "Ann" }))
-            .first?.lessons
+        let lessons = try ModelContext(container).fetch(
+            FetchDescriptor<Pupil>(predicate: #Predicate { $0.name == "Ann" })
+        )
+        .first?.lessons
         #expect(lessons?.map(\.title).sorted() == ["Art", "Maths"])
         #expect(lessons?.first?.pupils.map(\.name) == ["Ann"])
     }
@@ -91,7 +93,8 @@ private final class WeakBox<Object: AnyObject> {
         var changed = WeakBox<Pupil>(nil)
         var inserted = WeakBox<Pupil>(nil)
         do {
-            let bob = try #require(try context.fetch(FetchDescriptor<Pupil>(predicate: #Predicate { $0.name == "Bob" })).first)
+            let bob = try #require(
+                try context.fetch(FetchDescriptor<Pupil>(predicate: #Predicate { $0.name == "Bob" })).first)
             bob.name = "Robert"
             changed = WeakBox(bob)
             let cy = Pupil(name: "Cy")

@@ -3,137 +3,156 @@
 /// map as it is released), so a context's memory follows what the program uses. Models with unsaved changes are
 /// kept alive by the context's pending lists (`ModelRegistry`), not by this map.
 ///
-/// An open-addressing hash table (linear probing, Fibonacci hashing of the key, deletion by backward shift): primary
-/// keys are positive integers, mostly consecutive, which this spreads evenly at a fraction of the cost of hashing
-/// them with `Hasher`, on the path of every fetched and every freed model.
+/// Registering and forgetting a model are on the path of every fetched and every freed model, so both are a few
+/// array operations: the entries sit in a dense array, and each model's state knows its position there. Lookups by
+/// key go through an open-addressing hash table (linear probing, Fibonacci hashing of the key, deletion by backward
+/// shift), built on the first lookup and kept up to date after: a first fetch of a type never looks a key up, and
+/// primary keys, positive and mostly consecutive, spread evenly without `Hasher`'s cost.
 final class IdentityMap {
-    private struct Slot {
-        /// The row's key; `IdentityMap.empty` for a free slot.
-        var key: Int64
-        /// The identity of the model's bookkeeping object, which tells an entry from a newer one for the same key.
-        var state: ObjectIdentifier
+    private struct Entry {
+        let key: Int64
+        /// The state's identity: `forget` runs as the state goes away, when the state can no longer be read.
+        let stateIdentity: ObjectIdentifier
+        /// Safe `unowned`, as `model`: the state of a model in the map is alive (it leaves the map as it goes away).
+        unowned let state: _PersistentState
         /// Safe `unowned`: an entry leaves the map when its model's state goes away, before the model's memory is
-        /// freed; reading a model that was deinitialized would stop the program, never read freed memory. (Not an
-        /// optional: Swift 6.3 miscompiles iteration over arrays of structs holding an optional `unowned`
-        /// reference in debug builds; a free slot holds `vacant`.)
-        unowned var model: AnyObject
-
-        static var free: Slot {
-            Slot(key: IdentityMap.empty, state: ObjectIdentifier(IdentityMap.vacant), model: IdentityMap.vacant)
-        }
+        /// freed; reading a model that was deinitialized would stop the program, never read freed memory.
+        unowned let model: AnyObject
     }
 
-    /// What a free slot refers to.
-    private final class Vacant: Sendable {}
-    private static let vacant = Vacant()
+    /// A place in the hash table: a key and the position of its entry, or `free`.
+    private struct Slot {
+        var key: Int64
+        var entry: Int32
+        static let free = Slot(key: 0, entry: -1)
+    }
 
-    /// The key of a free slot: primary keys are never negative.
-    private static let empty = Int64.min
-    private static let minimumCapacity = 16
-
-    /// The slots; their count is zero or a power of two. Accesses skip Swift's run-time exclusivity checks: each
-    /// is a short operation on the context's thread, and none can re-enter another (slots hold no strong
-    /// references, so changing one never releases a model).
-    @exclusivity(unchecked) private var slots: [Slot] = []
+    /// The entries, in no particular order. Accesses skip Swift's run-time exclusivity checks: each is a short
+    /// operation on the context's thread, and none can re-enter another (entries hold no strong references, so
+    /// changing one never releases a model).
+    @exclusivity(unchecked) private var entries: ContiguousArray<Entry> = []
+    /// The hash table, empty until the first lookup; then its count is a power of two, at most three quarters full.
+    @exclusivity(unchecked) private var slots: ContiguousArray<Slot> = []
     /// `64 - log2(slots.count)`: the shift that turns a hash into a slot index.
     @exclusivity(unchecked) private var shift: UInt64 = 64
-    /// The number of models in the map.
-    @exclusivity(unchecked) private(set) var count = 0
 
-    var isEmpty: Bool { count == 0 }
+    /// The number of models in the map.
+    var count: Int { entries.count }
+    var isEmpty: Bool { entries.isEmpty }
+    private var isIndexed: Bool { !slots.isEmpty }
 
     @inline(__always)
     private func home(of key: Int64) -> Int {
         Int(truncatingIfNeeded: (UInt64(bitPattern: key) &* 0x9E37_79B9_7F4A_7C15) >> shift)
     }
 
-    /// The slot holding `key`, if any.
+    /// The slot holding `key`, if any (the table must be built).
     @inline(__always)
     private func slot(of key: Int64) -> Int? {
-        guard count > 0 else { return nil }
         let mask = slots.count - 1
         var index = home(of: key)
         while true {
-            let found = slots[index].key
-            if found == key { return index }
-            if found == Self.empty { return nil }
+            let slot = slots[index]
+            if slot.entry < 0 { return nil }
+            if slot.key == key { return index }
             index = (index + 1) & mask
         }
     }
 
-    /// The registered model for the row `key`.
-    @inline(__always)
-    func model(_ key: Int64) -> AnyObject? {
-        slot(of: key).map { slots[$0].model }
+    /// The position of the entry for `key`, if any.
+    private func position(of key: Int64) -> Int? {
+        guard !entries.isEmpty else { return nil }
+        if !isIndexed { rehash(capacity: Self.capacity(for: entries.count)) }
+        return slot(of: key).map { Int(slots[$0].entry) }
     }
 
-    func contains(_ key: Int64) -> Bool { slot(of: key) != nil }
+    /// The registered model for the row `key`.
+    func model(_ key: Int64) -> AnyObject? {
+        position(of: key).map { entries[$0].model }
+    }
+
+    func contains(_ key: Int64) -> Bool { position(of: key) != nil }
 
     /// The keys of the registered models.
-    var keys: [Int64] {
-        var keys: [Int64] = []
-        keys.reserveCapacity(count)
-        for slot in slots where slot.key != Self.empty { keys.append(slot.key) }
-        return keys
-    }
+    var keys: [Int64] { entries.map(\.key) }
 
     /// Every model in the map, held strongly while the caller uses them.
-    func models() -> [AnyObject] {
-        var models: [AnyObject] = []
-        models.reserveCapacity(count)
-        for index in slots.indices where slots[index].key != Self.empty {
-            models.append(slots[index].model)
+    func models() -> [AnyObject] { entries.map(\.model) }
+
+    /// Makes `model`, whose state is `state`, the object for the row `key`. A caller that knows the key is not in
+    /// the map (a type's first fetch) passes `isNew`, which skips the lookup.
+    func set(_ model: AnyObject, state: _PersistentState, for key: Int64, isNew: Bool = false) {
+        if !isNew, let position = position(of: key) {
+            entries[position].state.identityPosition = -1
+            entries[position] = Entry(key: key, stateIdentity: ObjectIdentifier(state), state: state, model: model)
+            state.identityPosition = Int32(position)
+            return
         }
-        return models
+        if isIndexed {
+            if (entries.count + 1) * 4 > slots.count * 3 {
+                rehash(capacity: slots.count * 2)
+            } else if slots.count > 1_024 && entries.count * 16 < slots.count {
+                // A map that held many models that are gone gives its memory back when it is used again.
+                var kept = ContiguousArray<Entry>()
+                kept.reserveCapacity(entries.count * 2)
+                kept.append(contentsOf: entries)
+                entries = kept
+                rehash(capacity: Self.capacity(for: entries.count))
+            }
+        }
+        state.identityPosition = Int32(entries.count)
+        entries.append(Entry(key: key, stateIdentity: ObjectIdentifier(state), state: state, model: model))
+        if isIndexed { insertSlot(key: key, entry: entries.count - 1) }
     }
 
-    /// Makes `model` (whose state is `state`) the object for the row `key`.
-    func set(_ model: AnyObject, state: _PersistentState, for key: Int64) {
-        if (count + 1) * 4 > slots.count * 3 { resize(to: max(Self.minimumCapacity, slots.count * 2)) }
+    /// Forgets the model whose state is `state` (at `state.identityPosition`).
+    func forget(_ state: _PersistentState) {
+        let position = Int(state.identityPosition)
+        guard position >= 0, position < entries.count, entries[position].stateIdentity == ObjectIdentifier(state)
+        else { return }
+        state.identityPosition = -1
+        if isIndexed, let slot = slot(of: entries[position].key) { removeSlot(at: slot) }
+        // The last entry fills the gap.
+        let last = entries.removeLast()
+        guard position < entries.count else { return }
+        entries[position] = last
+        last.state.identityPosition = Int32(position)
+        if isIndexed, let moved = slot(of: last.key) { slots[moved].entry = Int32(position) }
+    }
+
+    private static func capacity(for count: Int) -> Int {
+        var capacity = 16
+        while capacity * 3 < count * 4 + 4 { capacity *= 2 }
+        return capacity * 2
+    }
+
+    private func insertSlot(key: Int64, entry: Int) {
         let mask = slots.count - 1
         var index = home(of: key)
-        while slots[index].key != Self.empty && slots[index].key != key { index = (index + 1) & mask }
-        if slots[index].key == Self.empty { count += 1 }
-        slots[index] = Slot(key: key, state: ObjectIdentifier(state), model: model)
+        while slots[index].entry >= 0 { index = (index + 1) & mask }
+        slots[index] = Slot(key: key, entry: Int32(entry))
     }
 
-    /// Forgets the model of the row `key`, if its state is `state`.
-    func forget(_ key: Int64, state: ObjectIdentifier) {
-        guard let index = slot(of: key), slots[index].state == state else { return }
-        remove(at: index)
-        // A map that held many models that are gone gives its memory back.
-        if slots.count > 1_024 && count * 8 < slots.count { resize(to: slots.count / 4) }
-    }
-
-    /// Empties slot `index`, moving later entries of its probe sequence back so that lookups still find them.
-    private func remove(at index: Int) {
+    /// Empties slot `index`, moving later slots of its probe sequence back so that lookups still find them.
+    private func removeSlot(at index: Int) {
         let mask = slots.count - 1
         var hole = index
         var next = (index + 1) & mask
-        while slots[next].key != Self.empty {
+        while slots[next].entry >= 0 {
             let home = home(of: slots[next].key)
-            // The entry may move into the hole if its home is not in the cyclic range (hole, next].
-            let distanceToHole = (hole - home) & mask
-            let distanceToNext = (next - home) & mask
-            if distanceToHole < distanceToNext {
+            // The slot may move into the hole unless its home lies in the cyclic range (hole, next].
+            if (hole - home) & mask < (next - home) & mask {
                 slots[hole] = slots[next]
                 hole = next
             }
             next = (next + 1) & mask
         }
         slots[hole] = .free
-        count -= 1
     }
 
-    private func resize(to capacity: Int) {
-        let old = slots
-        slots = Array(repeating: .free, count: capacity)
+    private func rehash(capacity: Int) {
+        slots = ContiguousArray(repeating: .free, count: capacity)
         shift = UInt64(64 - capacity.trailingZeroBitCount)
-        let mask = capacity - 1
-        for slot in old where slot.key != Self.empty {
-            var index = home(of: slot.key)
-            while slots[index].key != Self.empty { index = (index + 1) & mask }
-            slots[index] = slot
-        }
+        for (position, entry) in entries.enumerated() { insertSlot(key: entry.key, entry: position) }
     }
 }

@@ -32,7 +32,8 @@ extension ModelContext {
         for key in try storedKeys(stored, binding: binding) {
             if let model = registry.model(T.self, key: key) { matched.append(model) } else { rows.append(key) }
         }
-        let unsaved = registry.models(of: T.self).filter { $0._$persistentState.status == .registered }
+        let unsaved =
+            registry.models(of: T.self).filter { $0._$persistentState.status == .registered }
             + registry.pendingInserts.compactMap { $0 as? T }
         for model in unsaved where try predicate?.evaluate(model) ?? true { matched.append(model) }
         if !rows.isEmpty { try deleteRows(rows, of: binding) }
@@ -69,7 +70,8 @@ extension ModelContext {
                     continue
                 }
                 var rows: [Int64] = []
-                for key in try storedMembers(of: relationship, owners: new, binding: binding, destination: destination) {
+                for key in try storedMembers(of: relationship, owners: new, binding: binding, destination: destination)
+                {
                     guard let model = registry.anyModel(type, key: key) else {
                         rows.append(key)
                         continue

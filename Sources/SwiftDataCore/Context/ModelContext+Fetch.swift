@@ -239,7 +239,7 @@ extension ModelContext {
                 isNew = false
             } else {
                 model = T(backingData: backingData)
-                registry.register(model, key: key, binding: binding, in: map)
+                registry.register(model, key: key, binding: binding, in: map, isNew: wasEmpty)
                 if isPlain {
                     var column = first
                     for property in properties {

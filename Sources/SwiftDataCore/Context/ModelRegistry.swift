@@ -73,11 +73,14 @@ final class ModelRegistry {
     // MARK: Transitions
 
     /// Makes `model` the context's object for the saved row `key` (in `map`, the identity map of its type).
+    /// `isNew` says that the map has no model for `key` (see `IdentityMap.set`).
     @inline(__always)
-    func register<T: PersistentModel>(_ model: T, key: Int64, binding: EntityBinding, in map: IdentityMap) {
+    func register<T: PersistentModel>(
+        _ model: T, key: Int64, binding: EntityBinding, in map: IdentityMap, isNew: Bool = false
+    ) {
         let state = model._$persistentState
         state.register(in: context, key: key, binding: binding, map: map)
-        map.set(model, state: state, for: key)
+        map.set(model, state: state, for: key, isNew: isNew)
     }
 
     /// Makes `model` the context's object for the saved row `key`.
@@ -132,7 +135,7 @@ final class ModelRegistry {
     func detach(_ model: any PersistentModel) {
         let state = model._$persistentState
         if let map = state.identityMap {
-            map.forget(state.key, state: ObjectIdentifier(state))
+            map.forget(state)
             state.identityMap = nil
         }
         state.status = .detached

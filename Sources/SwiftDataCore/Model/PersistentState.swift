@@ -38,6 +38,8 @@ public final class _PersistentState {
     @exclusivity(unchecked) package var externalReferences: [Int: String]?
     /// The identity map the model is registered in, while it is: the model leaves it when it goes away.
     @exclusivity(unchecked) var identityMap: IdentityMap?
+    /// The model's position in its identity map's entries.
+    @exclusivity(unchecked) var identityPosition: Int32 = -1
     /// A to-one relationship whose target is not held but found through the context by its key (a "link"), with
     /// that key; `-1` for none. See `linkedKey(_:)`.
     @exclusivity(unchecked) @usableFromInline var linkProperty: Int32 = -1
@@ -49,7 +51,7 @@ public final class _PersistentState {
 
     deinit {
         // The model this state belongs to is going away: its context's identity map must forget it.
-        identityMap?.forget(key, state: ObjectIdentifier(self))
+        identityMap?.forget(self)
     }
 
     // MARK: Links

@@ -89,7 +89,9 @@ import Testing
         context.delete(bird)
         let birds = #Predicate<Animal> { $0.category?.name == "Bird" }
         #expect(try fetched(birds, \.name).isEmpty, "the cascade deleted Sparrow at once")
-        #expect(sparrow.isDeleted && sparrow.category === bird, "until the save, a deleted model stays in its relationships")
+        #expect(
+            sparrow.isDeleted && sparrow.category === bird, "until the save, a deleted model stays in its relationships"
+        )
         try context.save()
         #expect(try fetched(birds, \.name).isEmpty)
         #expect(try fetched(#Predicate<Animal> { $0.category == nil }, \.name) == ["Newt"], "the cascade took Sparrow")

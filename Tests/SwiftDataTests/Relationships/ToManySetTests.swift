@@ -33,7 +33,8 @@ import Testing
         session.sets.append(set)
         #expect(session.sets.count == 1)
         let count = #Predicate<WorkoutSession> { $0.sets.count == 1 }
-        #expect(try context.fetch(FetchDescriptor(predicate: count)).count == 1, "a count predicate with unsaved changes")
+        #expect(
+            try context.fetch(FetchDescriptor(predicate: count)).count == 1, "a count predicate with unsaved changes")
         try context.save()
         #expect(try context.fetch(FetchDescriptor(predicate: count)).count == 1, "a count predicate in SQL")
         #expect(try ModelContext(container).fetch(FetchDescriptor<WorkoutSession>()).first?.sets.count == 1)
