@@ -310,7 +310,7 @@ extension ModelContext {
                     for property in binding.attributeIndexes where !fetched.contains(property) {
                         model._$set(property, nil)
                     }
-                    registry.hollow[ObjectIdentifier(T.self), default: []].append(key)
+                    registry.noteHollow(key, of: ObjectIdentifier(T.self), in: map)
                 }
             }
             return model

@@ -38,7 +38,7 @@ extension ModelContext {
         let model = D(backingData: DefaultBackingData(for: D.self))
         registry.register(model, key: key, binding: binding, in: map)
         for property in binding.entity.storedProperties.indices { model._$set(property, nil) }
-        registry.hollow[ObjectIdentifier(D.self), default: []].append(key)
+        registry.noteHollow(key, of: ObjectIdentifier(D.self), in: map)
         return model
     }
 

@@ -70,6 +70,15 @@ final class ModelRegistry {
         maps.values.flatMap { $0.models() }.compactMap { $0 as? any PersistentModel }
     }
 
+    /// Remembers that the model of the row `key` (of the type whose identity map is `map`) has values to load.
+    func noteHollow(_ key: Int64, of type: ObjectIdentifier, in map: IdentityMap) {
+        hollow[type, default: []].append(key)
+        if let keys = hollow[type], keys.count > 2 * map.count + 64 {
+            // Models that went away unread need no loading: forget their keys.
+            hollow[type] = keys.filter { map.contains($0) }
+        }
+    }
+
     // MARK: Transitions
 
     /// Makes `model` the context's object for the saved row `key` (in `map`, the identity map of its type).
