@@ -48,18 +48,11 @@ extension ModelContext {
         let binding = try binding(for: T.self)
         try refuseBatchingPendingChanges(descriptor, entity: binding.entity)
         let keys = try storedKeys(descriptor, binding: binding)
-        // The keys of the batch being read that were registered before the collection loaded it: those stay.
-        var alreadyRegistered = Set<Int64>()
-        return FetchResultsCollection(
-            count: keys.count, batchSize: batchSize,
-            loadBatch: { [self] range in
-                let batchKeys = Array(keys[range])
-                alreadyRegistered = Set(batchKeys.filter { registry[ObjectIdentifier(T.self)]?[$0] != nil })
-                return batch(T.self, keys: batchKeys, binding: binding)
-            },
-            releaseBatch: { [self] range in
-                release(T.self, keys: keys[range].filter { !alreadyRegistered.contains($0) })
-            })
+        // A batch the collection lets go of goes away unless something else holds its models (the context keeps
+        // only models with unsaved changes).
+        return FetchResultsCollection(count: keys.count, batchSize: batchSize) { [self] range in
+            batch(T.self, keys: Array(keys[range]), binding: binding)
+        }
     }
 
     /// The models of a batch, one per key, in order. A row that is gone (another context or process deleted it
@@ -76,30 +69,12 @@ extension ModelContext {
         Log.error(
             "a batched fetch of \(T.self) found \(keys.count - loaded.count) of \(keys.count) rows gone since the fetch "
                 + "(deleted by another context or process); their models' values cannot be read")
-        let typeKey = ObjectIdentifier(T.self)
+        let map = registry.map(for: ObjectIdentifier(T.self))
+        let loadedByKey = Dictionary(loaded.map { ($0._$persistentState.key, $0) }) { first, _ in first }
         return keys.map { key in
-            if let object = registry[typeKey]?[key] { return unsafeDowncast(object, to: T.self) }
-            var map = registry.removeValue(forKey: typeKey) ?? [:]
-            defer { registry[typeKey] = map }
-            return makeHollow(T.self, key: key, binding: binding, in: &map)
-        }
-    }
-
-    /// Lets go of the models of a batch that only the context holds and that have no unsaved changes.
-    private func release<T: PersistentModel>(_ type: T.Type, keys: [Int64]) {
-        let typeKey = ObjectIdentifier(T.self)
-        guard var map = registry.removeValue(forKey: typeKey) else { return }
-        defer { registry[typeKey] = map }
-        for key in keys {
-            // Typed, so that the check sees a native Swift reference.
-            guard var model = map.removeValue(forKey: key).map({ unsafeDowncast($0, to: T.self) }) else { continue }
-            let state = model._$persistentState
-            guard isKnownUniquelyReferenced(&model), state.status == .registered, state.changes.isEmpty else {
-                map[key] = model
-                continue
-            }
-            state.status = .detached
-            state.context = nil
+            if let model = loadedByKey[key] { return model }
+            if let object = map.model(key) { return unsafeDowncast(object, to: T.self) }
+            return makeHollow(T.self, key: key, binding: binding, in: map)
         }
     }
 

@@ -15,7 +15,7 @@ import Testing
     }
 
     func registeredUsers(_ context: ModelContext) -> Int {
-        context.registry[ObjectIdentifier(User.self)]?.count ?? 0
+        context.registry.keys(of: User.self).count
     }
 
     @Test func readingABatchedFetchKeepsOnlyTheBatchBeingRead() throws {
