@@ -246,7 +246,9 @@ extension ModelContext {
 
     /// Empties the relationships of a model that left the context after a saved delete: it relates to nothing.
     func emptyRelationships(of model: any PersistentModel) {
-        guard let entity = model._$persistentState.binding?.entity else { return }
+        guard let entity = model._$persistentState.binding?.entity, !entity.orderedRelationships.isEmpty else {
+            return
+        }
         for relationship in entity.orderedRelationships {
             model._$set(
                 relationship.index,

@@ -57,18 +57,23 @@ extension ModelContext {
         var insertedIdentifiers: [PersistentIdentifier] = []
         var updatedIdentifiers: [PersistentIdentifier] = []
         let duplicates = Set(operation.merged.map { ObjectIdentifier($0.duplicate) })
+        var map: (binding: EntityBinding, map: IdentityMap)?
         for (model, binding) in zip(inserts, operation.insertBindings)
         where duplicates.isEmpty || !duplicates.contains(ObjectIdentifier(model)) {
             guard let key = operation.insertedKeys[ObjectIdentifier(model)] else { continue }
+            // Models come grouped by type, mostly: the identity map is looked up when the type changes.
+            if map?.binding !== binding { map = (binding, registry.map(for: ObjectIdentifier(type(of: model)))) }
+            guard let identityMap = map?.map else { continue }
             if !operation.upserts.isEmpty, operation.upserts[ObjectIdentifier(model)] != nil {
                 // The new model became a stored row: it replaces the context's old object for that row, and its
                 // to-many relationships load again to include the row's members.
                 if let old = registry.anyModel(type(of: model), key: key), old !== model { registry.detach(old) }
-                registry.register(model, key: key, binding: binding)
+                registry.register(model, key: key, binding: binding, in: identityMap, isNew: true)
                 for property in binding.lazyRelationships { model._$set(property, nil) }
                 updatedIdentifiers.append(model.persistentModelID)
             } else {
-                registry.register(model, key: key, binding: binding)
+                // A new key: no model of the context has it.
+                registry.register(model, key: key, binding: binding, in: identityMap, isNew: true)
                 insertedIdentifiers.append(model.persistentModelID)
             }
         }
@@ -78,19 +83,23 @@ extension ModelContext {
         var deletedIdentifiers: [PersistentIdentifier] = []
         if !operation.deletedKeys.isEmpty { holdLinkedTargets(operation.deletedKeys) }
         var removed: [any PersistentModel] = []
+        for model in deletes where model._$persistentState.status == .deleted {
+            registry.detach(model)
+            removed.append(model)
+        }
+        // Rows the save deleted beyond the deleted models (cascades, `delete(model:where:)`) may have models too.
+        let deletedCount = operation.deletedKeys.values.reduce(0) { $0 + $1.count }
         for (entityName, keys) in operation.deletedKeys {
             guard let binding = container.binding(forEntityName: entityName) else { continue }
             for key in keys.sorted() {
                 deletedIdentifiers.append(identifier(key: key, binding: binding))
-                if let type = binding.entity.modelType, let model = registry.anyModel(type, key: key) {
+                if deletedCount > removed.count, let type = binding.entity.modelType,
+                    let model = registry.anyModel(type, key: key)
+                {
                     registry.detach(model)
                     removed.append(model)
                 }
             }
-        }
-        for model in deletes where model._$persistentState.status == .deleted {
-            registry.detach(model)
-            removed.append(model)
         }
         // A deleted model relates to nothing once the delete is saved, as in Apple's SwiftData.
         for model in removed { emptyRelationships(of: model) }

@@ -144,7 +144,9 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
             let related = recordsUndo ? keepValuesForUndo(of: model) : []
             registry.markDeleted(model)
             if recordsUndo { registerUndo { $0.undoDelete(model, related: related) } }
-            cascadeDelete(from: model, entity: state.binding?.entity)
+            if let entity = state.binding?.entity, !entity.orderedRelationships.isEmpty {
+                cascadeDelete(from: model, entity: entity)
+            }
         default:
             return
         }
