@@ -174,6 +174,7 @@ extension PersistentModel {
         _$persistentState.linkProperty >= 0 ? _$resolveLinkedValue(property) : nil
     }
 
+    /// The target of linked relationship `property`, as `_$get` returns values (internal plumbing; not API).
     public func _$resolveLinkedValue(_ property: Int) -> Any? {
         _$resolveLink(property)
     }
