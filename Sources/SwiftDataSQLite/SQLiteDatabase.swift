@@ -33,7 +33,7 @@ final class SQLiteDatabase {
             sqlite3_close_v2(handle)
             let problem = SQLiteDatabase.problem(code, systemError: systemError, readOnly: readOnly, path: path)
             throw problem.error.with(
-                reason: "the store at \(path) could not be opened: \(problem.meaning)", storeCode: code,
+                reason: "the store at \(path) could not be opened: \(problem.meaning)", storeCode: String(code),
                 storeMessage: message, suggestion: problem.suggestion)
         }
         self.handle = handle
@@ -71,7 +71,7 @@ final class SQLiteDatabase {
     }
 
     /// Runs one statement with parameters.
-    func execute(_ sql: String, _ parameters: [StoredValue] = []) throws {
+    func execute(_ sql: String, _ parameters: [StoreValue] = []) throws {
         let statement = try statement(sql)
         defer { statement.reset() }
         try statement.bind(parameters)
@@ -91,12 +91,12 @@ final class SQLiteDatabase {
         }
     }
 
-    /// The values of every row of a query.
-    func rows(_ sql: String, _ parameters: [StoredValue] = []) throws -> [[StoredValue]] {
+    /// The values of every row of a query, as SQLite keeps them.
+    func rows(_ sql: String, _ parameters: [StoreValue] = []) throws -> [[SQLiteValue]] {
         let statement = try statement(sql)
         defer { statement.reset() }
         try statement.bind(parameters)
-        var rows: [[StoredValue]] = []
+        var rows: [[SQLiteValue]] = []
         let count = sqlite3_column_count(statement.handle)
         while try statement.step() {
             rows.append((0..<count).map { statement.value($0) })
@@ -145,7 +145,7 @@ final class SQLiteDatabase {
         defer { sqlite3_busy_timeout(handle, SQLiteDatabase.busyTimeout) }
         do {
             try execute("BEGIN IMMEDIATE")
-        } catch let error as SwiftDataError where ((error.storeCode ?? 0) & 0xFF) == SQLITE_BUSY {
+        } catch let error as SwiftDataError where error.sqlitePrimaryCode == SQLITE_BUSY {
             return nil
         }
         do {
@@ -169,7 +169,7 @@ final class SQLiteDatabase {
         let problem = SQLiteDatabase.problem(
             resultCode, systemError: sqlite3_system_errno(handle), readOnly: readOnly, path: path)
         return problem.error.with(
-            reason: "\(reason) on the store at \(path): \(problem.meaning)", sql: sql, storeCode: resultCode,
+            reason: "\(reason) on the store at \(path): \(problem.meaning)", sql: sql, storeCode: String(resultCode),
             storeMessage: message, suggestion: problem.suggestion)
     }
 

@@ -50,7 +50,7 @@ struct SQLiteMigrator {
         /// The column of the old table, or `nil` for a new column.
         let source: String?
         /// The value of new rows' column, and of old rows' NULLs when the column becomes required.
-        let fill: StoredValue?
+        let fill: StoreValue?
     }
 
     private mutating func migrate(_ old: StoredSchema.StoredEntity, to entity: Schema.Entity) throws {
@@ -69,7 +69,7 @@ struct SQLiteMigrator {
                 ?? old.attributes.first {
                     $0.name == attribute.originalName && attribute.originalName != attribute.name
                 }
-            let fill = try attribute.defaultValue.map { try StoredValue(encoding: $0) }
+            let fill = try attribute.defaultValue.map { try StoreValue(encoding: $0) }
             guard let source else {
                 if !target.isOptional && fill == nil && target.storage != .real, try rowCount(table) > 0 {
                     throw problem(
@@ -108,7 +108,7 @@ struct SQLiteMigrator {
         if old.attributes.contains(where: { !used.contains($0.name) }) { rebuild = true }
 
         try migrateRelationships(old, to: entity, columns: &columns, rebuild: &rebuild)
-        let oldColumns = try database.rows("SELECT name FROM pragma_table_info(?)", [.text(table)]).compactMap {
+        let oldColumns = try database.rows("SELECT name FROM pragma_table_info(?)", [.string(table)]).compactMap {
             if case .text(let name) = $0.first, name != SQLiteStore.keyColumn { name } else { nil }
         }
         if Set(oldColumns) != Set(columns.map(\.name)) || columns.contains(where: { $0.source != $0.name }) {
@@ -197,7 +197,7 @@ struct SQLiteMigrator {
         let table = dialect.quote(entity.name)
         let temporary = "\(entity.name)__migrating"
         try database.executeScript(SQLiteStore.createTable(entity, tableName: temporary, withJoinTables: false))
-        var parameters: [StoredValue] = []
+        var parameters: [StoreValue] = []
         let sources = columns.map { column -> String in
             switch (column.source, column.fill) {
             case (let source?, let fill?):
@@ -228,7 +228,7 @@ struct SQLiteMigrator {
     private func replaceIndexes(of entity: Schema.Entity, old: StoredSchema.StoredEntity) throws {
         let indexes = try database.rows(
             "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND (name LIKE ? OR name LIKE ?)",
-            [.text(entity.name), .text("\(entity.name)_unique_%"), .text("\(entity.name)_index_%")])
+            [.string(entity.name), .string("\(entity.name)_unique_%"), .string("\(entity.name)_index_%")])
         for case .text(let name)? in indexes.map(\.first) {
             try database.executeScript("DROP INDEX \(dialect.quote(name))")
         }
@@ -270,10 +270,10 @@ struct SQLiteMigrator {
             guard case .integer(let rowKey) = row[0] else { continue }
             switch (toFiles, row[1]) {
             case (true, .blob(let data)):
-                try database.execute(update, [.text(data.isEmpty ? "" : try external.write(data)), .integer(rowKey)])
+                try database.execute(update, [.string(data.isEmpty ? "" : try external.write(data)), .int64(rowKey)])
             case (false, .text(let name)):
                 try database.execute(
-                    update, [.blob(name.isEmpty ? Data() : try external.read(name)), .integer(rowKey)])
+                    update, [.data(name.isEmpty ? Data() : try external.read(name)), .int64(rowKey)])
                 if !name.isEmpty { external.replace(name) }
             default:
                 continue
@@ -302,7 +302,8 @@ struct SQLiteMigrator {
     }
 
     private func columnExists(_ table: String, _ column: String) throws -> Bool {
-        try database.rows("SELECT name FROM pragma_table_info(?) WHERE name = ?", [.text(table), .text(column)]).count
+        try database.rows("SELECT name FROM pragma_table_info(?) WHERE name = ?", [.string(table), .string(column)])
+            .count
             > 0
     }
 

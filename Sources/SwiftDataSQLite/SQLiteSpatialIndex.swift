@@ -64,7 +64,7 @@ enum SQLiteSpatialIndex {
             SELECT type, name FROM sqlite_master WHERE name LIKE ? ESCAPE '\\' AND \
             ((type = 'trigger' AND tbl_name = ?) OR (type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'))
             """,
-            [.text(pattern), .text(entity)])
+            [.string(pattern), .string(entity)])
         let named = objects.compactMap { row -> (type: String, name: String)? in
             guard case .text(let type) = row.first, case .text(let name) = row.last else { return nil }
             return (type, name)
@@ -90,8 +90,8 @@ enum SQLiteSpatialIndex {
                 let minimum = SQLExpression.qualifiedColumn(table: alias, column: "\(column)_min")
                 let maximum = SQLExpression.qualifiedColumn(table: alias, column: "\(column)_max")
                 return [
-                    range?.lower.map { .binary(maximum, .greaterOrEqual, .bind(.real($0), .real)) },
-                    range?.upper.map { .binary(minimum, .lessOrEqual, .bind(.real($0), .real)) },
+                    range?.lower.map { .binary(maximum, .greaterOrEqual, .bind(.double($0), .real)) },
+                    range?.upper.map { .binary(minimum, .lessOrEqual, .bind(.double($0), .real)) },
                 ].compactMap { $0 }
             }
             guard let first = conditions.first else { return nil }

@@ -2,13 +2,20 @@ import CSQLite
 import Foundation
 import SwiftDataCore
 
-/// A prepared statement; owns its `sqlite3_stmt` and finalizes it when released. It is also the reader of
-/// its current row and the writer of its parameters, so model values move straight between SQLite and the
-/// model's storage.
-final class SQLiteStatement: _RowReader, _RowWriter {
+/// A prepared statement; owns its `sqlite3_stmt` and finalizes it when released. It is also the reader of its
+/// current row and the writer of its parameters, so model values move straight between SQLite and the model's
+/// storage. It alone decides how SQLite keeps each kind of value: `Bool` and integers as INTEGER (`UInt64` as its
+/// bit pattern), `Double` as REAL with NaN as NULL (SQLite stores NaN as NULL; `-0.0` keeps its sign in the
+/// untyped columns the store declares for floating-point values), `Date` as a REAL of seconds since 2001 (exact),
+/// `Decimal` as its exact text, `UUID` as its 16 bytes, `URL` as its absolute string, JSON as text, and externally
+/// stored data as the name of a file (see `externalFiles`).
+final class SQLiteStatement: StoreRowReader, StoreRowWriter {
     let handle: OpaquePointer
     let sql: String
     private unowned let database: SQLiteDatabase
+    /// The files that hold the values of externally stored attributes, while a transaction writes rows or a fetch
+    /// reads them; without them (an in-memory store) such values stay in the row.
+    var externalFiles: ExternalStorage?
 
     init(database: SQLiteDatabase, sql: String) throws {
         var handle: OpaquePointer?
@@ -46,33 +53,41 @@ final class SQLiteStatement: _RowReader, _RowWriter {
     func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
+        externalFiles = nil
     }
 
-    func bind(_ values: [StoredValue], from first: Int32 = 1) throws {
-        for (offset, value) in values.enumerated() {
-            let parameter = first + Int32(offset)
-            switch value {
-            case .null: try bindNull(parameter)
-            case .integer(let value): try bind(value, parameter)
-            case .real(let value): try bind(value, parameter)
-            case .text(let value): try bind(value, parameter)
-            case .blob(let value): try bind(value, parameter)
-            }
-        }
+    /// Binds values, from parameter `first` on.
+    func bind(_ values: [StoreValue], from first: Int32 = 1) throws {
+        for (offset, value) in values.enumerated() { try bind(value, first + Int32(offset)) }
     }
 
-    // MARK: _RowWriter
+    // MARK: Writing
 
     func bindNull(_ parameter: Int32) throws {
         try check(sqlite3_bind_null(handle, parameter))
+    }
+
+    func bind(_ value: Bool, _ parameter: Int32) throws {
+        try check(sqlite3_bind_int64(handle, parameter, value ? 1 : 0))
     }
 
     func bind(_ value: Int64, _ parameter: Int32) throws {
         try check(sqlite3_bind_int64(handle, parameter, value))
     }
 
+    /// As its bit pattern: predicates and sorts compare such columns as unsigned numbers.
+    func bind(_ value: UInt64, _ parameter: Int32) throws {
+        try check(sqlite3_bind_int64(handle, parameter, Int64(bitPattern: value)))
+    }
+
+    /// SQLite stores NaN as NULL.
     func bind(_ value: Double, _ parameter: Int32) throws {
         try check(sqlite3_bind_double(handle, parameter, value))
+    }
+
+    /// As its exact text (`SWIFTDATA_DECIMAL` orders it numerically).
+    func bind(_ value: Decimal, _ parameter: Int32) throws {
+        try bind(value.description, parameter)
     }
 
     func bind(_ value: String, _ parameter: Int32) throws {
@@ -98,46 +113,78 @@ final class SQLiteStatement: _RowReader, _RowWriter {
         try check(code)
     }
 
+    /// As seconds since 2001-01-01 (Foundation's reference date), which round-trips exactly.
+    func bind(_ value: Date, _ parameter: Int32) throws {
+        try check(sqlite3_bind_double(handle, parameter, value.timeIntervalSinceReferenceDate))
+    }
+
+    /// As its 16 bytes, so that SQLite orders UUIDs as Swift does.
+    func bind(_ value: UUID, _ parameter: Int32) throws {
+        try bind(withUnsafeBytes(of: value.uuid) { Data($0) }, parameter)
+    }
+
+    /// As its absolute string.
+    func bind(_ value: URL, _ parameter: Int32) throws {
+        try bind(value.absoluteString, parameter)
+    }
+
+    func bindJSON(_ text: String, _ parameter: Int32) throws {
+        try bind(text, parameter)
+    }
+
+    /// In a file of `externalFiles`, whose name the row holds (an empty name for empty data, which needs no file);
+    /// without them, in the row.
+    func bindExternal(_ data: Data, _ parameter: Int32) throws {
+        guard let externalFiles else { return try bind(data, parameter) }
+        try bind(data.isEmpty ? "" : try externalFiles.write(data), parameter)
+    }
+
     private func check(_ code: Int32) throws {
         if code != SQLITE_OK { throw database.error(code, sql: sql, reason: "a value could not be bound") }
     }
 
-    // MARK: _RowReader
+    // MARK: Reading
 
+    /// Whether the column holds NULL.
     func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
-    func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
-    func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
 
-    func string(_ column: Int32) -> String {
-        guard let text = sqlite3_column_text(handle, column) else { return "" }
-        let count = Int(sqlite3_column_bytes(handle, column))
-        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
-    }
-
-    func data(_ column: Int32) -> Data {
-        guard let blob = sqlite3_column_blob(handle, column) else { return Data() }
-        return Data(bytes: blob, count: Int(sqlite3_column_bytes(handle, column)))
-    }
+    /// The column's integer, whatever it holds (for the store's own key columns).
+    func columnInteger(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
 
     // Checked reads: one look at the column's value for its type, then its contents, so a value of the expected
-    // type costs about what the unchecked read does.
+    // type costs about what an unchecked read does.
 
-    func integer(_ column: Int32) throws -> Int64 {
+    func int64(_ column: Int32) throws -> Int64 {
         let value = sqlite3_column_value(handle, column)
         guard sqlite3_value_type(value) == SQLITE_INTEGER else { throw mismatch(column, expected: "an integer") }
         return sqlite3_value_int64(value)
     }
 
-    func real(_ column: Int32) throws -> Double? {
-        let value = sqlite3_column_value(handle, column)
-        switch sqlite3_value_type(value) {
-        case SQLITE_FLOAT, SQLITE_INTEGER: return sqlite3_value_double(value)
-        case SQLITE_NULL: return nil
-        default: throw mismatch(column, expected: "a number")
-        }
+    func bool(_ column: Int32) throws -> Bool { try int64(column) != 0 }
+
+    func uint64(_ column: Int32) throws -> UInt64 { UInt64(bitPattern: try int64(column)) }
+
+    /// A number (an integer converts); NULL is NaN, which SQLite stores as NULL.
+    func double(_ column: Int32) throws -> Double {
+        try number(column) ?? .nan
     }
 
-    func text(_ column: Int32) throws -> String {
+    func date(_ column: Int32) throws -> Date {
+        guard let seconds = try number(column) else {
+            throw SwiftDataError.corruptValue("the column holds NULL where a date is expected")
+        }
+        return Date(timeIntervalSinceReferenceDate: seconds)
+    }
+
+    func decimal(_ column: Int32) throws -> Decimal {
+        let text = try string(column)
+        guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else {
+            throw SwiftDataError.corruptValue("'\(text)' is not a valid Decimal")
+        }
+        return value
+    }
+
+    func string(_ column: Int32) throws -> String {
         let value = sqlite3_column_value(handle, column)
         guard sqlite3_value_type(value) == SQLITE_TEXT, let text = sqlite3_value_text(value) else {
             throw mismatch(column, expected: "text")
@@ -146,11 +193,57 @@ final class SQLiteStatement: _RowReader, _RowWriter {
             decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(value))), as: UTF8.self)
     }
 
-    func blob(_ column: Int32) throws -> Data {
+    func data(_ column: Int32) throws -> Data {
         let value = sqlite3_column_value(handle, column)
         guard sqlite3_value_type(value) == SQLITE_BLOB else { throw mismatch(column, expected: "data") }
         guard let blob = sqlite3_value_blob(value) else { return Data() }
         return Data(bytes: blob, count: Int(sqlite3_value_bytes(value)))
+    }
+
+    func uuid(_ column: Int32) throws -> UUID {
+        let bytes = try data(column)
+        guard bytes.count == 16 else {
+            throw SwiftDataError.corruptValue("a UUID column holds \(bytes.count) bytes instead of 16")
+        }
+        return bytes.withUnsafeBytes { raw in UUID(uuid: raw.loadUnaligned(as: uuid_t.self)) }
+    }
+
+    func url(_ column: Int32) throws -> URL {
+        let text = try string(column)
+        guard let url = URL(string: text) else { throw SwiftDataError.corruptValue("'\(text)' is not a valid URL") }
+        return url
+    }
+
+    func json(_ column: Int32) throws -> String { try string(column) }
+
+    /// The data itself in a blob (an in-memory store, or a value moved into the row), or a file's name: empty for
+    /// empty data, otherwise a reference to a file that must exist (checked here, so that a fetch reports a
+    /// missing file at once).
+    func external(_ column: Int32) throws -> ExternalValue {
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_NULL: return .data(nil)
+        case SQLITE_BLOB: return .data(try data(column))
+        default:
+            let name = try string(column)
+            if name.isEmpty { return .data(Data()) }
+            if let externalFiles, !externalFiles.exists(name) {
+                throw SwiftDataError.storeError.with(
+                    reason:
+                        "the file of an externally stored value, \(externalFiles.directory.appendingPathComponent(name).path), is missing",
+                    suggestion: "Restore the store's .external directory from a backup together with the store")
+            }
+            return .reference(name)
+        }
+    }
+
+    /// A number (an integer converts), or `nil` for NULL; text or a blob throws.
+    private func number(_ column: Int32) throws -> Double? {
+        let value = sqlite3_column_value(handle, column)
+        switch sqlite3_value_type(value) {
+        case SQLITE_FLOAT, SQLITE_INTEGER: return sqlite3_value_double(value)
+        case SQLITE_NULL: return nil
+        default: throw mismatch(column, expected: "a number")
+        }
     }
 
     /// The error for a column that holds a value of another type than the property's.
@@ -168,12 +261,21 @@ final class SQLiteStatement: _RowReader, _RowWriter {
     }
 
     /// The value of a column as its storage class.
-    func value(_ column: Int32) -> StoredValue {
+    func value(_ column: Int32) -> SQLiteValue {
         switch sqlite3_column_type(handle, column) {
-        case SQLITE_INTEGER: .integer(int64(column))
-        case SQLITE_FLOAT: .real(double(column))
-        case SQLITE_TEXT: .text(string(column))
-        case SQLITE_BLOB: .blob(data(column))
+        case SQLITE_INTEGER: .integer(sqlite3_column_int64(handle, column))
+        case SQLITE_FLOAT: .real(sqlite3_column_double(handle, column))
+        case SQLITE_TEXT:
+            .text(
+                String(
+                    decoding: UnsafeBufferPointer(
+                        start: sqlite3_column_text(handle, column), count: Int(sqlite3_column_bytes(handle, column))),
+                    as: UTF8.self))
+        case SQLITE_BLOB:
+            .blob(
+                sqlite3_column_blob(handle, column).map {
+                    Data(bytes: $0, count: Int(sqlite3_column_bytes(handle, column)))
+                } ?? Data())
         default: .null
         }
     }

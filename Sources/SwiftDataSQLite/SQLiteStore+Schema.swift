@@ -127,7 +127,7 @@ extension SQLiteStore {
         while true {
             do {
                 return try body()
-            } catch let error as SwiftDataError where ((error.storeCode ?? 0) & 0xFF) == SQLITE_BUSY {
+            } catch let error as SwiftDataError where error.sqlitePrimaryCode == SQLITE_BUSY {
                 undo()
                 guard Date() < deadline else { throw error }
                 usleep(5_000)
@@ -145,7 +145,7 @@ extension SQLiteStore {
                 })
         } catch let error as SwiftDataError {
             // The error already says what the store's code means (damaged, read-only, disk full, ...).
-            if ((error.storeCode ?? 0) & 0xFF) == SQLITE_BUSY { throw error }
+            if error.sqlitePrimaryCode == SQLITE_BUSY { throw error }
             throw error.with(reason: "the store cannot be read, and was left untouched: \(error.reason ?? "")")
         }
     }
@@ -174,7 +174,7 @@ extension SQLiteStore {
         let json = String(decoding: try JSONEncoder().encode(migrator.stored), as: UTF8.self)
         try database.execute(
             "INSERT OR REPLACE INTO \(metadataTable) (key, value) VALUES ('schema', ?), ('store_identifier', ?), ('schema_version', ?)",
-            [.text(json), .text(identifier), .text(schema.version.description)])
+            [.string(json), .string(identifier), .string(schema.version.description)])
     }
 
     /// A read-only store cannot migrate: its recorded schema must already hold every entity as the models
@@ -242,7 +242,7 @@ extension SQLiteStore {
         for attribute in entity.orderedAttributes where !attribute.options.contains(.ephemeral) {
             // An externally stored value's column holds its file name (in-memory stores keep the data itself:
             // SQLite keeps a blob as it is in a column of any type).
-            let storage = attribute.isExternal ? .text : (attribute.layout.map(storage) ?? .blob)
+            let storage = attribute.isExternal ? .text : (attribute.layout.map(StorageClass.init) ?? .blob)
             // A floating-point column has no declared type: with REAL's affinity SQLite stores a whole number as an
             // integer, and -0.0 would come back as +0.0. Without one, it keeps the value exactly as bound.
             var column = dialect.quote(attribute.name) + (storage == .real ? "" : " \(storage.rawValue.uppercased())")

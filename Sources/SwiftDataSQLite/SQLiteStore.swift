@@ -11,7 +11,7 @@ import Synchronization
 /// Writes go through one connection, one at a time (a writer waits for another instead of failing); fetches use
 /// a pool of other connections and run concurrently, never waiting for a write. An in-memory store has a single
 /// connection for both.
-package final class SQLiteStore: DataStore, @unchecked Sendable {
+package final class SQLiteStore: RowStore, @unchecked Sendable {
     package let configuration: ModelConfiguration
     package let identifier: String
     let schema: Schema
@@ -84,7 +84,7 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
             _ = try database.rows("SELECT count(*) FROM sqlite_master")
             return (database, false)
         } catch let error as SwiftDataError {
-            let code = (error.storeCode ?? 0) & 0xFF
+            let code = error.sqlitePrimaryCode
             guard code == SQLITE_CANTOPEN || code == SQLITE_READONLY,
                 !FileManager.default.fileExists(atPath: path + "-wal")
             else { throw error }
@@ -141,7 +141,7 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
         guard let statement = try? database.statement("PRAGMA data_version") else { return false }
         defer { statement.reset() }
         guard (try? statement.step()) == true else { return false }
-        let version = statement.int64(0)
+        let version = statement.columnInteger(0)
         defer { dataVersion = version }
         return dataVersion != nil && dataVersion != version
     }
@@ -153,18 +153,19 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
         return try body(database)
     }
 
-    // MARK: DataStore
+    // MARK: RowStore
 
-    package func fetch<T: PersistentModel>(_ request: FetchRequest<T>, row: (Int64, any _RowReader) throws -> Void)
-        throws
-    {
+    package func fetch<T: PersistentModel>(
+        _ request: FetchRequest<T>, row: (Int64, any StoreRowReader) throws -> Void
+    ) throws {
         try withReader { database in
             for statement in try selectStatements(request) {
                 let prepared = try database.statement(statement.sql)
                 defer { prepared.reset() }
                 try prepared.bind(statement.parameters)
+                prepared.externalFiles = external
                 while try SQLiteStore.step(prepared, entity: request.entity) {
-                    try row(prepared.int64(0), prepared)
+                    try row(prepared.columnInteger(0), prepared)
                 }
             }
         }
@@ -172,7 +173,7 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
 
     package func fetchMembers(
         of relationship: Schema.Relationship, owners: [Int64], destination: Schema.Entity, properties: [Int],
-        row: (_ owner: Int64, _ member: Int64, any _RowReader) throws -> Void
+        row: (_ owner: Int64, _ member: Int64, any StoreRowReader) throws -> Void
     ) throws {
         let memberColumns = properties.compactMap { columnName(of: $0, in: destination) }.map {
             "d.\(dialect.quote($0))"
@@ -201,9 +202,10 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
                 let statement = try database.statement(
                     select("(" + Array(repeating: "?", count: chunk.count).joined(separator: ", ") + ")"))
                 defer { statement.reset() }
-                try statement.bind(chunk.map { .integer($0) })
+                try statement.bind(chunk.map { .int64($0) })
+                statement.externalFiles = external
                 while try statement.step() {
-                    try row(statement.int64(1), statement.int64(0), statement)
+                    try row(statement.columnInteger(1), statement.columnInteger(0), statement)
                 }
             }
         }
@@ -230,7 +232,7 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
         }
         let count = try countStatement(request)
         return try withReader { database in
-            let rows: [[StoredValue]]
+            let rows: [[SQLiteValue]]
             do {
                 rows = try database.rows(count.sql, count.parameters)
             } catch {
@@ -241,7 +243,7 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
         }
     }
 
-    package func write<Result>(_ body: (any DataStoreTransaction) throws -> Result) throws -> Result {
+    package func write<Result>(_ body: (any RowStoreTransaction) throws -> Result) throws -> Result {
         try withDatabase { database in
             guard !isWriting else {
                 throw SwiftDataError.storeError.with(
@@ -267,21 +269,13 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
         }
     }
 
-    package func storesExternally(_ attribute: Schema.Attribute) -> Bool {
-        external != nil && attribute.isExternal
-    }
-
-    package func readExternal(_ reference: String) throws -> StoredValue {
-        guard let external else { return .null }
-        return .blob(try external.read(reference))
-    }
-
-    package func checkExternal(_ reference: String) throws {
-        guard let external, !external.exists(reference) else { return }
-        throw SwiftDataError.storeError.with(
-            reason:
-                "the file of an externally stored value, \(external.directory.appendingPathComponent(reference).path), is missing",
-            suggestion: "Restore the store's .external directory from a backup together with the store")
+    package func readExternal(_ reference: String) throws -> Data {
+        guard let external else {
+            throw SwiftDataError.storeError.with(
+                reason: "an in-memory store keeps no files of externally stored values",
+                suggestion: "This is a bug: an in-memory store's rows hold their values")
+        }
+        return try external.read(reference)
     }
 
     /// Deletes files that no row refers to, left by a crash between writing a file and committing. It runs only
@@ -384,7 +378,7 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
         return stride(from: 0, to: keys.count, by: 10_000).map { start in
             let chunk = keys[start..<min(start + 10_000, keys.count)]
             let inChunk = SQLExpression.inList(
-                .column(SQLiteStore.keyColumn), chunk.map { .bind(.integer($0), .integer) })
+                .column(SQLiteStore.keyColumn), chunk.map { .bind(.int64($0), .integer) })
             select.condition = condition.map { .and($0, inChunk) } ?? inChunk
             return SQLGenerator.statement(of: select, in: dialect)
         }
@@ -429,14 +423,5 @@ package final class SQLiteStore: DataStore, @unchecked Sendable {
     static func predicateFailure(_ error: any Error, entity: Schema.Entity) -> any Error {
         guard let message = (error as? SwiftDataError)?.storeMessage else { return error }
         return SQLiteFunctions.failure(message: message, model: entity.name) ?? error
-    }
-
-    /// The storage class of a layout.
-    static func storage(_ layout: ValueCodec.Layout) -> StorageClass {
-        switch layout {
-        case .native(let storage): storage
-        case .rawValue(let inner): storage(inner)
-        case .json: .text
-        }
     }
 }

@@ -4,7 +4,7 @@ import SwiftDataSQL
 
 /// The writes of one `BEGIN IMMEDIATE ... COMMIT` transaction. Statements are prepared once per shape and reused
 /// for every row.
-struct SQLiteTransaction: DataStoreTransaction {
+struct SQLiteTransaction: RowStoreTransaction {
     let store: SQLiteStore
     let database: SQLiteDatabase
     private var dialect: SQLiteDialect { store.dialect }
@@ -17,14 +17,14 @@ struct SQLiteTransaction: DataStoreTransaction {
 
     func allocateKeys(count: Int, entity: Schema.Entity) throws -> Int64 {
         let sequence = try database.rows(
-            "SELECT last_key FROM \(SQLiteStore.sequenceTable) WHERE entity = ?", [.text(entity.name)])
+            "SELECT last_key FROM \(SQLiteStore.sequenceTable) WHERE entity = ?", [.string(entity.name)])
         let highest = try database.rows("SELECT max(\(keyColumn)) FROM \(dialect.quote(entity.name))")
         var last: Int64 = 0
         if case .integer(let value) = sequence.first?.first { last = value }
         if case .integer(let value) = highest.first?.first { last = max(last, value) }
         try database.execute(
             "INSERT OR REPLACE INTO \(SQLiteStore.sequenceTable) (entity, last_key) VALUES (?, ?)",
-            [.text(entity.name), .integer(last + Int64(count))])
+            [.string(entity.name), .int64(last + Int64(count))])
         return last + 1
     }
 
@@ -62,7 +62,7 @@ struct SQLiteTransaction: DataStoreTransaction {
         var statement: SQLiteStatement?
         var keyFirst = false
         defer { statement?.reset() }
-        let coded = codedProperties(of: entity)
+        let converted = entity.convertedAttributes()
         for row in rows {
             let rowShape = RowShape(row)
             if let current = statement, rowShape == shape {
@@ -71,6 +71,7 @@ struct SQLiteTransaction: DataStoreTransaction {
                 statement?.reset()
                 let (text, first) = sql(row)
                 statement = try database.statement(text)
+                statement?.externalFiles = store.external
                 shape = rowShape
                 keyFirst = first
             }
@@ -81,8 +82,7 @@ struct SQLiteTransaction: DataStoreTransaction {
                 parameter = 2
             }
             parameter = try bind(
-                row.model, entity: entity, attributes: row.attributes, coded: coded, references: row.references,
-                to: statement, from: parameter)
+                row, entity: entity, converted: converted, to: statement, from: parameter)
             if !keyFirst { try statement.bind(row.key, parameter) }
             try run(statement, entity: entity)
         }
@@ -92,13 +92,13 @@ struct SQLiteTransaction: DataStoreTransaction {
         guard let join = JoinColumns(relationship) else { return }
         let table = dialect.quote(join.table)
         let current = try database.rows(
-            "SELECT \(join.member) FROM \(table) WHERE \(join.owner) = ?", [.integer(owner)])
+            "SELECT \(join.member) FROM \(table) WHERE \(join.owner) = ?", [.int64(owner)])
         let kept = Set(members)
         let remove = database.statementKeys(current).filter { !kept.contains($0) }
         for member in remove {
             try database.execute(
                 "DELETE FROM \(table) WHERE \(join.owner) = ? AND \(join.member) = ?",
-                [.integer(owner), .integer(member)])
+                [.int64(owner), .int64(member)])
         }
         let sql = """
             INSERT INTO \(table) (\(join.owner), \(join.member), \(join.position), \(join.otherPosition)) \
@@ -106,7 +106,7 @@ struct SQLiteTransaction: DataStoreTransaction {
             ON CONFLICT (owner, member) DO UPDATE SET \(join.position) = excluded.\(join.position)
             """
         for (index, member) in members.enumerated() {
-            try database.execute(sql, [.integer(owner), .integer(member), .integer(Int64(index)), .integer(member)])
+            try database.execute(sql, [.int64(owner), .int64(member), .int64(Int64(index)), .int64(member)])
         }
     }
 
@@ -130,7 +130,7 @@ struct SQLiteTransaction: DataStoreTransaction {
                 sql =
                     "SELECT \(join.owner), \(join.member) FROM \(dialect.quote(join.table)) WHERE \(join.owner) IN \(list)"
             }
-            for row in try database.rows(sql, chunk.map { .integer($0) }) {
+            for row in try database.rows(sql, chunk.map { .int64($0) }) {
                 if case .integer(let owner) = row[0], case .integer(let member) = row[1] {
                     pairs.append((owner, member))
                 }
@@ -143,7 +143,7 @@ struct SQLiteTransaction: DataStoreTransaction {
         var sources: [Int64] = []
         for chunk in destinations.chunked(by: 10_000) {
             let list = placeholders(chunk.count)
-            let values = chunk.map { StoredValue.integer($0) }
+            let values = chunk.map { StoreValue.int64($0) }
             switch relationship.storage {
             case .column:
                 let table = dialect.quote(relationshipOwner(relationship))
@@ -181,13 +181,12 @@ struct SQLiteTransaction: DataStoreTransaction {
             for chunk in keys.chunked(by: 10_000) {
                 try database.execute(
                     "DELETE FROM \(dialect.quote(join.table)) WHERE \(join.owner) IN \(placeholders(chunk.count))",
-                    chunk.map { .integer($0) })
+                    chunk.map { .int64($0) })
             }
         }
     }
 
-    func existingKey(in entity: Schema.Entity, matching values: [(property: Int, value: StoredValue)]) throws -> Int64?
-    {
+    func existingKey(in entity: Schema.Entity, matching values: [(property: Int, value: StoreValue)]) throws -> Int64? {
         let conditions = values.compactMap { value in
             store.columnName(of: value.property, in: entity).map { column in
                 let collation =
@@ -221,7 +220,7 @@ struct SQLiteTransaction: DataStoreTransaction {
                     }
                     guard try predicate.evaluate(model) else { continue }
                 }
-                keys.append(statement.int64(0))
+                keys.append(statement.columnInteger(0))
             }
         }
         return keys
@@ -260,40 +259,27 @@ struct SQLiteTransaction: DataStoreTransaction {
         return result
     }
 
-    /// Which properties of an entity Core converts (see `codedValue`), by property index: looked up once per batch
-    /// of rows rather than for every value.
-    private func codedProperties(of entity: Schema.Entity) -> [Bool] {
-        var coded: [Bool] = []
-        for attribute in entity.orderedAttributes where attribute.coding != nil || store.storesExternally(attribute) {
-            if attribute.index >= coded.count {
-                coded += repeatElement(false, count: attribute.index - coded.count + 1)
-            }
-            coded[attribute.index] = true
-        }
-        return coded
-    }
-
-    /// Binds what `assignments` placed, from parameter `first` on; returns the next free parameter. `coded` is
-    /// `codedProperties(of: entity)`.
+    /// Binds what `assignments` placed, from parameter `first` on; returns the next free parameter. `converted` is
+    /// `entity.convertedAttributes()`: those attributes bind through Core's conversion, the others through the
+    /// model's generated code.
     @discardableResult
     private func bind(
-        _ model: (any PersistentModel)?, entity: Schema.Entity, attributes: [Int], coded: [Bool],
-        references: [ReferenceWrite], to statement: SQLiteStatement, from first: Int32
+        _ row: RowWrite, entity: Schema.Entity, converted: [Bool], to statement: SQLiteStatement, from first: Int32
     ) throws -> Int32 {
         var parameter = first
-        for index in attributes {
+        for index in row.attributes {
             do {
-                if let model, index < coded.count, coded[index], let attribute = entity.attribute(at: index) {
-                    try statement.bind([try codedValue(of: model, attribute)], from: parameter)
+                if index < converted.count, converted[index], let attribute = entity.attribute(at: index) {
+                    try row.bindConverted(attribute, into: statement, parameter: parameter)
                 } else {
-                    try model?._$store(index, into: statement, parameter: parameter)
+                    try row.model?._$store(index, into: statement, parameter: parameter)
                 }
             } catch let error as SwiftDataError {
                 throw error.with(model: entity.name, property: entity.attribute(at: index)?.name)
             }
             parameter += 1
         }
-        for reference in references {
+        for reference in row.references {
             if let key = reference.key { try statement.bind(key, parameter) } else { try statement.bindNull(parameter) }
             parameter += 1
             guard reference.relationship.positionColumn != nil else { continue }
@@ -312,31 +298,17 @@ struct SQLiteTransaction: DataStoreTransaction {
         return parameter
     }
 
-    /// The stored form of an attribute that Core converts: encoded by its coding, and for an externally stored one,
-    /// written to a new file whose name is stored.
-    private func codedValue(of model: any PersistentModel, _ attribute: Schema.Attribute) throws -> StoredValue {
-        let value = model._$get(attribute.index)
-        var stored = try attribute.coding?.encode(value) ?? (value.map { try StoredValue(encoding: $0) } ?? .null)
-        if store.storesExternally(attribute), let external = store.external, case .blob(let data) = stored {
-            // Empty data needs no file: an empty name stands for it.
-            stored = .text(data.isEmpty ? "" : try external.write(data))
-        }
-        return stored
-    }
-
     /// Marks the files of externally stored values of the given rows (those listed in `attributes`, or all) as
     /// replaced: they are deleted once the transaction commits.
     private func replaceFiles(of keys: [Int64], entity: Schema.Entity, attributes: [Int]? = nil) throws {
         guard let external = store.external else { return }
-        let columns = entity.orderedAttributes.filter {
-            store.storesExternally($0) && (attributes?.contains($0.index) ?? true)
-        }
+        let columns = entity.orderedAttributes.filter { $0.isExternal && (attributes?.contains($0.index) ?? true) }
         guard !columns.isEmpty else { return }
         for chunk in keys.chunked(by: 10_000) {
             for column in columns {
                 let rows = try database.rows(
                     "SELECT \(dialect.quote(column.name)) FROM \(dialect.quote(entity.name)) WHERE \(keyColumn) IN \(placeholders(chunk.count)) AND \(dialect.quote(column.name)) IS NOT NULL",
-                    chunk.map { .integer($0) })
+                    chunk.map { .int64($0) })
                 for case .text(let name)? in rows.map(\.first) where !name.isEmpty { external.replace(name) }
             }
         }
@@ -395,7 +367,7 @@ extension Array {
 
 extension SQLiteDatabase {
     /// The integers of the first column of rows.
-    func statementKeys(_ rows: [[StoredValue]]) -> [Int64] {
+    func statementKeys(_ rows: [[SQLiteValue]]) -> [Int64] {
         rows.compactMap { if case .integer(let key) = $0.first { key } else { nil } }
     }
 }

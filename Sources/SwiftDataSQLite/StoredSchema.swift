@@ -52,7 +52,7 @@ struct StoredSchema: Codable, Equatable {
             attributes: entity.orderedAttributes.filter { !$0.options.contains(.ephemeral) }.map { attribute in
                 StoredAttribute(
                     name: attribute.name, type: typeName(attribute.valueType),
-                    storage: attribute.layout.map(SQLiteStore.storage) ?? .blob, isOptional: attribute.isOptional,
+                    storage: attribute.layout.map(StorageClass.init) ?? .blob, isOptional: attribute.isOptional,
                     options: storedOptions(of: attribute))
             },
             relationships: entity.orderedRelationships.map { relationship in

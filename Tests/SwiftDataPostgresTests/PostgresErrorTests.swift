@@ -140,9 +140,7 @@ import Testing
         #expect(converted.storeMessage?.hasPrefix("SQLSTATE 28P01: ") == true)
         #expect(converted.reason?.contains("127.0.0.1:\(server.port)") == true)
         #expect(!converted.description.contains("wrong-secret") && !converted.description.contains(server.password))
-        // PostgreSQL's own integer form of the code: MAKE_SQLSTATE('2','8','P','0','1').
-        let code: Int32 = 2 + (8 << 6) + (32 << 12) + (0 << 18) + (1 << 24)
-        #expect(converted.storeCode == code)
+        #expect(converted.storeCode == "28P01")
         let unique = PostgresError(.uniqueViolation, sqlState: "23505", message: "duplicate")
         #expect(unique.swiftDataError == SwiftDataError.modelValidationFailure)
         let timeout = PostgresError(.statementTimeout, sqlState: "57014", message: "canceled")

@@ -1,5 +1,6 @@
 import Foundation
 import SwiftData
+import SwiftDataSQLite
 import Testing
 
 /// Every attribute type survives a save and a reload through a fresh container.
@@ -105,14 +106,24 @@ import Testing
     @Test func columnsUseTheNaturalStorageClasses() throws {
         let entity = try #require(Schema([Sample.self]).entitiesByName["Sample"])
         func layout(_ name: String) -> ValueCodec.Layout? { entity.attributesByName[name]?.layout }
-        #expect(layout("int") == .native(.integer))
-        #expect(layout("date") == .native(.real))
-        #expect(layout("uuid") == .native(.blob))
-        #expect(layout("decimal") == .native(.text))
-        #expect(layout("mood") == .rawValue(.native(.text)))
-        #expect(layout("level") == .rawValue(.native(.integer)))
+        // Core says what values mean...
+        #expect(layout("int") == .native(.int64))
+        #expect(layout("date") == .native(.date))
+        #expect(layout("uuid") == .native(.uuid))
+        #expect(layout("decimal") == .native(.decimal))
+        #expect(layout("mood") == .rawValue(.native(.string)))
+        #expect(layout("level") == .rawValue(.native(.int64)))
         #expect(layout("address") == .json)
         #expect(layout("tags") == .json)
+        // ...and the SQLite store decides how it keeps them.
+        func storage(_ name: String) -> StorageClass? { layout(name).map(StorageClass.init) }
+        #expect(storage("int") == .integer)
+        #expect(storage("date") == .real)
+        #expect(storage("uuid") == .blob)
+        #expect(storage("decimal") == .text)
+        #expect(storage("mood") == .text)
+        #expect(storage("level") == .integer)
+        #expect(storage("address") == .text)
         #expect(entity.attributesByName["optionalMood"]?.isOptional == true)
         #expect(entity.attributesByName["mood"]?.isOptional == false)
     }

@@ -131,7 +131,7 @@ import Testing
 
     @Test func errorsCarryContextAndMatchByCode() {
         let error = SwiftDataError.storeError.with(
-            reason: "it broke", model: "User", property: "name", sql: "SELECT 1", storeCode: 5,
+            reason: "it broke", model: "User", property: "name", sql: "SELECT 1", storeCode: "5",
             storeMessage: "database is locked", suggestion: "Retry")
         #expect(error == .storeError)
         #expect(error != .loadIssueModelContainer)

@@ -21,7 +21,7 @@ public class ModelContainer: Equatable, @unchecked Sendable, CustomDebugStringCo
     private let recordedConfigurations: Mutex<Set<ModelConfiguration>>
 
     private let bindings: [ObjectIdentifier: EntityBinding]
-    package let stores: [any DataStore]
+    package let stores: [any RowStore]
     /// Carries saves and outside changes to the container's contexts and observers.
     package let changes = ChangeCenter()
     private let watcher = ExternalChangeWatcher()
@@ -30,7 +30,7 @@ public class ModelContainer: Equatable, @unchecked Sendable, CustomDebugStringCo
     /// of the container's schema when it has none.
     package init(
         schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?, configurations: [ModelConfiguration],
-        openStore: (ModelConfiguration, Schema) throws -> any DataStore
+        openStore: (ModelConfiguration, Schema) throws -> any RowStore
     ) throws {
         if let problem = schema.entities.lazy.flatMap(\.problems).first { throw problem }
         var configurations = configurations.isEmpty ? [ModelConfiguration()] : configurations
@@ -42,7 +42,7 @@ public class ModelContainer: Equatable, @unchecked Sendable, CustomDebugStringCo
                 suggestion: "Give each configuration its own name or URL")
         }
         var bindings: [ObjectIdentifier: EntityBinding] = [:]
-        var stores: [any DataStore] = []
+        var stores: [any RowStore] = []
         for index in configurations.indices {
             try configurations[index].validate()
             let names = Set(configurations[index].schema?.entities.map(\.name) ?? schema.entities.map(\.name))

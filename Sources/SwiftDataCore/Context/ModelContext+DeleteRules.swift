@@ -107,7 +107,7 @@ extension ModelContext {
             var request = FetchRequest<M>(entity: binding.entity, properties: [relationship.index])
             request.keys = owners
             try binding.store.fetch(request) { _, reader in
-                if !reader.isNull(1) { members.append(reader.int64(1)) }
+                if !reader.isNull(1) { members.append(try reader.int64(1)) }
             }
         }
         if let type = binding.entity.modelType { try read(type) }

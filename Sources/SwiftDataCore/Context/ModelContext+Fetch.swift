@@ -191,7 +191,7 @@ extension ModelContext {
     /// a registered target whose inverse is loaded) is linked rather than held (see `_PersistentState`).
     func withMaterializer<T: PersistentModel>(
         _ type: T.Type, binding: EntityBinding, properties: [Int], linking: Schema.Relationship? = nil,
-        _ body: (_ materialize: (Int64, any _RowReader, Int32) throws -> T) throws -> Void
+        _ body: (_ materialize: (Int64, any StoreRowReader, Int32) throws -> T) throws -> Void
     ) throws {
         let map = registry.map(for: ObjectIdentifier(T.self))
         let registry = self.registry
@@ -206,7 +206,8 @@ extension ModelContext {
         // A type with no registered models (the first fetch) needs no lookup per row, unless the rows refer to
         // models of their own type, which may register them on the way.
         let wasEmpty = map.isEmpty && !hasReferences
-        try body { key, reader, first in
+        try body { key, storeReader, first in
+            let reader: any _RowReader = storeReader
             let model: T
             let isNew: Bool
             if !wasEmpty, let existing = map.model(key) {
@@ -233,7 +234,7 @@ extension ModelContext {
             for (offset, property) in properties.enumerated() where isNew || !changes.contains(property) {
                 let column = first + Int32(offset)
                 if hasReferences, let relationship = references[offset] {
-                    let target = reader.isNull(column) ? nil : reader.int64(column)
+                    let target = reader.isNull(column) ? nil : try reader.int64(column)
                     let linkedKey = isNew ? nil : model._$persistentState.linkedKey(property)
                     if let linkedKey, linkedKey == target { continue }
                     if !isNew, linkedKey == nil, relationship !== linking,
@@ -262,7 +263,7 @@ extension ModelContext {
                         continue  // a loaded external value stays until it changes through a save
                     }
                     do {
-                        try loadCoded(property, of: model, from: reader.value(column), binding: binding)
+                        try loadCoded(property, of: model, from: storeReader, column: column, binding: binding)
                     } catch {
                         throw naming(error, property: property, binding: binding)
                     }
@@ -305,39 +306,38 @@ extension ModelContext {
         guard let current = model._$get(property) else {
             return try model._$load(property, from: reader, column: column)
         }
-        if let stored = try? StoredValue(encoding: current), stored.isIdentical(to: reader.value(column)) { return }
+        if let stored = try? StoreValue(encoding: current), reader.holds(stored, column) { return }
         try model._$load(property, from: reader, column: column)
         model._$set(property, model._$get(property))
     }
 
-    /// Loads an attribute that Core converts: an externally stored one waits for its first read, keeping its
-    /// reference; another decodes through its coding.
-    func loadCoded(_ property: Int, of model: some PersistentModel, from stored: StoredValue, binding: EntityBinding)
-        throws
-    {
-        if binding.externalAttributes.contains(property), case .text(let reference) = stored {
-            if reference.isEmpty { return model._$set(property, Data()) }
-            do {
-                try binding.store.checkExternal(reference)
-            } catch let error as SwiftDataError {
-                throw error.with(model: binding.entity.name, property: binding.entity.storedProperties[property].name)
+    /// Loads an attribute that Core converts: an externally stored one the store keeps apart from the row waits for
+    /// its first read, keeping its reference; another decodes through its coding.
+    func loadCoded(
+        _ property: Int, of model: some PersistentModel, from reader: any StoreRowReader, column: Int32,
+        binding: EntityBinding
+    ) throws {
+        let data: Data?
+        if binding.externalAttributes.contains(property) {
+            switch try reader.external(column) {
+            case .reference(let reference):
+                model._$set(property, nil)
+                model._$persistentState.externalReferences = (model._$persistentState.externalReferences ?? [:])
+                    .merging([property: reference]) { $1 }
+                return
+            case .data(let stored):
+                data = stored
             }
-            model._$set(property, nil)
-            model._$persistentState.externalReferences = (model._$persistentState.externalReferences ?? [:])
-                .merging([property: reference]) { $1 }
-            return
+        } else {
+            data = reader.isNull(column) ? nil : try reader.data(column)
         }
-        model._$set(property, try decode(stored, property: property, binding: binding))
+        model._$set(property, try decode(data, property: property, binding: binding))
     }
 
-    /// The property value of a stored attribute value, through the attribute's coding.
-    func decode(_ stored: StoredValue, property: Int, binding: EntityBinding) throws -> Any {
+    /// The property value of a converted attribute's stored data, through the attribute's coding.
+    func decode(_ stored: Data?, property: Int, binding: EntityBinding) throws -> Any {
         if let coding = binding.entity.attribute(at: property)?.coding { return try coding.decode(stored) }
-        switch stored {
-        case .blob(let data): return data
-        case .null: return Optional<Any>.none as Any
-        default: throw SwiftDataError.corruptValue("\(binding.entity.name) holds \(stored) where data was expected")
-        }
+        return stored.map { $0 as Any } ?? Optional<Any>.none as Any
     }
 
     /// The models with the given keys; with `inOrder`, in the order of `keys` (rows that no longer exist are

@@ -167,9 +167,9 @@ extension ModelContext {
     private func storesInvolved(
         inserts: [EntityBinding], updates: [any PersistentModel], deletes: [any PersistentModel],
         deletedRows: [String: Set<Int64>]
-    ) -> [any DataStore] {
-        var stores: [any DataStore] = []
-        func add(_ store: (any DataStore)?) {
+    ) -> [any RowStore] {
+        var stores: [any RowStore] = []
+        func add(_ store: (any RowStore)?) {
             if let store, !stores.contains(where: { $0 === store }) { stores.append(store) }
         }
         inserts.forEach { add($0.store) }

@@ -73,7 +73,7 @@ struct SaveOperation {
     // MARK: Writing
 
     /// Writes everything that belongs to `store` in the transaction.
-    mutating func write(_ transaction: any DataStoreTransaction, store: any DataStore) throws {
+    mutating func write(_ transaction: any RowStoreTransaction, store: any RowStore) throws {
         try allocateKeys(transaction, store: store)
         // Changed rows: models changed in the same properties share one list of attributes to write.
         var updated = RowBatches()
@@ -126,7 +126,7 @@ struct SaveOperation {
         try checkInsertsAgainstDeletes(transaction, store: store)
     }
 
-    private mutating func allocateKeys(_ transaction: any DataStoreTransaction, store: any DataStore) throws {
+    private mutating func allocateKeys(_ transaction: any RowStoreTransaction, store: any RowStore) throws {
         var groups: [(entity: Schema.Entity, models: [any PersistentModel])] = []
         for (model, binding) in zip(inserts, insertBindings) where binding.store === store {
             if let index = groups.firstIndex(where: { $0.entity === binding.entity }) {
@@ -145,8 +145,8 @@ struct SaveOperation {
     /// Applies unique constraints to the inserted models: among inserted duplicates the last one survives, and a
     /// survivor whose values match a stored row takes that row's key, so its save updates the row. The duplicates'
     /// keys become the survivor's, so references to them lead to the surviving row.
-    private mutating func resolveUniqueness(_ transaction: any DataStoreTransaction, store: any DataStore) throws {
-        var survivors: [String: [[StoredValue]: any PersistentModel]] = [:]
+    private mutating func resolveUniqueness(_ transaction: any RowStoreTransaction, store: any RowStore) throws {
+        var survivors: [String: [[StoreValue]: any PersistentModel]] = [:]
         var survivorOf: [ObjectIdentifier: any PersistentModel] = [:]
         for (model, binding) in zip(inserts, insertBindings) where binding.store === store {
             let entity = binding.entity
@@ -200,16 +200,16 @@ struct SaveOperation {
 
     /// The stored form of a model's values for a unique constraint, or `nil` when one is missing.
     private func constraintValues(_ model: any PersistentModel, _ constraint: [String], _ entity: Schema.Entity) throws
-        -> [StoredValue]?
+        -> [StoreValue]?
     {
-        try indexes(of: constraint, in: entity).map { index -> StoredValue in
+        try indexes(of: constraint, in: entity).map { index -> StoreValue in
             if entity.relationship(at: index) != nil {
                 guard let target = (model._$get(index) as? any _RelationshipValue)?._relatedModels.first else {
                     return .null
                 }
-                return .integer(try key(of: target))
+                return .int64(try key(of: target))
             }
-            return try model._$get(index).map { try StoredValue(encoding: $0) } ?? .null
+            return try model._$get(index).map { try StoreValue(encoding: $0) } ?? .null
         }
     }
 
@@ -254,7 +254,7 @@ struct SaveOperation {
     /// foreign key and position.
     private func writeMembers(
         of model: any PersistentModel, entity: Schema.Entity, isNew: Bool, into rows: inout RowBatches,
-        _ transaction: any DataStoreTransaction
+        _ transaction: any RowStoreTransaction
     ) throws {
         guard entity.orderedRelationships.contains(where: { !$0.isToOneRelationship }) else { return }
         let changes = model._$persistentState.changes
@@ -288,7 +288,7 @@ struct SaveOperation {
     /// Deletes the deleted models and what their delete rules reach: cascades follow relationships to any depth,
     /// `.deny` refuses the save while a related model that the save does not delete remains, and references to
     /// deleted rows are cleared (unless the rule is `.noAction`), failing when a required to-one would be left empty.
-    private mutating func deleteWithRules(_ transaction: any DataStoreTransaction, store: any DataStore) throws {
+    private mutating func deleteWithRules(_ transaction: any RowStoreTransaction, store: any RowStore) throws {
         var pending: [(Schema.Entity, [Int64])] = []
         func add(_ keys: [Int64], of entity: Schema.Entity) {
             var known = deletedKeys.removeValue(forKey: entity.name) ?? []
@@ -341,7 +341,7 @@ struct SaveOperation {
     }
 
     /// Clears the references to deleted rows, failing when a required to-one of a row that remains is left empty.
-    private func clearReferences(to entity: Schema.Entity, keys: [Int64], _ transaction: any DataStoreTransaction)
+    private func clearReferences(to entity: Schema.Entity, keys: [Int64], _ transaction: any RowStoreTransaction)
         throws
     {
         for (source, reference) in references(to: entity) {
@@ -359,7 +359,7 @@ struct SaveOperation {
 
     /// New rows that refer to rows the save deleted: a `.deny` rule of the deleted model refuses the save, other
     /// references are cleared as the delete rules clear them.
-    private func checkInsertsAgainstDeletes(_ transaction: any DataStoreTransaction, store: any DataStore) throws {
+    private func checkInsertsAgainstDeletes(_ transaction: any RowStoreTransaction, store: any RowStore) throws {
         guard !deletedKeys.isEmpty, !insertedKeys.isEmpty else { return }
         let insertedEntities = Set(zip(inserts, insertBindings).filter { $1.store === store }.map(\.1.entity.name))
         for (entityName, keys) in deletedKeys {

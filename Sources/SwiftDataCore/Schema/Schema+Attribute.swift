@@ -31,7 +31,7 @@ extension Schema {
         /// The conversion of a `.transformable` or `.codable` attribute.
         package var coding: AttributeCoding?
         /// Whether the store keeps the value apart from the row (`.externalStorage` on data).
-        package var isExternal: Bool { options.contains(.externalStorage) && layout == .native(.blob) }
+        package var isExternal: Bool { options.contains(.externalStorage) && layout == .native(.data) }
 
         /// The form `@Attribute(...)` takes: options and names, with the rest filled in from the property.
         public init(_ options: Option..., originalName: String? = nil, hashModifier: String? = nil) {
@@ -75,7 +75,7 @@ extension Schema {
                 defaultValue = try container.decode(type, forKey: .defaultValue)
             }
             coding = try? AttributeCoding.of(self)
-            layout = coding == nil ? ValueCodec.layout(of: valueType)?.layout : .native(.blob)
+            layout = coding == nil ? ValueCodec.layout(of: valueType)?.layout : .native(.data)
         }
 
         public func encode(to encoder: any Encoder) throws {

@@ -195,7 +195,7 @@ extension Schema {
                 problems.append(error.with(model: entity))
             } catch {}
             if attribute.coding != nil {
-                attribute.layout = .native(.blob)
+                attribute.layout = .native(.data)
                 attribute.isOptional = valueType is any _OptionalValue.Type
             } else if let (layout, isOptional) = ValueCodec.layout(of: valueType) {
                 attribute.layout = layout

@@ -26,8 +26,9 @@ public struct SwiftDataError: Error, Hashable, Sendable, CustomStringConvertible
     public private(set) var propertyName: String?
     /// The SQL statement that failed; bound values never appear in it.
     public private(set) var sql: String?
-    /// The store's own result code (for SQLite, the extended result code).
-    public private(set) var storeCode: Int32?
+    /// The store's own code for the failure: for SQLite its extended result code as a decimal number (`"2067"`,
+    /// `SQLITE_CONSTRAINT_UNIQUE`), for PostgreSQL the five-character SQLSTATE (`"23505"`).
+    public private(set) var storeCode: String?
     /// The store's own message.
     public private(set) var storeMessage: String?
     /// How to fix the problem.
@@ -38,7 +39,7 @@ public struct SwiftDataError: Error, Hashable, Sendable, CustomStringConvertible
     /// Returns this error with context added; values already set are kept unless replaced.
     public func with(
         reason: String? = nil, model: String? = nil, property: String? = nil, sql: String? = nil,
-        storeCode: Int32? = nil, storeMessage: String? = nil, suggestion: String? = nil
+        storeCode: String? = nil, storeMessage: String? = nil, suggestion: String? = nil
     ) -> SwiftDataError {
         var copy = self
         copy.reason = reason ?? self.reason

@@ -1,7 +1,10 @@
 import Foundation
 
 /// How an attribute with a custom stored form is converted: through a value transformer (`.transformable`), or
-/// as its encoded `Codable` form (`.codable`). Both are stored as data.
+/// as its encoded `Codable` form (`.codable`). Both are stored as data, encoded and decoded here, in Core.
+///
+/// `@unchecked Sendable` because a `ValueTransformer` is a class: transformers are registered once and only read
+/// after, as Foundation's are.
 package enum AttributeCoding: @unchecked Sendable {
     case transformer(ValueTransformer)
     case codable(any Codable.Type)
@@ -30,8 +33,8 @@ package enum AttributeCoding: @unchecked Sendable {
         return nil
     }
 
-    /// The stored form of a property's value (`nil`, or an empty optional, is NULL).
-    package func encode(_ value: Any?) throws -> StoredValue {
+    /// The stored form of a property's value: data, or `null` for `nil` or an empty optional.
+    package func encode(_ value: Any?) throws -> StoreValue {
         guard let value = value.flatMap(ValueCodec.unwrapped) else { return .null }
         switch self {
         case .transformer(let transformer):
@@ -40,16 +43,16 @@ package enum AttributeCoding: @unchecked Sendable {
                     reason: "\(type(of: transformer)) did not turn a \(type(of: value)) into Data",
                     suggestion: "Return Data from transformedValue(_:)")
             }
-            return .blob(data)
+            return .data(data)
         case .codable:
             guard let encodable = value as? any Encodable else { return .null }
-            return .blob(try JSONEncoder().encode(encodable))
+            return .data(try JSONEncoder().encode(encodable))
         }
     }
 
-    /// The property value of a stored form (NULL is an empty optional).
-    package func decode(_ stored: StoredValue) throws -> Any {
-        guard case .blob(let data) = stored else { return Optional<Any>.none as Any }
+    /// The property value of a stored form (no data is an empty optional).
+    package func decode(_ stored: Data?) throws -> Any {
+        guard let data = stored else { return Optional<Any>.none as Any }
         switch self {
         case .transformer(let transformer):
             return transformer.reverseTransformedValue(data) ?? Optional<Any>.none as Any

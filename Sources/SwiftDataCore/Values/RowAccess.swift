@@ -1,37 +1,45 @@
 import Foundation
 
-/// Reads the columns of the current row of a store's result set (internal plumbing between a store and the
-/// code `@Model` generates; not API). Column indexes are the store's, counted from 0.
+/// Reads the columns of the current row of a store's result set (internal plumbing between a store and the code
+/// `@Model` generates; not API). Column indexes are the store's, counted from 0.
 ///
-/// The unchecked reads (`int64`, `double`, `string`, `data`) convert whatever the column holds, as SQLite does;
-/// the checked ones (`integer`, `real`, `text`, `blob`) throw `corruptValue` when the column holds a value of
-/// another storage class (written by another program), so a wrong value is never read silently as `0`.
+/// Each read asks for a value of one meaning (a date, a UUID, ...); the store decides how it keeps such a value and
+/// converts it back. A column that holds something that is not a value of that meaning (written by another program)
+/// throws `corruptValue`, so a wrong value is never read silently.
 public protocol _RowReader: AnyObject {
+    /// Whether the column holds no value (`nil`).
     func isNull(_ column: Int32) -> Bool
-    func int64(_ column: Int32) -> Int64
-    func double(_ column: Int32) -> Double
-    func string(_ column: Int32) -> String
-    func data(_ column: Int32) -> Data
-    /// The column's value as its storage class.
-    func value(_ column: Int32) -> StoredValue
-    /// An integer; anything else throws.
-    func integer(_ column: Int32) throws -> Int64
-    /// A number (an integer converts), or `nil` for NULL; text or a blob throws.
-    func real(_ column: Int32) throws -> Double?
-    /// Text; anything else throws.
-    func text(_ column: Int32) throws -> String
-    /// A blob; anything else throws.
-    func blob(_ column: Int32) throws -> Data
+    func bool(_ column: Int32) throws -> Bool
+    func int64(_ column: Int32) throws -> Int64
+    func uint64(_ column: Int32) throws -> UInt64
+    /// A `Double`; a store that cannot keep NaN returns NaN for the value it keeps instead.
+    func double(_ column: Int32) throws -> Double
+    func decimal(_ column: Int32) throws -> Decimal
+    func string(_ column: Int32) throws -> String
+    func data(_ column: Int32) throws -> Data
+    func date(_ column: Int32) throws -> Date
+    func uuid(_ column: Int32) throws -> UUID
+    func url(_ column: Int32) throws -> URL
+    /// The JSON text of a `Codable` value.
+    func json(_ column: Int32) throws -> String
 }
 
-/// Binds values to the parameters of a store's statement (internal plumbing; not API). Parameter indexes
-/// are the store's.
+/// Binds values to the parameters of a store's statement (internal plumbing; not API). Parameter indexes are the
+/// store's. Each value comes with its meaning; the store decides its physical form.
 public protocol _RowWriter: AnyObject {
     func bindNull(_ parameter: Int32) throws
+    func bind(_ value: Bool, _ parameter: Int32) throws
     func bind(_ value: Int64, _ parameter: Int32) throws
+    func bind(_ value: UInt64, _ parameter: Int32) throws
     func bind(_ value: Double, _ parameter: Int32) throws
+    func bind(_ value: Decimal, _ parameter: Int32) throws
     func bind(_ value: String, _ parameter: Int32) throws
     func bind(_ value: Data, _ parameter: Int32) throws
+    func bind(_ value: Date, _ parameter: Int32) throws
+    func bind(_ value: UUID, _ parameter: Int32) throws
+    func bind(_ value: URL, _ parameter: Int32) throws
+    /// Binds the JSON text of a `Codable` value.
+    func bindJSON(_ text: String, _ parameter: Int32) throws
 }
 
 extension _RowReader {
@@ -66,27 +74,25 @@ extension _RowReader {
     // metadata at run time.
 
     @inlinable
-    public func read(_ column: Int32, into storage: inout Int?) throws { storage = Int(try integer(column)) }
+    public func read(_ column: Int32, into storage: inout Int?) throws { storage = Int(try int64(column)) }
 
     @inlinable
-    public func read(_ column: Int32, into storage: inout Int64?) throws { storage = try integer(column) }
+    public func read(_ column: Int32, into storage: inout Int64?) throws { storage = try int64(column) }
 
     @inlinable
-    public func read(_ column: Int32, into storage: inout Bool?) throws { storage = try integer(column) != 0 }
+    public func read(_ column: Int32, into storage: inout Bool?) throws { storage = try bool(column) }
 
     @inlinable
-    public func read(_ column: Int32, into storage: inout Double?) throws { storage = try real(column) ?? .nan }
+    public func read(_ column: Int32, into storage: inout Double?) throws { storage = try double(column) }
 
     @inlinable
-    public func read(_ column: Int32, into storage: inout String?) throws { storage = try text(column) }
+    public func read(_ column: Int32, into storage: inout String?) throws { storage = try string(column) }
 
     @inlinable
-    public func read(_ column: Int32, into storage: inout Data?) throws { storage = try blob(column) }
+    public func read(_ column: Int32, into storage: inout Data?) throws { storage = try data(column) }
 
     @inlinable
-    public func read(_ column: Int32, into storage: inout Date?) throws {
-        storage = try Date._decode(from: self, column: column)
-    }
+    public func read(_ column: Int32, into storage: inout Date?) throws { storage = try date(column) }
 }
 
 extension _RowWriter {
@@ -109,7 +115,7 @@ extension _RowWriter {
     @inlinable
     public func write(_ value: Bool?, _ parameter: Int32, property: StaticString) throws {
         guard let value else { throw SwiftDataError.unsetProperty(String(describing: property)) }
-        try bind(value ? 1 as Int64 : 0, parameter)
+        try bind(value, parameter)
     }
 
     @inlinable
@@ -133,7 +139,7 @@ extension _RowWriter {
     @inlinable
     public func write(_ value: Date?, _ parameter: Int32, property: StaticString) throws {
         guard let value else { throw SwiftDataError.unsetProperty(String(describing: property)) }
-        try bind(value.timeIntervalSinceReferenceDate, parameter)
+        try bind(value, parameter)
     }
 }
 
@@ -150,5 +156,54 @@ extension _RowWriter {
     public func write<Value>(_ value: Value?, _ parameter: Int32, property: StaticString) throws {
         guard let value else { throw SwiftDataError.unsetProperty(String(describing: property)) }
         try ValueCodec.encode(value, to: self, parameter: parameter)
+    }
+}
+
+extension _RowWriter {
+    /// Binds a value that travelled apart from a model.
+    package func bind(_ value: StoreValue, _ parameter: Int32) throws {
+        switch value {
+        case .null: try bindNull(parameter)
+        case .bool(let value): try bind(value, parameter)
+        case .int64(let value): try bind(value, parameter)
+        case .uint64(let value): try bind(value, parameter)
+        case .double(let value): try bind(value, parameter)
+        case .decimal(let value): try bind(value, parameter)
+        case .string(let value): try bind(value, parameter)
+        case .data(let value): try bind(value, parameter)
+        case .date(let value): try bind(value, parameter)
+        case .uuid(let value): try bind(value, parameter)
+        case .url(let value): try bind(value, parameter)
+        case .json(let value): try bindJSON(value, parameter)
+        }
+    }
+}
+
+extension _RowReader {
+    /// The column's value as a value of `type` (`null` when the column holds none).
+    package func value(_ column: Int32, as type: StoreValueType) throws -> StoreValue {
+        if isNull(column) { return .null }
+        switch type {
+        case .bool: return .bool(try bool(column))
+        case .int64: return .int64(try int64(column))
+        case .uint64: return .uint64(try uint64(column))
+        case .double: return .double(try double(column))
+        case .decimal: return .decimal(try decimal(column))
+        case .string: return .string(try string(column))
+        case .data: return .data(try data(column))
+        case .date: return .date(try date(column))
+        case .uuid: return .uuid(try uuid(column))
+        case .url: return .url(try url(column))
+        case .json: return .json(try json(column))
+        }
+    }
+
+    /// Whether the column holds exactly `value` (the same bits for numbers), so that reading it again would not
+    /// change a property that holds `value`.
+    package func holds(_ value: StoreValue, _ column: Int32) -> Bool {
+        guard let type = value.type else { return isNull(column) }
+        // A store that keeps NaN as no value reads it back as NaN.
+        let stored = type == .double ? (try? double(column)).map(StoreValue.double) : try? self.value(column, as: type)
+        return stored?.isIdentical(to: value) ?? false
     }
 }

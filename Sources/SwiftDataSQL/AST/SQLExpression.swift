@@ -58,7 +58,7 @@ package indirect enum SQLExpression: Equatable, Sendable {
     package static let `false` = SQLExpression.boolean(false)
 
     /// A bound value of the given SQL type.
-    package static func bind(_ value: StoredValue, _ type: SQLType) -> SQLExpression {
+    package static func bind(_ value: StoreValue, _ type: SQLType) -> SQLExpression {
         .value(SQLBinding(value, type))
     }
 

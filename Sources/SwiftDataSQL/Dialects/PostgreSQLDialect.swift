@@ -140,7 +140,7 @@ package struct PostgreSQLDialect: SQLDialect {
         for (index, key) in path.enumerated() {
             let isLast = index == path.count - 1
             generator.write(isLast && type != .json ? " ->> " : " -> ")
-            generator.bind(SQLBinding(.text(key), .text))
+            generator.bind(SQLBinding(.string(key), .text))
         }
         generator.write(")")
         if cast { generator.write(" AS \(Self.typeName(type)))") }
@@ -185,11 +185,11 @@ package struct PostgreSQLDialect: SQLDialect {
     package func renderWindow(limit: Int?, offset: Int?, into generator: inout SQLGenerator) {
         if let limit {
             generator.write(" LIMIT ")
-            generator.bind(SQLBinding(.integer(Int64(limit)), .integer))
+            generator.bind(SQLBinding(.int64(Int64(limit)), .integer))
         }
         if let offset {
             generator.write(" OFFSET ")
-            generator.bind(SQLBinding(.integer(Int64(offset)), .integer))
+            generator.bind(SQLBinding(.int64(Int64(offset)), .integer))
         }
     }
 }

@@ -127,7 +127,7 @@ package struct SQLiteDialect: SQLDialect {
         generator.write("json_extract(")
         generator.render(document)
         generator.write(", ")
-        generator.bind(SQLBinding(.text(Self.jsonPath(path)), .text))
+        generator.bind(SQLBinding(.string(Self.jsonPath(path)), .text))
         generator.write(")")
     }
 
@@ -159,7 +159,7 @@ package struct SQLiteDialect: SQLDialect {
         generator.render(document)
         if !path.isEmpty {
             generator.write(", ")
-            generator.bind(SQLBinding(.text(Self.jsonPath(path)), .text))
+            generator.bind(SQLBinding(.string(Self.jsonPath(path)), .text))
         }
         generator.write(")")
     }
@@ -185,7 +185,7 @@ package struct SQLiteDialect: SQLDialect {
         guard limit != nil || offset != nil else { return }
         // A negative limit means no limit to SQLite.
         generator.write(" LIMIT ? OFFSET ?")
-        generator.appendParameter(SQLBinding(.integer(Int64(limit ?? -1)), .integer))
-        generator.appendParameter(SQLBinding(.integer(Int64(offset ?? 0)), .integer))
+        generator.appendParameter(SQLBinding(.int64(Int64(limit ?? -1)), .integer))
+        generator.appendParameter(SQLBinding(.int64(Int64(offset ?? 0)), .integer))
     }
 }

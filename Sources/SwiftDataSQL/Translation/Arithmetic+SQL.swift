@@ -14,7 +14,7 @@ extension PredicateTranslator {
         switch result.kind {
         case .integer(let min, let max):
             result.expression = try call(
-                integer, arguments + [.bind(.integer(min), .integer), .bind(.integer(max), .integer)])
+                integer, arguments + [.bind(.int64(min), .integer), .bind(.int64(max), .integer)])
             result.canFail = true
         case .double:
             result.expression = try call(real, arguments)
@@ -34,7 +34,7 @@ extension PredicateTranslator {
         var result = SQLTerm(
             expression: try call(
                 function,
-                [left.expression, right.expression, .bind(.integer(min), .integer), .bind(.integer(max), .integer)]),
+                [left.expression, right.expression, .bind(.int64(min), .integer), .bind(.int64(max), .integer)]),
             type: type)
         result.canFail = true
         return result

@@ -64,9 +64,9 @@ extension PredicateExpressions.Value: SQLPredicateExpression {
             }
         default: break
         }
-        let stored: StoredValue
+        let stored: StoreValue
         do {
-            stored = try StoredValue(encoding: value)
+            stored = try StoreValue(sqlConstant: value)
         } catch {
             throw translator.unsupported("a value of type \(Output.self) cannot be encoded: \(error)")
         }

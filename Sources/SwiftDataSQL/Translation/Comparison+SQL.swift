@@ -65,8 +65,10 @@ extension PredicateTranslator {
         case .string: return try collated(term.expression, .string)
         case .decimal: return try collated(term.expression, .decimal)
         case .unsigned64:
-            if case .value(let binding) = term.expression, case .integer(let stored) = binding.value {
-                return .bind(.integer(stored ^ Int64.min), .integer)
+            // SQL keeps unsigned 64-bit integers as their bit pattern (both dialects), and orders the bit pattern minus
+            // 2^63 as Swift orders the values.
+            if case .value(let binding) = term.expression, case .uint64(let value) = binding.value {
+                return .bind(.int64(Int64(bitPattern: value) ^ Int64.min), .integer)
             }
             // The bit pattern minus 2^63, in steps that cannot overflow.
             let x = term.expression

@@ -19,10 +19,10 @@ enum EnumCases {
         guard let enumeration = type as? any (CaseIterable & Comparable).Type, let ranks = ranks(enumeration) else {
             throw translator.unsupported("< on \(type) values has no SQL translation: it is not a CaseIterable enum")
         }
-        if let constant = term.constant, let stored = try? StoredValue(encoding: constant),
+        if let constant = term.constant, let stored = try? StoreValue(sqlConstant: constant),
             let rank = ranks.first(where: { $0.stored == stored })?.rank
         {
-            return .bind(.integer(Int64(rank)), .integer)
+            return .bind(.int64(Int64(rank)), .integer)
         }
         guard let storedType = SQLType(term.kind) else {
             throw translator.unsupported("< on \(type) values has no SQL translation")
@@ -30,19 +30,19 @@ enum EnumCases {
         let branches = ranks.map {
             SQLBranch(
                 .binary(term.expression, .equal, .bind($0.stored, storedType)),
-                .bind(.integer(Int64($0.rank)), .integer))
+                .bind(.int64(Int64($0.rank)), .integer))
         }
         return .cases(branches, otherwise: .null)
     }
 
     /// Each case's stored value and its rank in `<` order; equal cases share a rank.
-    static func ranks<T: CaseIterable & Comparable>(_ type: T.Type) -> [(stored: StoredValue, rank: Int)]? {
+    static func ranks<T: CaseIterable & Comparable>(_ type: T.Type) -> [(stored: StoreValue, rank: Int)]? {
         let sorted = T.allCases.sorted()
-        var result: [(stored: StoredValue, rank: Int)] = []
+        var result: [(stored: StoreValue, rank: Int)] = []
         var rank = 0
         for (index, value) in sorted.enumerated() {
             if index > 0 && sorted[index - 1] < value { rank += 1 }
-            guard let stored = try? StoredValue(encoding: value) else { return nil }
+            guard let stored = try? StoreValue(sqlConstant: value) else { return nil }
             result.append((stored, rank))
         }
         return result

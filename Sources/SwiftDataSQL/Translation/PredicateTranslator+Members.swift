@@ -51,7 +51,7 @@ extension PredicateTranslator {
     private func collectionMember(_ member: CollectionMember, of root: SQLTerm, type: Any.Type) throws -> SQLTerm {
         switch (root.kind, member) {
         case (.string, .isEmpty):
-            return .condition(.binary(root.expression, .equal, .bind(.text(""), .text)), canFail: root.canFail)
+            return .condition(.binary(root.expression, .equal, .bind(.string(""), .text)), canFail: root.canFail)
         case (.json, .count), (.json, .isEmpty):
             guard let location = root.json, root.nulls == .never else { break }
             let length = SQLExpression.jsonArrayLength(document: location.document, path: location.path)

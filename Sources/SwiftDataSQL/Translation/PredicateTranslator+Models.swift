@@ -19,11 +19,11 @@ extension PredicateTranslator {
             keys = leftEntity.name == rightEntity.name ? (left.expression, right.expression) : nil
         case (let constant?, nil):
             keys = try storedKey(of: constant, comparedWith: right).map {
-                (.bind(.integer($0), .integer), right.expression)
+                (.bind(.int64($0), .integer), right.expression)
             }
         case (nil, let constant?):
             keys = try storedKey(of: constant, comparedWith: left).map {
-                (left.expression, .bind(.integer($0), .integer))
+                (left.expression, .bind(.int64($0), .integer))
             }
         default:
             throw unsupported("comparing two captured models has no SQL translation")
@@ -68,7 +68,7 @@ extension PredicateTranslator {
             if let optional = value as? any _OptionalValue, optional._wrapped == nil {
                 containsNil = true
             } else if let key = try storedKey(of: value, comparedWith: element) {
-                keys.append(.bind(.integer(key), .integer))
+                keys.append(.bind(.int64(key), .integer))
             }
         }
         guard keys.count <= Self.maximumListLength else {

@@ -119,7 +119,7 @@ extension PredicateExpressions.RangeExpressionContains: SQLPredicateExpression, 
             ?? .true
         var canFail = conditions.contains { $0.canFail }
         if let invalid = bounds.invalid {
-            let failure = try translator.call(.fail, [.bind(.text("Range requires lowerBound <= upperBound"), .text)])
+            let failure = try translator.call(.fail, [.bind(.string("Range requires lowerBound <= upperBound"), .text)])
             expression = invalid == .true ? failure : .when(invalid, then: failure, else: expression)
             canFail = true
         }

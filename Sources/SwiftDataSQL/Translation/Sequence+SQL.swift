@@ -22,8 +22,8 @@ extension PredicateTranslator {
                 containsNil = true
                 continue
             }
-            let stored: StoredValue
-            do { stored = try StoredValue(encoding: value) } catch {
+            let stored: StoreValue
+            do { stored = try StoreValue(sqlConstant: value) } catch {
                 throw unsupported("a captured \(type(of: value)) cannot be compared with stored values")
             }
             if stored != .null { list.append(.bind(stored, elementType)) }

@@ -22,7 +22,7 @@ import Testing
         let animal = try #require(container.schema.entitiesByName["Animal"])
         #expect(animal.relationshipsByName["category"]?.storage == .column)
         #expect(animal.relationshipsByName["category"]?.inverse === animals)
-        #expect(animal.attributesByName["diet"]?.layout == .rawValue(.native(.text)))
+        #expect(animal.attributesByName["diet"]?.layout == .rawValue(.native(.string)))
     }
 
     @Test func inversesAreInferredWhenUnambiguous() throws {

@@ -156,20 +156,24 @@ private final class PostgreSQLScript {
         return text
     }
 
-    /// A parameter as a quoted literal of its PostgreSQL type, converted from the SQLite encoding as a
-    /// PostgreSQL store would convert it.
-    private static func literal(_ value: StoredValue, _ type: SQLType) -> String {
+    /// A parameter as a quoted literal of its PostgreSQL type, as a PostgreSQL store would write the value of that
+    /// meaning (`PostgreSQLDialect` lists the column types: dates as seconds since 2001, `UInt64` as its bit
+    /// pattern, `Decimal.nan` as `-Infinity`).
+    private static func literal(_ value: StoreValue, _ type: SQLType) -> String {
         let text: String
-        switch (value, type) {
-        case (.null, _): return "NULL"
-        case (.integer(let integer), .boolean): text = integer != 0 ? "true" : "false"
-        case (.integer(let integer), _): text = String(integer)
-        case (.real(let real), _): text = String(real)
-        case (.text("NaN"), .decimal): text = "-Infinity"
-        case (.text(let string), _): text = string
-        case (.blob(let data), .uuid):
-            text = data.map { String(format: "%02x", $0) }.joined()
-        case (.blob(let data), _): text = "\\x" + data.map { String(format: "%02x", $0) }.joined()
+        switch value {
+        case .null: return "NULL"
+        case .bool(let bool): text = bool ? "true" : "false"
+        case .int64(let integer): text = String(integer)
+        case .uint64(let integer): text = String(Int64(bitPattern: integer))
+        case .double(let real): text = String(real)
+        case .decimal(let decimal): text = decimal.isNaN ? "-Infinity" : decimal.description
+        case .string(let string): text = string
+        case .data(let data): text = "\\x" + data.map { String(format: "%02x", $0) }.joined()
+        case .date(let date): text = String(date.timeIntervalSinceReferenceDate)
+        case .uuid(let uuid): text = uuid.uuidString.lowercased()
+        case .url(let url): text = url.absoluteString
+        case .json(let json): text = json
         }
         return "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
     }

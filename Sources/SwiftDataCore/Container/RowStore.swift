@@ -1,8 +1,11 @@
 import Foundation
 
-/// What a container needs from a store: fetches, counts and all-or-nothing writes (internal to the package;
-/// the SQLite store implements it, and a PostgreSQL store will).
-package protocol DataStore: AnyObject, Sendable {
+/// What a container needs from a store, row by row: fetches, counts and all-or-nothing writes. It is the fast seam
+/// between Core and this package's own stores (the SQLite store implements it, and a PostgreSQL store will); a
+/// store written against Apple's public `DataStore` protocol plugs in through `SnapshotStoreAdapter`, which
+/// implements it with snapshots. Values cross it with their meaning (`_RowReader`, `_RowWriter`, `StoreValue`); the
+/// store decides how it keeps them.
+package protocol RowStore: AnyObject, Sendable {
     /// A stable identifier of the store, kept in the store itself.
     var identifier: String { get }
     /// The configuration the store was opened with.
@@ -11,37 +14,29 @@ package protocol DataStore: AnyObject, Sendable {
     /// Calls `row` for every row the request selects, with the row's primary key and a reader whose column
     /// `i + 1` holds property `request.properties[i]` (for a to-one relationship stored in a column, the related
     /// row's key or NULL).
-    func fetch<T: PersistentModel>(_ request: FetchRequest<T>, row: (Int64, any _RowReader) throws -> Void) throws
+    func fetch<T: PersistentModel>(_ request: FetchRequest<T>, row: (Int64, any StoreRowReader) throws -> Void)
+        throws
     /// Calls `row` for every member of a relationship of the given owners, in each owner's order, with the owner's
     /// key, the member's key and a reader whose column `i + 2` holds the member's property `properties[i]`.
     func fetchMembers(
         of relationship: Schema.Relationship, owners: [Int64], destination: Schema.Entity, properties: [Int],
-        row: (_ owner: Int64, _ member: Int64, any _RowReader) throws -> Void) throws
+        row: (_ owner: Int64, _ member: Int64, any StoreRowReader) throws -> Void) throws
     /// Which parts of the request the store runs itself (see `FetchCoverage`); the context does the rest.
     func coverage<T: PersistentModel>(of request: FetchRequest<T>) -> FetchCoverage
     /// The number of rows the request selects (limit and offset applied).
     func fetchCount<T: PersistentModel>(_ request: FetchRequest<T>) throws -> Int
     /// Runs `body` in one write transaction: every change it makes is committed together, or none is.
-    func write<Result>(_ body: (any DataStoreTransaction) throws -> Result) throws -> Result
+    func write<Result>(_ body: (any RowStoreTransaction) throws -> Result) throws -> Result
     /// Removes every row of every entity.
     func erase() throws
-    /// Whether the store keeps values of this attribute apart from the rows (`.externalStorage`); a fetch then
-    /// reads a reference (text, or NULL for no value) instead of the value.
-    func storesExternally(_ attribute: Schema.Attribute) -> Bool
-    /// The value behind a reference read from an externally stored attribute.
-    func readExternal(_ reference: String) throws -> StoredValue
-    /// Throws when the value behind a reference is not there to read (a fetch checks every reference it loads).
-    func checkExternal(_ reference: String) throws
+    /// The data behind a reference that a fetch read from an externally stored attribute (see `ExternalValue`).
+    func readExternal(_ reference: String) throws -> Data
     /// Whether another process committed to the store since the last call.
     func hasExternalChanges() -> Bool
 }
 
-extension DataStore {
-    package func checkExternal(_ reference: String) throws {}
-}
-
 /// The writes a store offers inside a transaction.
-package protocol DataStoreTransaction {
+package protocol RowStoreTransaction {
     /// Reserves `count` new primary keys for the entity and returns the first; the others follow it. Keys are
     /// never reused.
     func allocateKeys(count: Int, entity: Schema.Entity) throws -> Int64
@@ -59,7 +54,7 @@ package protocol DataStoreTransaction {
     /// Deletes the rows with the given keys, and their rows in join tables.
     func delete(keys: [Int64], entity: Schema.Entity) throws
     /// The key of the row whose properties hold the given values (`NULL` matches nothing), if there is one.
-    func existingKey(in entity: Schema.Entity, matching values: [(property: Int, value: StoredValue)]) throws -> Int64?
+    func existingKey(in entity: Schema.Entity, matching values: [(property: Int, value: StoreValue)]) throws -> Int64?
     /// The primary keys of the rows a request selects, read inside the transaction; exact even when the store
     /// cannot translate the whole predicate.
     func fetchKeys<T: PersistentModel>(_ request: FetchRequest<T>) throws -> [Int64]
@@ -77,6 +72,18 @@ package struct RowWrite {
         self.key = key
         self.attributes = attributes
         self.references = references
+    }
+
+    /// Binds an attribute that Core converts (see `Schema.Entity.convertedAttributes`): its value encoded by its
+    /// coding (`.transformable`, `.codable`), and for an externally stored one handed to the store as external data.
+    /// Other attributes bind through the model's generated `_$store`.
+    package func bindConverted(_ attribute: Schema.Attribute, into writer: any StoreRowWriter, parameter: Int32)
+        throws
+    {
+        let value = model?._$get(attribute.index)
+        let stored = try attribute.coding?.encode(value) ?? (value.map { try StoreValue(encoding: $0) } ?? .null)
+        if attribute.isExternal, case .data(let data) = stored { return try writer.bindExternal(data, parameter) }
+        try writer.bind(stored, parameter)
     }
 }
 
@@ -123,17 +130,17 @@ package struct FetchRequest<T: PersistentModel> {
 /// The entity of a model type and the store that holds it.
 package final class EntityBinding: Sendable {
     package let entity: Schema.Entity
-    package let store: any DataStore
+    package let store: any RowStore
     package let storeIdentifier: String
 
-    init(entity: Schema.Entity, store: any DataStore) {
+    init(entity: Schema.Entity, store: any RowStore) {
         self.entity = entity
         self.store = store
         self.storeIdentifier = store.identifier
         let columns = entity.orderedRelationships.filter { $0.storage == .column }
         let stored = entity.orderedAttributes.filter { !$0.options.contains(.ephemeral) }
         attributeIndexes = stored.map(\.index)
-        externalAttributes = Set(stored.filter(store.storesExternally).map(\.index))
+        externalAttributes = Set(stored.filter(\.isExternal).map(\.index))
         codedAttributes = externalAttributes.union(stored.filter { $0.coding != nil }.map(\.index))
         fetchedProperties = attributeIndexes + columns.map(\.index)
         lazyRelationships = entity.orderedRelationships.filter { $0.storage != .column }.map(\.index)
@@ -146,9 +153,24 @@ package final class EntityBinding: Sendable {
     package let lazyRelationships: [Int]
     /// The stored attributes' property indexes, in order (`.ephemeral` ones are never stored).
     package let attributeIndexes: [Int]
-    /// Attributes whose values load when first read: the store keeps them apart from the row.
+    /// Attributes the store may keep apart from the row (`.externalStorage`): their values load when first read.
     package let externalAttributes: Set<Int>
     /// Attributes converted by Core (`.transformable`, `.codable`, external) rather than by generated code.
     package let codedAttributes: Set<Int>
 
+}
+
+extension Schema.Entity {
+    /// Which attributes Core converts when a row is written (see `RowWrite.bindConverted`), by property index; a
+    /// store looks it up once per batch of rows rather than for every value.
+    package func convertedAttributes() -> [Bool] {
+        var converted: [Bool] = []
+        for attribute in orderedAttributes where attribute.coding != nil || attribute.isExternal {
+            if attribute.index >= converted.count {
+                converted += repeatElement(false, count: attribute.index - converted.count + 1)
+            }
+            converted[attribute.index] = true
+        }
+        return converted
+    }
 }
