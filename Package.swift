@@ -43,6 +43,7 @@ let package = Package(
         .executable(name: "foodpin", targets: ["foodpin"]),
         .executable(name: "animals", targets: ["animals"]),
         .executable(name: "users", targets: ["users"]),
+        .executable(name: "jsonstore", targets: ["jsonstore"]),
     ],
     targets: [
         .macro(
@@ -69,6 +70,9 @@ let package = Package(
         .executableTarget(
             name: "users", dependencies: ["SwiftData", "ExampleSupport"], path: "Examples/users", exclude: ["README.md"]
         ),
+        .executableTarget(
+            name: "jsonstore", dependencies: ["SwiftData", "ExampleSupport"], path: "Examples/jsonstore",
+            exclude: ["README.md"]),
         .executableTarget(name: "Benchmarks", dependencies: ["SwiftData", "CSQLite"], path: "Benchmarks"),
         .target(name: "SharedTestModels", dependencies: ["SwiftData"], path: "Tests/SharedTestModels"),
         .executableTarget(
@@ -87,7 +91,7 @@ let package = Package(
             name: "SwiftDataTests",
             dependencies: [
                 "SwiftData", "SwiftDataSQLite", "SwiftDataSQL", "CSQLite", "SharedTestModels", "TestChildProcess",
-                "todo", "foodpin", "animals", "users", "Benchmarks",
+                "todo", "foodpin", "animals", "users", "jsonstore", "Benchmarks",
             ]
         ),
     ],

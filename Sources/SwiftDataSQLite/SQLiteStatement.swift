@@ -9,7 +9,7 @@ import SwiftDataCore
 /// untyped columns the store declares for floating-point values), `Date` as a REAL of seconds since 2001 (exact),
 /// `Decimal` as its exact text, `UUID` as its 16 bytes, `URL` as its absolute string, JSON as text, and externally
 /// stored data as the name of a file (see `externalFiles`).
-final class SQLiteStatement: StoreRowReader, StoreRowWriter {
+final class SQLiteStatement: _RowReader, _RowWriter {
     let handle: OpaquePointer
     let sql: String
     private unowned let database: SQLiteDatabase
@@ -68,7 +68,7 @@ final class SQLiteStatement: StoreRowReader, StoreRowWriter {
     }
 
     func bind(_ value: Bool, _ parameter: Int32) throws {
-        try check(sqlite3_bind_int64(handle, parameter, value ? 1 : 0))
+        try bind(value ? 1 as Int64 : 0, parameter)
     }
 
     func bind(_ value: Int64, _ parameter: Int32) throws {
@@ -77,7 +77,7 @@ final class SQLiteStatement: StoreRowReader, StoreRowWriter {
 
     /// As its bit pattern: predicates and sorts compare such columns as unsigned numbers.
     func bind(_ value: UInt64, _ parameter: Int32) throws {
-        try check(sqlite3_bind_int64(handle, parameter, Int64(bitPattern: value)))
+        try bind(Int64(bitPattern: value), parameter)
     }
 
     /// SQLite stores NaN as NULL.
@@ -115,7 +115,7 @@ final class SQLiteStatement: StoreRowReader, StoreRowWriter {
 
     /// As seconds since 2001-01-01 (Foundation's reference date), which round-trips exactly.
     func bind(_ value: Date, _ parameter: Int32) throws {
-        try check(sqlite3_bind_double(handle, parameter, value.timeIntervalSinceReferenceDate))
+        try bind(value.timeIntervalSinceReferenceDate, parameter)
     }
 
     /// As its 16 bytes, so that SQLite orders UUIDs as Swift does.
@@ -216,10 +216,20 @@ final class SQLiteStatement: StoreRowReader, StoreRowWriter {
 
     func json(_ column: Int32) throws -> String { try string(column) }
 
+    /// A foreign key: an integer, or NULL.
+    func relatedKey(_ column: Int32) throws -> Int64? {
+        let value = sqlite3_column_value(handle, column)
+        switch sqlite3_value_type(value) {
+        case SQLITE_INTEGER: return sqlite3_value_int64(value)
+        case SQLITE_NULL: return nil
+        default: throw mismatch(column, expected: "a key")
+        }
+    }
+
     /// The data itself in a blob (an in-memory store, or a value moved into the row), or a file's name: empty for
     /// empty data, otherwise a reference to a file that must exist (checked here, so that a fetch reports a
     /// missing file at once).
-    func external(_ column: Int32) throws -> ExternalValue {
+    func external(_ column: Int32) throws -> _ExternalValue {
         switch sqlite3_column_type(handle, column) {
         case SQLITE_NULL: return .data(nil)
         case SQLITE_BLOB: return .data(try data(column))

@@ -114,10 +114,10 @@ extension SQLiteStore {
         stageConfiguration.schema = nil
         let container = try ModelContainer(
             schema: schema, migrationPlan: nil, configurations: [stageConfiguration],
-            openStore: { configuration, schema in
+            openStore: { configuration in
                 SQLiteStore(
-                    sharing: database, configuration: configuration, schema: schema, identifier: identifier,
-                    external: external)
+                    sharing: database, configuration: stageConfiguration, schema: configuration.schema ?? schema,
+                    identifier: identifier, external: external)
             })
         let context = ModelContext(container)
         try body(context)

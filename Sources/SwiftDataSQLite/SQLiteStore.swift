@@ -14,6 +14,8 @@ import Synchronization
 package final class SQLiteStore: RowStore, @unchecked Sendable {
     package let configuration: ModelConfiguration
     package let identifier: String
+    package var configurationName: String { configuration.name }
+    package var allowsSave: Bool { configuration.allowsSave }
     let schema: Schema
     let dialect = SQLiteDialect()
     private let database: SQLiteDatabase
@@ -156,7 +158,7 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
     // MARK: RowStore
 
     package func fetch<T: PersistentModel>(
-        _ request: FetchRequest<T>, row: (Int64, any StoreRowReader) throws -> Void
+        _ request: FetchRequest<T>, row: (Int64, any _RowReader) throws -> Void
     ) throws {
         try withReader { database in
             for statement in try selectStatements(request) {
@@ -173,7 +175,7 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
 
     package func fetchMembers(
         of relationship: Schema.Relationship, owners: [Int64], destination: Schema.Entity, properties: [Int],
-        row: (_ owner: Int64, _ member: Int64, any StoreRowReader) throws -> Void
+        row: (_ owner: Int64, _ member: Int64, any _RowReader) throws -> Void
     ) throws {
         let memberColumns = properties.compactMap { columnName(of: $0, in: destination) }.map {
             "d.\(dialect.quote($0))"
@@ -243,7 +245,9 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
         }
     }
 
-    package func write<Result>(_ body: (any RowStoreTransaction) throws -> Result) throws -> Result {
+    package func write<Result>(
+        for editingState: EditingState = EditingState(), _ body: (any RowStoreTransaction) throws -> Result
+    ) throws -> Result {
         try withDatabase { database in
             guard !isWriting else {
                 throw SwiftDataError.storeError.with(

@@ -82,7 +82,8 @@ struct SQLiteTransaction: RowStoreTransaction {
                 parameter = 2
             }
             parameter = try bind(
-                row, entity: entity, converted: converted, to: statement, from: parameter)
+                row.model, entity: entity, attributes: row.attributes, converted: converted, references: row.references,
+                to: statement, from: parameter)
             if !keyFirst { try statement.bind(row.key, parameter) }
             try run(statement, entity: entity)
         }
@@ -264,22 +265,23 @@ struct SQLiteTransaction: RowStoreTransaction {
     /// model's generated code.
     @discardableResult
     private func bind(
-        _ row: RowWrite, entity: Schema.Entity, converted: [Bool], to statement: SQLiteStatement, from first: Int32
+        _ model: (any PersistentModel)?, entity: Schema.Entity, attributes: [Int], converted: [Bool],
+        references: [ReferenceWrite], to statement: SQLiteStatement, from first: Int32
     ) throws -> Int32 {
         var parameter = first
-        for index in row.attributes {
+        for index in attributes {
             do {
                 if index < converted.count, converted[index], let attribute = entity.attribute(at: index) {
-                    try row.bindConverted(attribute, into: statement, parameter: parameter)
+                    try RowWrite.bindConverted(attribute, of: model, into: statement, parameter: parameter)
                 } else {
-                    try row.model?._$store(index, into: statement, parameter: parameter)
+                    try model?._$store(index, into: statement, parameter: parameter)
                 }
             } catch let error as SwiftDataError {
                 throw error.with(model: entity.name, property: entity.attribute(at: index)?.name)
             }
             parameter += 1
         }
-        for reference in row.references {
+        for reference in references {
             if let key = reference.key { try statement.bind(key, parameter) } else { try statement.bindNull(parameter) }
             parameter += 1
             guard reference.relationship.positionColumn != nil else { continue }

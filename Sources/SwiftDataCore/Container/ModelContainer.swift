@@ -3,17 +3,20 @@ import Synchronization
 
 /// The schema of an app's models and the stores that hold them.
 ///
-/// `ModelContainer` is `Sendable`: share one between actors and give each its own `ModelContext`.
-/// The initializers that take `ModelConfiguration`s open the default SQLite store; they come with
-/// `import SwiftData`.
+/// `ModelContainer` is `Sendable`: share one between actors and give each its own `ModelContext`. Each configuration
+/// opens its store: a `ModelConfiguration` the default SQLite store, a configuration of a store of your own that
+/// store (see `DataStore`).
+///
+/// `@unchecked Sendable` because every stored property is immutable and `Sendable` or guarded by a `Mutex`, except
+/// the main context, which only the main actor reads and writes.
 public class ModelContainer: Equatable, @unchecked Sendable, CustomDebugStringConvertible {
     /// The models the container stores.
     public let schema: Schema
     /// The migration plan the container was opened with, if any.
     public let migrationPlan: (any SchemaMigrationPlan.Type)?
-    /// The configurations of the container's stores, each with the schema of the models it holds. Settable, as in
-    /// Apple's declaration: setting it replaces the recorded set, and the stores the container opened stay as they
-    /// are.
+    /// The `ModelConfiguration`s of the container's stores, each with the schema of the models it holds
+    /// (configurations of stores of your own are not listed). Settable, as in Apple's declaration: setting it
+    /// replaces the recorded set, and the stores the container opened stay as they are.
     public var configurations: Set<ModelConfiguration> {
         get { recordedConfigurations.withLock { $0 } }
         set { recordedConfigurations.withLock { $0 = newValue } }
@@ -26,17 +29,18 @@ public class ModelContainer: Equatable, @unchecked Sendable, CustomDebugStringCo
     package let changes = ChangeCenter()
     private let watcher = ExternalChangeWatcher()
 
-    /// Opens one store per configuration; each store holds the entities of its configuration's schema, or all
-    /// of the container's schema when it has none.
+    /// Opens one store per configuration (`ModelConfiguration()` when there is none); each store holds the entities
+    /// of its configuration's schema, or all of the container's schema when it has none. `openStore` opens a
+    /// configuration's store once its schema is set; by default, the store its `Store` type opens.
     package init(
-        schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?, configurations: [ModelConfiguration],
-        openStore: (ModelConfiguration, Schema) throws -> any RowStore
+        schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?,
+        configurations: [any DataStoreConfiguration],
+        openStore: ((any DataStoreConfiguration) throws -> any RowStore)? = nil
     ) throws {
         if let problem = schema.entities.lazy.flatMap(\.problems).first { throw problem }
-        var configurations = configurations.isEmpty ? [ModelConfiguration()] : configurations
-        if Set(configurations.map(\.url)).count < configurations.count,
-            !configurations.allSatisfy(\.isStoredInMemoryOnly)
-        {
+        var configurations = configurations.isEmpty ? [try ModelContainer.defaultConfiguration()] : configurations
+        let files = configurations.compactMap(ModelContainer.modelConfiguration).filter { !$0.isStoredInMemoryOnly }
+        if Set(files.map(\.url)).count < files.count {
             throw SwiftDataError.duplicateConfiguration.with(
                 reason: "two configurations name the same store file",
                 suggestion: "Give each configuration its own name or URL")
@@ -52,9 +56,10 @@ public class ModelContainer: Equatable, @unchecked Sendable, CustomDebugStringCo
                     model: missing, suggestion: "Add \(missing) to the container's models")
             }
             let entities = schema.entities.filter { names.contains($0.name) }
-            let storeSchema = Schema(entities: entities, version: schema.version)
-            configurations[index].schema = storeSchema
-            let store = try openStore(configurations[index], storeSchema)
+            configurations[index].schema = Schema(entities: entities, version: schema.version)
+            let store =
+                try openStore?(configurations[index])
+                ?? ModelContainer.openStore(configurations[index], migrationPlan: migrationPlan)
             stores.append(store)
             for entity in entities {
                 guard let type = entity.modelType, bindings[ObjectIdentifier(type)] == nil else { continue }
@@ -63,7 +68,7 @@ public class ModelContainer: Equatable, @unchecked Sendable, CustomDebugStringCo
         }
         self.schema = schema
         self.migrationPlan = migrationPlan
-        self.recordedConfigurations = Mutex(Set(configurations))
+        self.recordedConfigurations = Mutex(Set(configurations.compactMap(ModelContainer.modelConfiguration)))
         self.bindings = bindings
         self.stores = stores
     }
@@ -106,12 +111,12 @@ public class ModelContainer: Equatable, @unchecked Sendable, CustomDebugStringCo
     /// The identifier of the store of the configuration named `name` (what the store records, and what
     /// `PersistentIdentifier.storeIdentifier` holds for its models), or `nil` when no store has that name.
     public func storeIdentifier(forConfigurationNamed name: String) -> String? {
-        stores.first { $0.configuration.name == name }?.identifier
+        stores.first { $0.configurationName == name }?.identifier
     }
 
     /// The name of the configuration whose store has the identifier `identifier`, or `nil` when none has.
     public func configurationName(forStoreIdentifier identifier: String) -> String? {
-        stores.first { $0.identifier == identifier }?.configuration.name
+        stores.first { $0.identifier == identifier }?.configurationName
     }
 
     /// Removes all data from every store of the container.

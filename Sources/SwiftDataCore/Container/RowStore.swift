@@ -8,31 +8,59 @@ import Foundation
 package protocol RowStore: AnyObject, Sendable {
     /// A stable identifier of the store, kept in the store itself.
     var identifier: String { get }
-    /// The configuration the store was opened with.
-    var configuration: ModelConfiguration { get }
+    /// The name of the configuration the store was opened with.
+    var configurationName: String { get }
+    /// Whether the store may be written (`ModelConfiguration.allowsSave`).
+    var allowsSave: Bool { get }
+    /// Whether the store's identifiers are not simply its keys (`persistentIdentifier(forKey:entity:)`).
+    var mapsIdentifiers: Bool { get }
 
     /// Calls `row` for every row the request selects, with the row's primary key and a reader whose column
     /// `i + 1` holds property `request.properties[i]` (for a to-one relationship stored in a column, the related
     /// row's key or NULL).
-    func fetch<T: PersistentModel>(_ request: FetchRequest<T>, row: (Int64, any StoreRowReader) throws -> Void)
-        throws
+    func fetch<T: PersistentModel>(_ request: FetchRequest<T>, row: (Int64, any _RowReader) throws -> Void) throws
     /// Calls `row` for every member of a relationship of the given owners, in each owner's order, with the owner's
     /// key, the member's key and a reader whose column `i + 2` holds the member's property `properties[i]`.
     func fetchMembers(
         of relationship: Schema.Relationship, owners: [Int64], destination: Schema.Entity, properties: [Int],
-        row: (_ owner: Int64, _ member: Int64, any StoreRowReader) throws -> Void) throws
+        row: (_ owner: Int64, _ member: Int64, any _RowReader) throws -> Void) throws
     /// Which parts of the request the store runs itself (see `FetchCoverage`); the context does the rest.
     func coverage<T: PersistentModel>(of request: FetchRequest<T>) -> FetchCoverage
     /// The number of rows the request selects (limit and offset applied).
     func fetchCount<T: PersistentModel>(_ request: FetchRequest<T>) throws -> Int
-    /// Runs `body` in one write transaction: every change it makes is committed together, or none is.
-    func write<Result>(_ body: (any RowStoreTransaction) throws -> Result) throws -> Result
+    /// Runs `body` in one write transaction for the context with `editingState`: every change it makes is committed
+    /// together, or none is.
+    func write<Result>(for editingState: EditingState, _ body: (any RowStoreTransaction) throws -> Result) throws
+        -> Result
     /// Removes every row of every entity.
     func erase() throws
-    /// The data behind a reference that a fetch read from an externally stored attribute (see `ExternalValue`).
+    /// The data behind a reference that a fetch read from an externally stored attribute (see `_ExternalValue`).
     func readExternal(_ reference: String) throws -> Data
     /// Whether another process committed to the store since the last call.
     func hasExternalChanges() -> Bool
+    /// The identifier of the model whose key is `key`, when `mapsIdentifiers`.
+    func persistentIdentifier(forKey key: Int64, entity: Schema.Entity) -> PersistentIdentifier
+    /// The key of the model with an identifier of this store, when `mapsIdentifiers`.
+    func key(for identifier: PersistentIdentifier) -> Int64?
+    /// A context with this editing state starts using the store.
+    func initializeState(for editingState: EditingState)
+    /// A context with this editing state stops using the store.
+    func invalidateState(for editingState: EditingState)
+}
+
+extension RowStore {
+    /// A store's identifiers hold its keys.
+    package var mapsIdentifiers: Bool { false }
+
+    package func persistentIdentifier(forKey key: Int64, entity: Schema.Entity) -> PersistentIdentifier {
+        PersistentIdentifier(storeIdentifier: identifier, entityName: entity.name, key: .permanent(key))
+    }
+
+    package func key(for identifier: PersistentIdentifier) -> Int64? { identifier.primaryKey }
+
+    package func initializeState(for editingState: EditingState) {}
+
+    package func invalidateState(for editingState: EditingState) {}
 }
 
 /// The writes a store offers inside a transaction.
@@ -74,12 +102,12 @@ package struct RowWrite {
         self.references = references
     }
 
-    /// Binds an attribute that Core converts (see `Schema.Entity.convertedAttributes`): its value encoded by its
-    /// coding (`.transformable`, `.codable`), and for an externally stored one handed to the store as external data.
-    /// Other attributes bind through the model's generated `_$store`.
-    package func bindConverted(_ attribute: Schema.Attribute, into writer: any StoreRowWriter, parameter: Int32)
-        throws
-    {
+    /// Binds an attribute of a row's model that Core converts (see `Schema.Entity.convertedAttributes`): its value
+    /// encoded by its coding (`.transformable`, `.codable`), and for an externally stored one handed to the store as
+    /// external data. Other attributes bind through the model's generated `_$store`.
+    package static func bindConverted(
+        _ attribute: Schema.Attribute, of model: (any PersistentModel)?, into writer: any _RowWriter, parameter: Int32
+    ) throws {
         let value = model?._$get(attribute.index)
         let stored = try attribute.coding?.encode(value) ?? (value.map { try StoreValue(encoding: $0) } ?? .null)
         if attribute.isExternal, case .data(let data) = stored { return try writer.bindExternal(data, parameter) }
@@ -119,6 +147,8 @@ package struct FetchRequest<T: PersistentModel> {
     package var properties: [Int]
     /// Restricts the fetch to these primary keys.
     package var keys: [Int64]?
+    /// The editing state of the context that fetches, when one does.
+    package var editingState: EditingState?
 
     package init(entity: Schema.Entity, predicate: Predicate<T>? = nil, properties: [Int]) {
         self.entity = entity
@@ -137,6 +167,7 @@ package final class EntityBinding: Sendable {
         self.entity = entity
         self.store = store
         self.storeIdentifier = store.identifier
+        self.mapsIdentifiers = store.mapsIdentifiers
         let columns = entity.orderedRelationships.filter { $0.storage == .column }
         let stored = entity.orderedAttributes.filter { !$0.options.contains(.ephemeral) }
         attributeIndexes = stored.map(\.index)
@@ -157,6 +188,19 @@ package final class EntityBinding: Sendable {
     package let externalAttributes: Set<Int>
     /// Attributes converted by Core (`.transformable`, `.codable`, external) rather than by generated code.
     package let codedAttributes: Set<Int>
+    /// Whether the store's identifiers are not its keys (a store of your own, through `SnapshotStoreAdapter`).
+    package let mapsIdentifiers: Bool
+
+    /// The identifier of the entity's model whose key is `key`.
+    package func identifier(forKey key: Int64) -> PersistentIdentifier {
+        if mapsIdentifiers { return store.persistentIdentifier(forKey: key, entity: entity) }
+        return PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: entity.name, key: .permanent(key))
+    }
+
+    /// The key of the model with a permanent identifier of this store, or `nil`.
+    package func key(for identifier: PersistentIdentifier) -> Int64? {
+        mapsIdentifiers ? store.key(for: identifier) : identifier.primaryKey
+    }
 
 }
 

@@ -31,14 +31,14 @@ extension ModelContext {
                 continue
             }
             for id in notice.updated {
-                guard let key = id.primaryKey,
-                    let type = container.binding(forEntityName: id.entityName)?.entity.modelType,
+                guard let binding = container.binding(forEntityName: id.entityName), let key = binding.key(for: id),
+                    let type = binding.entity.modelType,
                     registry.contains(type, key: key)
                 else { continue }
                 stale[ObjectIdentifier(type), default: (type, [])].keys.insert(key)
             }
             for id in notice.deleted {
-                guard let key = id.primaryKey else { continue }
+                guard let key = container.binding(forEntityName: id.entityName)?.key(for: id) else { continue }
                 deleted[id.entityName, default: []].insert(key)
             }
         }

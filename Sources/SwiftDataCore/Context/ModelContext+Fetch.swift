@@ -125,6 +125,7 @@ extension ModelContext {
             entity: binding.entity, predicate: descriptor.predicate,
             properties: try fetchedProperties(descriptor.propertiesToFetch, binding: binding))
         request.sortBy = descriptor.sortBy
+        request.editingState = editingState
         if window {
             request.fetchLimit = descriptor.fetchLimit
             request.fetchOffset = descriptor.fetchOffset
@@ -191,7 +192,7 @@ extension ModelContext {
     /// a registered target whose inverse is loaded) is linked rather than held (see `_PersistentState`).
     func withMaterializer<T: PersistentModel>(
         _ type: T.Type, binding: EntityBinding, properties: [Int], linking: Schema.Relationship? = nil,
-        _ body: (_ materialize: (Int64, any StoreRowReader, Int32) throws -> T) throws -> Void
+        _ body: (_ materialize: (Int64, any _RowReader, Int32) throws -> T) throws -> Void
     ) throws {
         let map = registry.map(for: ObjectIdentifier(T.self))
         let registry = self.registry
@@ -206,8 +207,7 @@ extension ModelContext {
         // A type with no registered models (the first fetch) needs no lookup per row, unless the rows refer to
         // models of their own type, which may register them on the way.
         let wasEmpty = map.isEmpty && !hasReferences
-        try body { key, storeReader, first in
-            let reader: any _RowReader = storeReader
+        try body { key, reader, first in
             let model: T
             let isNew: Bool
             if !wasEmpty, let existing = map.model(key) {
@@ -234,7 +234,7 @@ extension ModelContext {
             for (offset, property) in properties.enumerated() where isNew || !changes.contains(property) {
                 let column = first + Int32(offset)
                 if hasReferences, let relationship = references[offset] {
-                    let target = reader.isNull(column) ? nil : try reader.int64(column)
+                    let target = try reader.relatedKey(column)
                     let linkedKey = isNew ? nil : model._$persistentState.linkedKey(property)
                     if let linkedKey, linkedKey == target { continue }
                     if !isNew, linkedKey == nil, relationship !== linking,
@@ -263,7 +263,7 @@ extension ModelContext {
                         continue  // a loaded external value stays until it changes through a save
                     }
                     do {
-                        try loadCoded(property, of: model, from: storeReader, column: column, binding: binding)
+                        try loadCoded(property, of: model, from: reader, column: column, binding: binding)
                     } catch {
                         throw naming(error, property: property, binding: binding)
                     }
@@ -314,7 +314,7 @@ extension ModelContext {
     /// Loads an attribute that Core converts: an externally stored one the store keeps apart from the row waits for
     /// its first read, keeping its reference; another decodes through its coding.
     func loadCoded(
-        _ property: Int, of model: some PersistentModel, from reader: any StoreRowReader, column: Int32,
+        _ property: Int, of model: some PersistentModel, from reader: any _RowReader, column: Int32,
         binding: EntityBinding
     ) throws {
         let data: Data?
@@ -390,8 +390,7 @@ extension ModelContext {
     }
 
     func identifier(key: Int64, binding: EntityBinding) -> PersistentIdentifier {
-        PersistentIdentifier(
-            storeIdentifier: binding.storeIdentifier, entityName: binding.entity.name, key: .permanent(key))
+        binding.identifier(forKey: key)
     }
 
     // MARK: Pending changes

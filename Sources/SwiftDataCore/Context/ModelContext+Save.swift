@@ -45,12 +45,12 @@ extension ModelContext {
         for store in storesInvolved(
             inserts: operation.insertBindings, updates: updates, deletes: deletes, deletedRows: rows)
         {
-            guard store.configuration.allowsSave else {
+            guard store.allowsSave else {
                 throw SwiftDataError.storeError.with(
-                    reason: "the store '\(store.configuration.name)' was opened with allowsSave: false",
+                    reason: "the store '\(store.configurationName)' was opened with allowsSave: false",
                     suggestion: "Open it with allowsSave: true to save, or call rollback()")
             }
-            try store.write { transaction in try operation.write(transaction, store: store) }
+            try store.write(for: editingState) { transaction in try operation.write(transaction, store: store) }
         }
 
         // Everything is committed: bring the models' states up to date.
@@ -92,7 +92,7 @@ extension ModelContext {
         for (entityName, keys) in operation.deletedKeys {
             guard let binding = container.binding(forEntityName: entityName) else { continue }
             for key in keys.sorted() {
-                deletedIdentifiers.append(identifier(key: key, binding: binding))
+                deletedIdentifiers.append(binding.identifier(forKey: key))
                 if deletedCount > removed.count, let type = binding.entity.modelType,
                     let model = registry.anyModel(type, key: key)
                 {

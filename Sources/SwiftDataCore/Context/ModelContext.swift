@@ -64,9 +64,11 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
         if isMainContext { AutosaveRegistry.register(self) }
         subscribeToChanges()
         if isMainContext { runChanges { work in DispatchQueue.main.async(execute: work) } }
+        for store in container.stores { store.initializeState(for: editingState) }
     }
 
     deinit {
+        for store in container.stores { store.invalidateState(for: editingState) }
         // Every model the context managed is gone (a model keeps its context alive), so nothing is left to release.
         container.changes.unsubscribe(self)
     }
@@ -200,7 +202,8 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
     private func placeholderOrLoaded<T: PersistentModel>(
         _ type: T.Type, id: PersistentIdentifier, binding: EntityBinding
     ) -> T {
-        if let key = id.primaryKey {
+        let key = binding.key(for: id)
+        if let key {
             do {
                 if let model = try load(T.self, keys: [key], binding: binding).first { return model }
             } catch {
@@ -208,7 +211,7 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
             }
         }
         let model = T(backingData: DefaultBackingData(for: T.self))
-        if let key = id.primaryKey { registry.register(model, key: key, binding: binding) }
+        if let key { registry.register(model, key: key, binding: binding) }
         return model
     }
 
@@ -217,7 +220,7 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
     package func existingModel<T: PersistentModel>(for id: PersistentIdentifier, as type: T.Type) -> T? {
         applyPendingChanges()
         if let model = registeredAnyModel(for: id) { return model as? T }
-        guard let key = id.primaryKey, let binding = container.binding(forEntityName: id.entityName),
+        guard let binding = container.binding(forEntityName: id.entityName), let key = binding.key(for: id),
             binding.entity.modelType.map(ObjectIdentifier.init) == ObjectIdentifier(T.self)
         else { return nil }
         do {
@@ -234,14 +237,13 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
     }
 
     private func registeredAnyModel(for id: PersistentIdentifier) -> (any PersistentModel)? {
-        switch id.key {
-        case .permanent(let key):
-            guard let binding = container.binding(forEntityName: id.entityName), let type = binding.entity.modelType
-            else { return nil }
-            return registry.anyModel(type, key: key)
-        case .temporary:
+        if id.isTemporary {
             return registry.pendingInserts.first { $0.persistentModelID == id }
         }
+        guard let binding = container.binding(forEntityName: id.entityName), let key = binding.key(for: id),
+            let type = binding.entity.modelType
+        else { return nil }
+        return registry.anyModel(type, key: key)
     }
 
     /// `binding(for:)`, remembering the last type asked about: models mostly come one type at a time.

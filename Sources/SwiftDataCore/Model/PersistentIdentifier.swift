@@ -17,7 +17,10 @@ public struct PersistentIdentifier: Hashable, Identifiable, Comparable, Codable,
     /// A key in a store (permanent) or a number handed out at insert (temporary).
     package enum Key: Hashable, Sendable, Comparable {
         case temporary(UInt64)
+        /// A key of this package's stores, which are integers.
         case permanent(Int64)
+        /// A key of a store of your own (see `DataStore`), which may be of any type: its description.
+        case custom(String)
     }
 
     public let id: ID
@@ -28,14 +31,17 @@ public struct PersistentIdentifier: Hashable, Identifiable, Comparable, Codable,
     public var storeIdentifier: String? { id.storeIdentifier }
 
     package var key: Key { id.key }
-    /// The primary key in the store, or `nil` for a temporary identifier.
+    /// The primary key in one of this package's stores, or `nil` for a temporary identifier or another store's.
     package var primaryKey: Int64? {
         if case .permanent(let key) = id.key { return key }
         return nil
     }
     /// Whether the identifier is temporary: a model's until its first save, which gives it a permanent one.
     /// Keep only permanent identifiers.
-    public var isTemporary: Bool { primaryKey == nil }
+    public var isTemporary: Bool {
+        if case .temporary = id.key { return true }
+        return false
+    }
 
     package init(storeIdentifier: String?, entityName: String, key: Key) {
         id = ID(storeIdentifier: storeIdentifier, entityName: entityName, key: key)
@@ -48,24 +54,24 @@ public struct PersistentIdentifier: Hashable, Identifiable, Comparable, Codable,
         Int64(bitPattern: temporaryCounter.add(1, ordering: .relaxed).newValue)
     }
 
-    /// An identifier for the model with `primaryKey` in the store `storeIdentifier`. Keys of this store are
-    /// integers; any other key throws.
+    /// A permanent identifier for the model with `primaryKey` in the store `storeIdentifier`: an integer key of
+    /// this package's stores, or any key of a store of your own (a `UUID`, a `String`, ...), which two identifiers
+    /// compare by its description.
     public static func identifier<T>(for storeIdentifier: String, entityName: String, primaryKey: T) throws
         -> PersistentIdentifier where T: Comparable & CustomStringConvertible & Codable & Hashable
     {
-        guard let key = Int64(primaryKey.description) else {
-            throw SwiftDataError.unsupportedKeyPath.with(
-                reason: "'\(primaryKey)' is not a primary key of this store", model: entityName,
-                suggestion: "Primary keys of the SQLite store are integers")
+        if let integer = primaryKey as? any BinaryInteger, let key = Int64(exactly: integer) {
+            return PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: entityName, key: .permanent(key))
         }
-        return PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: entityName, key: .permanent(key))
+        return PersistentIdentifier(
+            storeIdentifier: storeIdentifier, entityName: entityName, key: .custom(primaryKey.description))
     }
 
     public static func < (lhs: PersistentIdentifier, rhs: PersistentIdentifier) -> Bool {
         (lhs.storeIdentifier ?? "", lhs.entityName, lhs.key) < (rhs.storeIdentifier ?? "", rhs.entityName, rhs.key)
     }
 
-    private enum CodingKeys: String, CodingKey { case store, entity, key, temporary }
+    private enum CodingKeys: String, CodingKey { case store, entity, key, temporary, primaryKey }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -73,6 +79,8 @@ public struct PersistentIdentifier: Hashable, Identifiable, Comparable, Codable,
         let entity = try container.decode(String.self, forKey: .entity)
         if let temporary = try container.decodeIfPresent(UInt64.self, forKey: .temporary) {
             self.init(storeIdentifier: store, entityName: entity, key: .temporary(temporary))
+        } else if let custom = try container.decodeIfPresent(String.self, forKey: .primaryKey) {
+            self.init(storeIdentifier: store, entityName: entity, key: .custom(custom))
         } else {
             self.init(
                 storeIdentifier: store, entityName: entity,
@@ -87,6 +95,7 @@ public struct PersistentIdentifier: Hashable, Identifiable, Comparable, Codable,
         switch key {
         case .temporary(let number): try container.encode(number, forKey: .temporary)
         case .permanent(let key): try container.encode(key, forKey: .key)
+        case .custom(let key): try container.encode(key, forKey: .primaryKey)
         }
     }
 }
@@ -96,6 +105,7 @@ extension PersistentIdentifier: CustomStringConvertible {
         switch key {
         case .temporary(let number): "\(entityName)/temporary-\(number)"
         case .permanent(let key): "\(entityName)/\(key)"
+        case .custom(let key): "\(entityName)/\(key)"
         }
     }
 }

@@ -43,6 +43,7 @@ extension PersistentModel {
     public var persistentModelID: PersistentIdentifier {
         let state = _$persistentState
         if let binding = state.binding, state.status != .inserted {
+            if binding.mapsIdentifiers { return binding.identifier(forKey: state.key) }
             return PersistentIdentifier(
                 storeIdentifier: binding.storeIdentifier, entityName: binding.entity.name, key: .permanent(state.key))
         }
@@ -258,7 +259,7 @@ public struct DefaultBackingData<Model: PersistentModel>: BackingData {
     /// The name of the model's entity.
     public var metadata: Any { Schema.entityName(for: Model.self) }
     /// The model whose values this is a view of.
-    private let model: Model?
+    package let model: Model?
 
     /// A backing data of no model: reading or writing a value through it stops the program with a message.
     public init(for modelType: Model.Type) { model = nil }

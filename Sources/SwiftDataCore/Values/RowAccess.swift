@@ -22,6 +22,11 @@ public protocol _RowReader: AnyObject {
     func url(_ column: Int32) throws -> URL
     /// The JSON text of a `Codable` value.
     func json(_ column: Int32) throws -> String
+    /// The key of the model a to-one relationship's column refers to, or `nil`.
+    func relatedKey(_ column: Int32) throws -> Int64?
+    /// The value of an attribute the store may keep outside its rows (`.externalStorage`): the data, or a reference
+    /// Core reads it through later (`RowStore.readExternal`). Throws when the store finds the reference broken.
+    func external(_ column: Int32) throws -> _ExternalValue
 }
 
 /// Binds values to the parameters of a store's statement (internal plumbing; not API). Parameter indexes are the
@@ -40,6 +45,9 @@ public protocol _RowWriter: AnyObject {
     func bind(_ value: URL, _ parameter: Int32) throws
     /// Binds the JSON text of a `Codable` value.
     func bindJSON(_ text: String, _ parameter: Int32) throws
+    /// Binds the data of an attribute the store may keep outside its rows (`.externalStorage`): the store keeps it
+    /// apart (a file) and binds a reference, or binds the data itself.
+    func bindExternal(_ data: Data, _ parameter: Int32) throws
 }
 
 extension _RowReader {

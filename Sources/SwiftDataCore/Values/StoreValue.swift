@@ -95,4 +95,5 @@ final class StoreValueCapture: _RowWriter {
     func bind(_ value: UUID, _ parameter: Int32) throws { self.value = .uuid(value) }
     func bind(_ value: URL, _ parameter: Int32) throws { self.value = .url(value) }
     func bindJSON(_ text: String, _ parameter: Int32) throws { value = .json(text) }
+    func bindExternal(_ data: Data, _ parameter: Int32) throws { value = .data(data) }
 }

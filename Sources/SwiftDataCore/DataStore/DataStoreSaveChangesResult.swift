@@ -1,0 +1,20 @@
+/// Apple's result of a data store's save: the permanent identifier the store gave each inserted model, by its
+/// temporary one.
+public final class DataStoreSaveChangesResult<T: DataStoreSnapshot>: Sendable {
+    /// The identifier of the store that saved.
+    public let storeIdentifier: String
+    /// The permanent identifier of each inserted model, by its temporary identifier.
+    public let remappedIdentifiers: [PersistentIdentifier: PersistentIdentifier]
+    /// Snapshots the store changed while saving (values it computed), by identifier: the context takes their values.
+    public let snapshotsToReregister: [PersistentIdentifier: T]
+
+    /// A result.
+    public init(
+        for storeIdentifier: String, remappedIdentifiers: [PersistentIdentifier: PersistentIdentifier] = [:],
+        snapshotsToReregister: [PersistentIdentifier: T] = [:]
+    ) {
+        self.storeIdentifier = storeIdentifier
+        self.remappedIdentifiers = remappedIdentifiers
+        self.snapshotsToReregister = snapshotsToReregister
+    }
+}

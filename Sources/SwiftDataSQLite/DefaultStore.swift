@@ -1,0 +1,86 @@
+import Foundation
+import SwiftDataCore
+
+/// Apple's default store, here this package's SQLite store: what a `ModelConfiguration` opens. Contexts read and
+/// write it row by row, not through snapshots.
+///
+/// Differences from Apple's: its snapshot methods (`fetch(_:)`, `fetchCount(_:)`, `fetchIdentifiers(_:)`,
+/// `save(_:)`, `delete(_:)`, `cachedSnapshots(for:editingState:)`) throw `DataStoreError.unsupportedFeature`: use a
+/// `ModelContext`. History (`HistoryProviding`) is not implemented yet.
+public final class DefaultStore: DataStore, DataStoreBatching, RowStoreBacked {
+    public typealias Configuration = ModelConfiguration
+    public typealias Snapshot = DefaultSnapshot
+
+    /// The configuration the store was opened with.
+    public let configuration: ModelConfiguration
+    /// The configuration's name.
+    public let name: String
+    /// The models the store holds.
+    public let schema: Schema
+    /// The identifier the store records, which its models' identifiers carry.
+    public var identifier: String { store.identifier }
+    private let store: SQLiteStore
+    package var rowStore: any RowStore { store }
+
+    /// Opens (creating or migrating it) the SQLite store of a configuration.
+    public convenience init(_ configuration: ModelConfiguration, migrationPlan: (any SchemaMigrationPlan.Type)?)
+        throws
+    {
+        try self.init(
+            SQLiteStore(
+                configuration: configuration, schema: configuration.schema ?? Schema(), migrationPlan: migrationPlan))
+    }
+
+    init(_ store: SQLiteStore) {
+        self.store = store
+        self.configuration = store.configuration
+        self.name = store.configuration.name
+        self.schema = store.schema
+    }
+
+    /// Not supported: fetch through a `ModelContext`.
+    public func fetch<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> DataStoreFetchResult<
+        T, Snapshot
+    > {
+        throw DataStoreError.unsupportedFeature
+    }
+
+    /// Not supported: count through a `ModelContext`.
+    public func fetchCount<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> Int {
+        throw DataStoreError.unsupportedFeature
+    }
+
+    /// Not supported: fetch identifiers through a `ModelContext`.
+    public func fetchIdentifiers<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws
+        -> [PersistentIdentifier]
+    {
+        throw DataStoreError.unsupportedFeature
+    }
+
+    /// Not supported: save through a `ModelContext`.
+    public func save(_ request: DataStoreSaveChangesRequest<Snapshot>) throws -> DataStoreSaveChangesResult<Snapshot> {
+        throw DataStoreError.unsupportedFeature
+    }
+
+    /// Not supported: delete through `ModelContext.delete(model:where:)`.
+    public func delete<T: PersistentModel>(_ request: DataStoreBatchDeleteRequest<T>) throws {
+        throw DataStoreError.unsupportedFeature
+    }
+
+    /// Not supported: the store keeps no snapshots.
+    public func cachedSnapshots(for persistentIdentifiers: [PersistentIdentifier], editingState: EditingState) throws
+        -> [PersistentIdentifier: Snapshot]
+    {
+        throw DataStoreError.unsupportedFeature
+    }
+
+    /// Removes every model the store holds.
+    public func erase() throws {
+        try store.erase()
+    }
+}
+
+/// A `ModelConfiguration` opens the default store.
+extension ModelConfiguration: DataStoreConfiguration {
+    public typealias Store = DefaultStore
+}
