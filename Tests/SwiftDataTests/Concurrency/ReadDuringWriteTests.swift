@@ -143,7 +143,7 @@ import Testing
         var nested: [Int] = []
         // The bound keeps a statement that restarts from looping forever.
         while seen.count < 10, try outer.step() {
-            seen.append(outer.int64(0))
+            seen.append(try outer.int64(0))
             nested.append(try database.rows(sql).count)
         }
         outer.reset()
