@@ -10,6 +10,8 @@ import Synchronization
 /// left without a row are deleted when the store next opens, but only while that process holds the store's write
 /// lock: every file is written inside a write transaction, so with the lock held no transaction of any process is
 /// in flight, and a file no committed row names can only be left over from one that never committed.
+///
+/// `@unchecked Sendable`: `written` and `replaced` change only inside the store's write transaction, under its lock.
 final class ExternalStorage: @unchecked Sendable {
     let directory: URL
     private var written: [String] = []

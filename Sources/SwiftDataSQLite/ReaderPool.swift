@@ -3,6 +3,9 @@ import Foundation
 /// Connections that only read, so that fetches run at the same time as each other and as a write (WAL mode lets
 /// a reader see the last committed state while a writer works). Connections open as needed, up to a limit;
 /// beyond it, a fetch waits for one to be free.
+///
+/// `@unchecked Sendable`: its mutable state (the idle connections, their count, the observer) is used only under
+/// `condition`'s lock, and a connection by one fetch at a time.
 final class ReaderPool: @unchecked Sendable {
     private let path: String
     private let readOnly: Bool

@@ -11,6 +11,9 @@ import Synchronization
 /// Writes go through one connection, one at a time (a writer waits for another instead of failing); fetches use
 /// a pool of other connections and run concurrently, never waiting for a write. An in-memory store has a single
 /// connection for both.
+///
+/// `@unchecked Sendable`: its mutable state (the writer connection, `isWriting`, `dataVersion`) is used only under
+/// `lock`, the readers' under the pool's own lock, and `externalCommitSeen` is atomic.
 package final class SQLiteStore: RowStore, @unchecked Sendable {
     package let configuration: ModelConfiguration
     package let identifier: String

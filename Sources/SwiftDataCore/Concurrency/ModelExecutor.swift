@@ -14,6 +14,8 @@ public protocol SerialModelExecutor: ModelExecutor, SerialExecutor {}
 /// as soon as they are saved.
 ///
 /// Apple's runs an actor created on the main thread on the main thread; this one never does.
+///
+/// `@unchecked Sendable` as an executor must be: its context is used only by jobs on its serial queue.
 public class DefaultSerialModelExecutor: @unchecked Sendable, SerialModelExecutor {
     /// The context jobs on this executor use.
     public final let modelContext: ModelContext

@@ -15,6 +15,7 @@ package final class ChangeCenter: Sendable {
         package var origin: ObjectIdentifier?
     }
 
+    // @unchecked Sendable: `owner` is only compared with nil (to drop a subscriber that is gone), never used.
     private struct Subscriber: @unchecked Sendable {
         weak var owner: AnyObject?
         let deliver: @Sendable (Notice) -> Void

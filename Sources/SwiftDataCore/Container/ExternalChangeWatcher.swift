@@ -12,6 +12,7 @@ package final class ExternalChangeWatcher: Sendable {
         var timer: (any DispatchSourceTimer)?
     }
 
+    // @unchecked Sendable: `object` is only compared with nil (the watch ends when no owner is left), never used.
     private struct Owner: @unchecked Sendable {
         weak var object: AnyObject?
     }

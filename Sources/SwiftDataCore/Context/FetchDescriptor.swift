@@ -1,6 +1,9 @@
 import Foundation
 
 /// What to fetch: a predicate, a sort order, a window of results and loading hints.
+///
+/// `@unchecked Sendable`, as Apple's is `Sendable`: its key paths (`propertiesToFetch`,
+/// `relationshipKeyPathsForPrefetching`) are immutable values that Swift does not mark `Sendable`.
 public struct FetchDescriptor<T: PersistentModel>: @unchecked Sendable {
     /// The models to return; `nil` returns every model of the type.
     public var predicate: Predicate<T>?

@@ -50,7 +50,8 @@ enum MainQueue {
     static var isCurrent: Bool { Thread.isMainThread || DispatchQueue.getSpecific(key: key) == true }
 }
 
-/// Lets a context cross into code that runs on the thread it already belongs to.
+/// Lets a context cross into code that runs on the thread it already belongs to. `@unchecked Sendable`: only code
+/// that runs on the context's own queue (the main queue for the main context) unwraps it.
 struct UncheckedContext: @unchecked Sendable {
     let value: ModelContext
     init(_ value: ModelContext) { self.value = value }
@@ -59,6 +60,7 @@ struct UncheckedContext: @unchecked Sendable {
 /// The contexts to save when the program exits (top-level code that returns, or `exit()`): the main contexts, and
 /// other autosaving contexts that changed on the main thread.
 enum AutosaveRegistry {
+    // @unchecked Sendable: the list is read and changed under `contexts`' lock; a context is saved on the main queue.
     private struct WeakContext: @unchecked Sendable {
         weak var context: ModelContext?
     }

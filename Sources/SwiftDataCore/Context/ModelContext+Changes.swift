@@ -88,7 +88,8 @@ extension ModelContext {
     }
 }
 
-/// A context that notices can reach without keeping it alive.
+/// A context that notices can reach without keeping it alive. `@unchecked Sendable`: other threads only pass it
+/// along; the context is read on its own queue, where notices run.
 final class WeakContext: @unchecked Sendable {
     weak var context: ModelContext?
     init(_ context: ModelContext) { self.context = context }

@@ -73,6 +73,7 @@ extension ModelContext {
         let loadedByKey = Dictionary(loaded.map { ($0._$persistentState.key, $0) }) { first, _ in first }
         return keys.map { key in
             if let model = loadedByKey[key] { return model }
+            // unsafeDowncast: the registry files each model under its own type's ObjectIdentifier.
             if let object = map.model(key) { return unsafeDowncast(object, to: T.self) }
             return makeHollow(T.self, key: key, binding: binding, in: map)
         }
@@ -211,7 +212,7 @@ extension ModelContext {
             let model: T
             let isNew: Bool
             if !wasEmpty, let existing = map.model(key) {
-                model = unsafeDowncast(existing, to: T.self)
+                model = unsafeDowncast(existing, to: T.self)  // filed under T's ObjectIdentifier
                 isNew = false
             } else {
                 model = T(backingData: backingData)

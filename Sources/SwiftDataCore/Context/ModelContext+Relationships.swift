@@ -28,6 +28,7 @@ extension ModelContext {
 
     private func registeredOrHollow<D: PersistentModel>(_ type: D.Type, key: Int64, binding: EntityBinding) -> D {
         let map = registry.map(for: ObjectIdentifier(D.self))
+        // unsafeDowncast: the registry files each model under its own type's ObjectIdentifier.
         if let object = map.model(key) { return unsafeDowncast(object, to: D.self) }
         return makeHollow(D.self, key: key, binding: binding, in: map)
     }

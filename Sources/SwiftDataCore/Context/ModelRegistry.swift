@@ -37,6 +37,7 @@ final class ModelRegistry {
 
     /// The registered model of type `T` for the row `key`.
     func model<T: PersistentModel>(_ type: T.Type, key: Int64) -> T? {
+        // unsafeDowncast: each map holds only models of the type whose ObjectIdentifier files it.
         maps[ObjectIdentifier(T.self)]?.model(key).map { unsafeDowncast($0, to: T.self) }
     }
 
@@ -57,6 +58,7 @@ final class ModelRegistry {
 
     /// The registered models of type `T`, held while the caller uses them.
     func models<T: PersistentModel>(of type: T.Type) -> [T] {
+        // unsafeDowncast: each map holds only models of the type whose ObjectIdentifier files it.
         (maps[ObjectIdentifier(T.self)]?.models() ?? []).map { unsafeDowncast($0, to: T.self) }
     }
 

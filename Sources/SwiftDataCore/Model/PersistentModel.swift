@@ -252,7 +252,8 @@ public protocol BackingData<Model> {
 }
 
 /// The backing data of this implementation: a view of one model's values, or (made with `init(for:)` from a type,
-/// as a store hands one to a new model) of none.
+/// as a store hands one to a new model) of none. Not in Apple's API, which keeps its backing data type private;
+/// `@Model`'s `persistentBackingData` returns one.
 public struct DefaultBackingData<Model: PersistentModel>: BackingData {
     /// The model's identifier once a context has inserted or fetched it; `nil` before.
     public var persistentModelID: PersistentIdentifier?

@@ -73,7 +73,8 @@ protocol ObservedResults: AnyObject {
     func currentIdentifiers() -> [PersistentIdentifier]
 }
 
-/// A reference to an observer that other threads may hold without keeping it alive.
+/// A reference to an observer that other threads may hold without keeping it alive. `@unchecked Sendable`: other
+/// threads only signal the observer, which is itself safe to signal from any thread (`ObservedResults`).
 final class WeakObserver: @unchecked Sendable {
     weak var object: (any ObservedResults)?
     init(_ object: any ObservedResults) { self.object = object }

@@ -5,6 +5,7 @@ extension Schema {
     ///
     /// `Codable` as Apple's is, except that the default value is kept only when it is `Codable` itself, and the
     /// value type is found again by its mangled name in the running program (`Any` when it has none).
+    /// `@unchecked Sendable` as `Schema` is: settable only while it is built, before it is shared.
     public class Attribute: SchemaProperty, CustomDebugStringConvertible, @unchecked Sendable {
         /// The property's name in the model class.
         public var name: String

@@ -1,7 +1,8 @@
 import Foundation
 
 extension Schema {
-    /// The description of one model class: its name and persisted properties.
+    /// The description of one model class: its name and persisted properties. `@unchecked Sendable` as `Schema`
+    /// is: settable only while it is built, before it is shared.
     public final class Entity: Hashable, CustomDebugStringConvertible, @unchecked Sendable {
         /// The entity's name: the model class's name, which is also its table's.
         public var name: String

@@ -1,6 +1,7 @@
 extension Schema {
     /// A property of a model class whose value is another model, an optional model, or an array of models.
-    /// `Codable` as Apple's is, without its key paths, which cannot be archived.
+    /// `Codable` as Apple's is, without its key paths, which cannot be archived. `@unchecked Sendable` as `Schema`
+    /// is: settable only while it is built, before it is shared.
     public final class Relationship: SchemaProperty, CustomDebugStringConvertible, @unchecked Sendable {
         /// The property's name in the model class.
         public var name: String

@@ -4,6 +4,9 @@ import Foundation
 ///
 /// `Codable`, and saved to or loaded from a file, as Apple's is (see `Schema+Codable.swift` for what a decoded
 /// schema lacks).
+///
+/// `@unchecked Sendable`, as Apple's is `Sendable`: its properties are settable as in Apple's API, but only while a
+/// schema is built by hand, before it is shared; the framework never changes a schema a container uses.
 public final class Schema: Hashable, @unchecked Sendable, CustomDebugStringConvertible {
     /// The version of the schema encoding.
     public static let schemaEncodingVersion = Version(1, 0, 0)

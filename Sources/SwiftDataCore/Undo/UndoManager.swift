@@ -132,6 +132,7 @@
                 }
             }
             if !isUndoing && !isRedoing && !redoStack.isEmpty { redoStack.removeAll() }
+            // unsafeDowncast: the entry calls back with the target it was registered with, a TargetType.
             openGroups[openGroups.count - 1].entries.append(
                 .action(target: Weak(object: target), run: { handler(unsafeDowncast($0, to: TargetType.self)) }))
         }
@@ -287,7 +288,8 @@
         }
     }
 
-    /// A reference the main queue may hold to an undo manager created on the main thread.
+    /// A reference the main queue may hold to an undo manager created on the main thread. `@unchecked Sendable`:
+    /// only the main queue dereferences it, the thread the manager belongs to.
     private final class UncheckedReference: @unchecked Sendable {
         weak var object: UndoManager?
         init(_ object: UndoManager) { self.object = object }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// The name a value transformer is registered under.
+/// The name a value transformer is registered under: Foundation's type on Apple's platforms, which Linux
+/// Foundation lacks, so this package provides it (with `ValueTransformer`).
 public struct NSValueTransformerName: RawRepresentable, Hashable, Sendable {
     /// The name.
     public let rawValue: String
@@ -14,7 +15,7 @@ public struct NSValueTransformerName: RawRepresentable, Hashable, Sendable {
 /// `@Attribute(.transformable(by:))` stores a property through one, as `Data`. Subclass it and override
 /// `transformedValue(_:)` (value to `Data`) and `reverseTransformedValue(_:)` (`Data` to value).
 open class ValueTransformer: NSObject {
-    /// The registered transformers; `lock` guards them.
+    /// The registered transformers. `nonisolated(unsafe)` is safe: every read and write holds `lock`.
     nonisolated(unsafe) private static var registry: [NSValueTransformerName: ValueTransformer] = [:]
     private static let lock = NSLock()
 

@@ -16,7 +16,8 @@ enum CodableMemberPath {
         var keyPath: AnyKeyPath
     }
 
-    /// Found keys by type and key path; key paths are immutable, so sharing them is safe.
+    /// Found keys by type and key path. `@unchecked Sendable`: `keys` is read and written only under `lock`, and
+    /// key paths are immutable.
     private final class Cache: @unchecked Sendable {
         private let lock = NSLock()
         private var keys: [CacheKey: String?] = [:]
