@@ -12,7 +12,7 @@ struct SQLiteMigrator {
     /// The schema the store holds now; updated as entities migrate.
     private(set) var stored: StoredSchema
     private let dialect = SQLiteDialect()
-    private let external: ExternalStorage?
+    let external: ExternalStorage?
 
     init(database: SQLiteDatabase, stored: StoredSchema, external: ExternalStorage?) {
         self.database = database

@@ -160,18 +160,19 @@ extension SQLiteStore {
             CREATE TABLE IF NOT EXISTS \(metadataTable) (key TEXT PRIMARY KEY, value TEXT NOT NULL);
             CREATE TABLE IF NOT EXISTS \(sequenceTable) (entity TEXT PRIMARY KEY, last_key INTEGER NOT NULL)
             """)
-        var migrator = SQLiteMigrator(
-            database: database, stored: stored.schema ?? StoredSchema(entities: []), external: external)
-        if let plan = migrationPlan, let recorded = stored.schema {
-            let version = storeVersion(of: recorded, recorded: stored.version, in: plan) ?? stored.version
+        var migration = SQLiteMigration(
+            migrator: SQLiteMigrator(
+                database: database, stored: stored.schema ?? StoredSchema(entities: []), external: external),
+            configuration: configuration, identifier: identifier)
+        if let plan = migrationPlan, stored.schema != nil {
+            let version =
+                MigrationPlanRun.storeVersion(recorded: stored.version, in: plan, target: migration) ?? stored.version
             if let version, version != schema.version {
-                try SQLiteStore.runStages(
-                    of: plan, from: version, to: schema.version, migrator: &migrator, configuration: configuration,
-                    identifier: identifier, tables: tables, external: external)
+                try MigrationPlanRun.run(plan, from: version, to: schema.version, on: &migration)
             }
         }
-        try migrator.migrate(to: schema, existingTables: stored.schema == nil ? tables : [])
-        let json = String(decoding: try JSONEncoder().encode(migrator.stored), as: UTF8.self)
+        try migration.migrator.migrate(to: schema, existingTables: stored.schema == nil ? tables : [])
+        let json = String(decoding: try JSONEncoder().encode(migration.migrator.stored), as: UTF8.self)
         try database.execute(
             "INSERT OR REPLACE INTO \(metadataTable) (key, value) VALUES ('schema', ?), ('store_identifier', ?), ('schema_version', ?)",
             [.string(json), .string(identifier), .string(schema.version.description)])
