@@ -114,7 +114,7 @@ extension SQLiteStore {
         _ stored: (identifier: String?, schema: StoredSchema?, version: Schema.Version?), schema: Schema
     ) -> Bool {
         guard let recorded = stored.schema, stored.version == schema.version else { return false }
-        return StoredSchema(schema).entities.allSatisfy { recorded.entities.contains($0) }
+        return StoredSchema(schema, storage: recordedStorage).entities.allSatisfy { recorded.entities.contains($0) }
     }
 
     /// Runs `body` again while SQLite reports the store busy, for up to ten minutes: another process is creating
@@ -161,8 +161,7 @@ extension SQLiteStore {
             CREATE TABLE IF NOT EXISTS \(sequenceTable) (entity TEXT PRIMARY KEY, last_key INTEGER NOT NULL)
             """)
         var migration = SQLiteMigration(
-            migrator: SQLiteMigrator(
-                database: database, stored: stored.schema ?? StoredSchema(entities: []), external: external),
+            database: database, recorded: stored.schema ?? StoredSchema(entities: []), external: external,
             configuration: configuration, identifier: identifier)
         if let plan = migrationPlan, stored.schema != nil {
             let version =
@@ -171,8 +170,8 @@ extension SQLiteStore {
                 try MigrationPlanRun.run(plan, from: version, to: schema.version, on: &migration)
             }
         }
-        try migration.migrator.migrate(to: schema, existingTables: stored.schema == nil ? tables : [])
-        let json = String(decoding: try JSONEncoder().encode(migration.migrator.stored), as: UTF8.self)
+        try LightweightMigration.migrate(&migration, to: schema, checkingForeignTables: stored.schema == nil)
+        let json = String(decoding: try JSONEncoder().encode(migration.recorded), as: UTF8.self)
         try database.execute(
             "INSERT OR REPLACE INTO \(metadataTable) (key, value) VALUES ('schema', ?), ('store_identifier', ?), ('schema_version', ?)",
             [.string(json), .string(identifier), .string(schema.version.description)])
@@ -182,7 +181,7 @@ extension SQLiteStore {
     /// describe it.
     private static func checkReadOnly(_ recorded: StoredSchema?, against schema: Schema) throws {
         for entity in schema.entities {
-            let model = StoredSchema.entity(entity)
+            let model = StoredSchema.entity(entity, storage: recordedStorage)
             guard let old = recorded?.entities.first(where: { $0.name == entity.name }) else {
                 throw SwiftDataError.loadIssueModelContainer.with(
                     reason: "the read-only store has no table for \(entity.name)", model: entity.name,
@@ -243,7 +242,7 @@ extension SQLiteStore {
         for attribute in entity.orderedAttributes where !attribute.options.contains(.ephemeral) {
             // An externally stored value's column holds its file name (in-memory stores keep the data itself:
             // SQLite keeps a blob as it is in a column of any type).
-            let storage = attribute.isExternal ? .text : (attribute.layout.map(StorageClass.init) ?? .blob)
+            let storage = attribute.isExternal ? .text : storageClass(of: attribute)
             // A floating-point column has no declared type: with REAL's affinity SQLite stores a whole number as an
             // integer, and -0.0 would come back as +0.0. Without one, it keeps the value exactly as bound.
             var column = dialect.quote(attribute.name) + (storage == .real ? "" : " \(storage.rawValue.uppercased())")
@@ -266,6 +265,14 @@ extension SQLiteStore {
         if tableName == nil { statements += indexStatements(entity) }
         return (["CREATE TABLE \(table) (\(columns.joined(separator: ", ")))"] + statements).joined(separator: ";\n")
     }
+
+    /// The storage class of an attribute's values (an externally stored one's column holds a file name instead).
+    static func storageClass(of attribute: Schema.Attribute) -> StorageClass {
+        attribute.layout.map(StorageClass.init) ?? .blob
+    }
+
+    /// How the store records an attribute's storage in its schema: the storage class's name.
+    static func recordedStorage(of attribute: Schema.Attribute) -> String { storageClass(of: attribute).rawValue }
 
     /// The collation predicates compare an attribute's column with, if not the default one.
     static func collation(of attribute: Schema.Attribute?) -> String? {

@@ -58,8 +58,11 @@ extension Schema {
         /// The column that keeps a to-many inverse's order, on the foreign-key side.
         package var positionColumn: String? {
             guard case .column = storage, inverse?.isToOneRelationship == false else { return nil }
-            return "_\(name)_position"
+            return Relationship.positionColumn(of: name)
         }
+
+        /// The name of the position column of a to-one relationship named `name` whose inverse is to-many.
+        package static func positionColumn(of name: String) -> String { "_\(name)_position" }
 
         /// A rule applied to related models when a model is deleted.
         public enum DeleteRule: String, Codable, Hashable, Sendable {

@@ -55,6 +55,19 @@ import Testing
 
         mutating func migrateTables(to schema: Schema) throws { migrated.append(schema.version) }
 
+        // Core's lightweight rules (tested in SchemaDiffTests) are not asked for: migrateTables above replaces them.
+        var recorded = StoredSchema(entities: [])
+        func storage(of attribute: Schema.Attribute) -> String { "value" }
+        func acceptsNoValue(storage: String) -> Bool { false }
+        func rowCount(of table: String) throws -> Int64 { 0 }
+        func nilCount(of table: String, column: String) throws -> Int64 { 0 }
+        func columnNames(of table: String) throws -> [String] { [] }
+        func hasTable(_ table: String) throws -> Bool { false }
+        func duplicates(in table: String, columns: [String]) throws -> [String] { [] }
+        mutating func createTable(for entity: Schema.Entity) throws {}
+        mutating func migrateTable(_ migration: EntityMigration) throws {}
+        mutating func createIndexes(of entity: Schema.Entity) throws {}
+
         func stageStore(for schema: Schema) throws -> (configuration: any DataStoreConfiguration, store: any RowStore) {
             var configuration = MemorySnapshotConfiguration(box: box)
             configuration.schema = schema

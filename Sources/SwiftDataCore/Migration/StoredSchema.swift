@@ -1,59 +1,72 @@
 import Foundation
-import SwiftDataCore
 
-/// The schema as a store records it in its metadata table, to compare with the models when it opens.
-struct StoredSchema: Codable, Equatable {
-    var entities: [StoredEntity]
+/// The schema as a store records it, to compare with the models when it opens: what `SchemaDiff` migrates from.
+/// Each attribute's `storage` is the store's own word for how it keeps the values (the SQLite store's storage
+/// class), so that a change of it is a change of type; the rest describes the models.
+package struct StoredSchema: Codable, Equatable, Sendable {
+    package var entities: [StoredEntity]
 
-    struct StoredEntity: Codable, Equatable {
-        var name: String
-        var attributes: [StoredAttribute]
-        var relationships: [StoredRelationship]? = nil
-        var uniquenessConstraints: [[String]]? = nil
-        var indices: [[String]]? = nil
+    package struct StoredEntity: Codable, Equatable, Sendable {
+        package var name: String
+        package var attributes: [StoredAttribute]
+        package var relationships: [StoredRelationship]? = nil
+        package var uniquenessConstraints: [[String]]? = nil
+        package var indices: [[String]]? = nil
         /// The `.rtree` indexes; `nil` when there are none, as in stores written before they existed.
-        var spatialIndices: [[String]]? = nil
+        package var spatialIndices: [[String]]? = nil
     }
 
-    struct StoredRelationship: Codable, Equatable {
-        var name: String
-        var destination: String
-        var isToMany: Bool
-        var inverse: String?
+    package struct StoredRelationship: Codable, Equatable, Sendable {
+        package var name: String
+        package var destination: String
+        package var isToMany: Bool
+        package var inverse: String?
         /// Where it lives: `column`, `inverse`, or `join:<table>:owner|member`.
-        var storage: String
+        package var storage: String
 
-        var description: String { "\(name) -> \(isToMany ? "[\(destination)]" : destination)" }
+        package var description: String { "\(name) -> \(isToMany ? "[\(destination)]" : destination)" }
+
+        /// The join table, when the relationship lives in one.
+        package var joinTable: (name: String, isOwner: Bool)? {
+            let parts = storage.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count == 3, parts[0] == "join" else { return nil }
+            return (String(parts[1]), parts[2] == "owner")
+        }
     }
 
-    struct StoredAttribute: Codable, Equatable {
-        var name: String
+    package struct StoredAttribute: Codable, Equatable, Sendable {
+        package var name: String
         /// The Swift type, without its module.
-        var type: String
-        var storage: StorageClass
-        var isOptional: Bool
+        package var type: String
+        /// How the store keeps the values (its own word for it).
+        package var storage: String
+        package var isOptional: Bool
         /// The attribute's options that matter to the store (`externalStorage`, `ephemeral`).
-        var options: [String]? = nil
+        package var options: [String]? = nil
 
-        var columnDescription: String { "\(name): \(type)" }
+        package var columnDescription: String { "\(name): \(type)" }
+        /// The type without the `?` of an optional.
+        package var baseType: String { isOptional && type.hasSuffix("?") ? String(type.dropLast()) : type }
+        /// Whether the store keeps the values apart from its rows.
+        package var isExternal: Bool { options?.contains("externalStorage") == true }
     }
 
-    init(_ schema: Schema) {
-        entities = schema.entities.map(StoredSchema.entity)
+    /// The description of a schema's entities; `storage` names how the store keeps an attribute's values.
+    package init(_ schema: Schema, storage: (Schema.Attribute) -> String) {
+        entities = schema.entities.map { StoredSchema.entity($0, storage: storage) }
     }
 
-    init(entities: [StoredEntity]) {
+    package init(entities: [StoredEntity]) {
         self.entities = entities
     }
 
-    static func entity(_ entity: Schema.Entity) -> StoredEntity {
+    package static func entity(_ entity: Schema.Entity, storage: (Schema.Attribute) -> String) -> StoredEntity {
         StoredEntity(
             name: entity.name,
             attributes: entity.orderedAttributes.filter { !$0.options.contains(.ephemeral) }.map { attribute in
                 StoredAttribute(
-                    name: attribute.name, type: typeName(attribute.valueType),
-                    storage: attribute.layout.map(StorageClass.init) ?? .blob, isOptional: attribute.isOptional,
-                    options: storedOptions(of: attribute))
+                    name: attribute.name, type: typeName(attribute.valueType), storage: storage(attribute),
+                    isOptional: attribute.isOptional, options: storedOptions(of: attribute))
             },
             relationships: entity.orderedRelationships.map { relationship in
                 let storage: String
@@ -83,7 +96,7 @@ struct StoredSchema: Codable, Equatable {
     }
 
     /// Why the stored entity cannot hold the model's, or `nil` when it can.
-    static func mismatch(stored: StoredEntity, model: StoredEntity) -> String? {
+    package static func mismatch(stored: StoredEntity, model: StoredEntity) -> String? {
         let storedByName = Dictionary(stored.attributes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let modelByName = Dictionary(model.attributes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var differences: [String] = []

@@ -1,0 +1,175 @@
+import Foundation
+import SwiftDataCore
+import SwiftDataSQL
+
+/// The SQLite store's side of a migration (`SchemaMigrationTarget`), inside the caller's transaction: its recorded
+/// schema, what its tables hold, and the DDL that changes them. Core decides what changes (`SchemaDiff`,
+/// `LightweightMigration`) and runs migration plans (`MigrationPlanRun`).
+struct SQLiteMigration: SchemaMigrationTarget {
+    let database: SQLiteDatabase
+    /// The schema the store records; updated as entities migrate.
+    var recorded: StoredSchema
+    let external: ExternalStorage?
+    let configuration: ModelConfiguration
+    let identifier: String
+    private let dialect = SQLiteDialect()
+
+    init(
+        database: SQLiteDatabase, recorded: StoredSchema, external: ExternalStorage?,
+        configuration: ModelConfiguration, identifier: String
+    ) {
+        self.database = database
+        self.recorded = recorded
+        self.external = external
+        self.configuration = configuration
+        self.identifier = identifier
+    }
+
+    func storage(of attribute: Schema.Attribute) -> String { SQLiteStore.recordedStorage(of: attribute) }
+
+    /// A REAL column may hold NULL for a required value: SQLite keeps NaN as NULL.
+    func acceptsNoValue(storage: String) -> Bool { storage == StorageClass.real.rawValue }
+
+    // MARK: What the tables hold
+
+    func rowCount(of table: String) throws -> Int64 {
+        if case .integer(let count) = try database.rows("SELECT count(*) FROM \(dialect.quote(table))").first?.first {
+            return count
+        }
+        return 0
+    }
+
+    func nilCount(of table: String, column: String) throws -> Int64 {
+        let rows = try database.rows(
+            "SELECT count(*) FROM \(dialect.quote(table)) WHERE \(dialect.quote(column)) IS NULL")
+        if case .integer(let count) = rows.first?.first { return count }
+        return 0
+    }
+
+    func columnNames(of table: String) throws -> [String] {
+        try database.rows("SELECT name FROM pragma_table_info(?)", [.string(table)]).compactMap {
+            if case .text(let name) = $0.first, name != SQLiteStore.keyColumn { name } else { nil }
+        }
+    }
+
+    func hasTable(_ table: String) throws -> Bool {
+        !(try database.rows("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [.string(table)]))
+            .isEmpty
+    }
+
+    func duplicates(in table: String, columns constraint: [String]) throws -> [String] {
+        let columns = constraint.map(dialect.quote).joined(separator: ", ")
+        let rows = try database.rows(
+            "SELECT \(columns), count(*) FROM \(dialect.quote(table)) GROUP BY \(columns) HAVING count(*) > 1 AND \(constraint.map { "\(dialect.quote($0)) IS NOT NULL" }.joined(separator: " AND ")) LIMIT 3"
+        )
+        return rows.map { row in
+            zip(constraint, row).map { "\($0) = \($1)" }.joined(separator: ", ") + " (\(row.last ?? .null) models)"
+        }
+    }
+
+    // MARK: Changing them
+
+    mutating func createTable(for entity: Schema.Entity) throws {
+        try database.executeScript(SQLiteStore.createTable(entity))
+    }
+
+    mutating func migrateTable(_ migration: EntityMigration) throws {
+        let entity = migration.entity
+        for change in migration.joinTables {
+            switch change {
+            case .create(let name):
+                try database.executeScript(SQLiteStore.createJoinTable(name).joined(separator: ";\n"))
+            case .rename(let old, let new):
+                try database.executeScript("ALTER TABLE \(dialect.quote(old)) RENAME TO \(dialect.quote(new))")
+            case .drop(let name):
+                try database.executeScript("DROP TABLE IF EXISTS \(dialect.quote(name))")
+            }
+        }
+        if migration.changesColumns {
+            try rebuildTable(entity, columns: migration.columns)
+            for (column, toFiles) in migration.movedValues {
+                try moveValues(of: entity.name, column: column, toFiles: toFiles)
+            }
+        } else if migration.changesIndexes {
+            let indexes = try database.rows(
+                "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND (name LIKE ? OR name LIKE ?)",
+                [.string(entity.name), .string("\(entity.name)_unique_%"), .string("\(entity.name)_index_%")])
+            for case .text(let name)? in indexes.map(\.first) {
+                try database.executeScript("DROP INDEX \(dialect.quote(name))")
+            }
+        }
+    }
+
+    mutating func createIndexes(of entity: Schema.Entity) throws {
+        try SQLiteSpatialIndex.dropAll(of: entity.name, in: database)
+        for statement in SQLiteStore.indexStatements(entity) { try database.executeScript(statement) }
+    }
+
+    /// Recreates the table with the new columns, copying every row, with the indexes of its foreign keys (the
+    /// others follow in `createIndexes`).
+    private func rebuildTable(_ entity: Schema.Entity, columns: [EntityMigration.Column]) throws {
+        let table = dialect.quote(entity.name)
+        let temporary = "\(entity.name)__migrating"
+        try database.executeScript(SQLiteStore.createTable(entity, tableName: temporary, withJoinTables: false))
+        var parameters: [StoreValue] = []
+        let sources = columns.map { column -> String in
+            switch (column.source, column.fill) {
+            case (let source?, let fill?):
+                parameters.append(fill)
+                return "coalesce(\(dialect.quote(source)), ?)"
+            case (let source?, nil):
+                return dialect.quote(source)
+            case (nil, let fill?):
+                parameters.append(fill)
+                return "?"
+            case (nil, nil):
+                return "NULL"
+            }
+        }
+        let key = dialect.quote(SQLiteStore.keyColumn)
+        try database.execute(
+            "INSERT INTO \(dialect.quote(temporary)) (\(([key] + columns.map { dialect.quote($0.name) }).joined(separator: ", "))) SELECT \(([key] + sources).joined(separator: ", ")) FROM \(table)",
+            parameters)
+        try database.executeScript("DROP TABLE \(table)")
+        try database.executeScript("ALTER TABLE \(dialect.quote(temporary)) RENAME TO \(table)")
+        for relationship in entity.orderedRelationships where relationship.storage == .column {
+            try database.executeScript(SQLiteStore.foreignKeyIndex(entity, relationship))
+        }
+    }
+
+    /// Moves an attribute's values between the rows and files, when `.externalStorage` was added or removed (an
+    /// in-memory store keeps them in the rows either way).
+    private func moveValues(of table: String, column: String, toFiles: Bool) throws {
+        guard let external else { return }
+        let key = dialect.quote(SQLiteStore.keyColumn)
+        let rows = try database.rows(
+            "SELECT \(key), \(dialect.quote(column)) FROM \(dialect.quote(table)) WHERE \(dialect.quote(column)) IS NOT NULL"
+        )
+        let update = "UPDATE \(dialect.quote(table)) SET \(dialect.quote(column)) = ? WHERE \(key) = ?"
+        for row in rows {
+            guard case .integer(let rowKey) = row[0] else { continue }
+            switch (toFiles, row[1]) {
+            case (true, .blob(let data)):
+                try database.execute(update, [.string(data.isEmpty ? "" : try external.write(data)), .int64(rowKey)])
+            case (false, .text(let name)):
+                try database.execute(
+                    update, [.data(name.isEmpty ? Data() : try external.read(name)), .int64(rowKey)])
+                if !name.isEmpty { external.replace(name) }
+            default:
+                continue
+            }
+        }
+    }
+
+    // MARK: Migration plans
+
+    func stageStore(for schema: Schema) -> (configuration: any DataStoreConfiguration, store: any RowStore) {
+        // The stage's contexts see the stage's models, not the final version's that the configuration names.
+        var stageConfiguration = configuration
+        stageConfiguration.schema = nil
+        let store = SQLiteStore(
+            sharing: database, configuration: stageConfiguration, schema: schema, identifier: identifier,
+            external: external)
+        return (stageConfiguration, store)
+    }
+}
