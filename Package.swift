@@ -29,6 +29,8 @@ let syntaxLibraries = [
     "SwiftBasicFormat", "SwiftOperators", "SwiftCompilerPluginMessageHandling", "SwiftSyntaxMacroExpansion",
     "SwiftParserDiagnostics",
 ]
+// unsafeFlags: the only way to point the macro target at the toolchain's own SwiftSyntax; SwiftPM accepts them in a
+// versioned dependency from tools version 6.2.
 let syntaxSwiftSettings: [SwiftSetting] = [.unsafeFlags(["-I", host])]
 let syntaxLinkerSettings: [LinkerSetting] =
     [.unsafeFlags(["-L", host, "-Xlinker", "-rpath", "-Xlinker", host])] + syntaxLibraries.map { .linkedLibrary($0) }

@@ -55,6 +55,7 @@ import Testing
 
 /// A flag set from an observation callback.
 final class Flag: @unchecked Sendable {
+    // @unchecked Sendable: `value` is only touched under `lock`.
     private let lock = NSLock()
     private var value = false
     func set() { lock.withLock { value = true } }

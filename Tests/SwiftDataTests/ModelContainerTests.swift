@@ -161,6 +161,7 @@ import Testing
 }
 
 final class FailureRecorder: @unchecked Sendable {
+    // @unchecked Sendable: autosave posts on the main queue, where the test reads `errors` after it waited.
     private(set) var errors: [any Error] = []
     private var token: (any NSObjectProtocol)?
 

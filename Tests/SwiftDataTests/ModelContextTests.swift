@@ -228,6 +228,7 @@ import Testing
 
 /// Records the save notifications a context posts.
 final class NotificationRecorder: @unchecked Sendable {
+    // @unchecked Sendable: a context posts its save notifications on the thread that saves, the test's own.
     private(set) var names: [Notification.Name] = []
     private(set) var userInfo: [AnyHashable: Any]?
     private var tokens: [any NSObjectProtocol] = []

@@ -5,6 +5,7 @@ import SwiftData
 
 /// Records the SQL statements a container's stores run, so tests can check what ran in SQL and how often.
 final class StatementLog: @unchecked Sendable {
+    // @unchecked Sendable: `recorded` is only touched under `lock`; `stores` is immutable.
     private let lock = NSLock()
     private var recorded: [String] = []
     private let stores: [SQLiteStore]
