@@ -60,7 +60,7 @@ let package = Package(
         .target(name: "SwiftData", dependencies: ["SwiftDataCore", "SwiftDataSQLite", "SwiftDataMacros"]),
         .target(name: "ExampleSupport", path: "Examples/Support"),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
-        .target(name: "SwiftDataPostgres", dependencies: ["SwiftDataCore", "CLibPQ"]),
+        .target(name: "SwiftDataPostgres", dependencies: ["SwiftDataCore", "SwiftDataSQL", "CLibPQ"]),
         .executableTarget(
             name: "todo", dependencies: ["SwiftData", "ExampleSupport"], path: "Examples/todo", exclude: ["README.md"]),
         .executableTarget(
@@ -93,7 +93,8 @@ let package = Package(
             name: "SwiftDataTests",
             dependencies: [
                 "SwiftData", "SwiftDataSQLite", "SwiftDataSQL", "CSQLite", "SharedTestModels", "TestChildProcess",
-                "todo", "foodpin", "animals", "users", "jsonstore", "Benchmarks",
+                "todo", "foodpin", "animals", "users", "jsonstore", "Benchmarks", "SwiftDataPostgres",
+                "PostgresTestSupport",
             ]
         ),
     ],

@@ -50,6 +50,7 @@ struct PostgresParameters {
         case .bytea(let value): bytes.append(contentsOf: value)
         case .numeric(let value):
             bytes.append(contentsOf: value.isNaN ? Array("NaN".utf8) : Array(value.description.utf8))
+        case .numericText(let text): bytes.append(contentsOf: text.utf8)
         case .uuid(let value): withUnsafeBytes(of: value.uuid) { bytes.append(contentsOf: $0) }
         case .timestamptz(let value):
             guard let microseconds = PostgresTime.microseconds(since2000: value) else {

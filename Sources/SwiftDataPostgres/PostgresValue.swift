@@ -14,6 +14,8 @@ package enum PostgresValue: Hashable, Sendable {
     case text(String)
     case bytea(Data)
     case numeric(Decimal)
+    /// A `numeric` given by its text, for values `Decimal` cannot hold (`-Infinity`).
+    case numericText(String)
     case uuid(UUID)
     /// A point in time, kept to the microsecond (PostgreSQL's resolution); finer fractions are rounded.
     case timestamptz(Date)
@@ -29,7 +31,7 @@ package enum PostgresValue: Hashable, Sendable {
         case .float8: .float8
         case .text: .text
         case .bytea: .bytea
-        case .numeric: .numeric
+        case .numeric, .numericText: .numeric
         case .uuid: .uuid
         case .timestamptz: .timestamptz
         case .jsonb: .jsonb
@@ -38,7 +40,9 @@ package enum PostgresValue: Hashable, Sendable {
 
     /// The form the parameter travels in.
     package var format: PostgresFormat {
-        if case .numeric = self { return .text }
-        return .binary
+        switch self {
+        case .numeric, .numericText: .text
+        default: .binary
+        }
     }
 }

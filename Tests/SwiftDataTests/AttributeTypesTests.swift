@@ -5,8 +5,8 @@ import Testing
 
 /// Every attribute type survives a save and a reload through a fresh container.
 @Suite struct AttributeTypesTests {
-    @Test func everyTypeRoundTrips() throws {
-        let directory = TemporaryDirectory()
+    @Test(arguments: StoreKind.all) func everyTypeRoundTrips(store: StoreKind) throws {
+        let directory = store.location()
         let uuid = UUID()
         let date = Date(timeIntervalSinceReferenceDate: 123_456.789_012_345)
         do {
@@ -128,8 +128,8 @@ import Testing
         #expect(entity.attributesByName["mood"]?.isOptional == false)
     }
 
-    @Test func nanSurvivesInANonOptionalDouble() throws {
-        let directory = TemporaryDirectory()
+    @Test(arguments: StoreKind.all) func nanSurvivesInANonOptionalDouble(store: StoreKind) throws {
+        let directory = store.location()
         do {
             let context = ModelContext(try makeContainer(Sample.self, in: directory))
             let sample = Sample()

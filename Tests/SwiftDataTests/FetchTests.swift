@@ -33,8 +33,8 @@ import Testing
         #expect(try labels(#Predicate { _ in true }).count == 10)
     }
 
-    @Test func optionalsCompareAsInSwift() throws {
-        let context = ModelContext(try makeMemoryContainer(Sample.self))
+    @Test(arguments: StoreKind.all) func optionalsCompareAsInSwift(store: StoreKind) throws {
+        let context = ModelContext(try store.makeContainer(Sample.self))
         let withValue = Sample()
         withValue.optionalString = "x"
         withValue.int = 1
@@ -92,8 +92,8 @@ import Testing
         #expect(byLabel.first?.label == "c9")
     }
 
-    @Test func stringSortMatchesSwift() throws {
-        let context = ModelContext(try makeMemoryContainer(Counter.self))
+    @Test(arguments: StoreKind.all) func stringSortMatchesSwift(store: StoreKind) throws {
+        let context = ModelContext(try store.makeContainer(Counter.self))
         let labels = ["b", "B", "a", "é", "e", "Z", "", "aa", "ä"]
         labels.forEach { context.insert(Counter(label: $0)) }
         try context.save()
@@ -105,8 +105,8 @@ import Testing
         #expect(lexical == labels.sorted { String.StandardComparator.lexical.compare($0, $1) == .orderedAscending })
     }
 
-    @Test func decimalsSortNumerically() throws {
-        let context = ModelContext(try makeMemoryContainer(Sample.self))
+    @Test(arguments: StoreKind.all) func decimalsSortNumerically(store: StoreKind) throws {
+        let context = ModelContext(try store.makeContainer(Sample.self))
         let values: [Decimal] = [10, 9.5, -1, 100.25, 0, Decimal(string: "1e20")!]
         for value in values {
             let sample = Sample()
@@ -121,8 +121,8 @@ import Testing
         #expect(big == [10, 100.25, Decimal(string: "1e20")!])
     }
 
-    @Test func tiesKeepInsertionOrder() throws {
-        let context = ModelContext(try makeMemoryContainer(Counter.self))
+    @Test(arguments: StoreKind.all) func tiesKeepInsertionOrder(store: StoreKind) throws {
+        let context = ModelContext(try store.makeContainer(Counter.self))
         for index in 0..<20 { context.insert(Counter(label: "\(index)")) }
         try context.save()
         let labels = try context.fetch(FetchDescriptor<Counter>(sortBy: [SortDescriptor(\.value)])).map(\.label)

@@ -6,8 +6,8 @@ import Testing
 
 /// Insert, delete, save, rollback and the bookkeeping around them, with Apple's semantics.
 @Suite struct ModelContextTests {
-    @Test func insertIsIdempotentAndIdentifiersBecomePermanentAtSave() throws {
-        let context = ModelContext(try makeMemoryContainer(User.self))
+    @Test(arguments: StoreKind.all) func insertIsIdempotentAndIdentifiersBecomePermanentAtSave(store: StoreKind) throws {
+        let context = ModelContext(try store.makeContainer(User.self))
         let user = User(name: "Ann", email: "ann@example.com")
         #expect(user.modelContext == nil)
         context.insert(user)
@@ -25,8 +25,8 @@ import Testing
         #expect(!context.hasChanges && !user.hasChanges)
     }
 
-    @Test func pendingArraysAndHasChanges() throws {
-        let context = ModelContext(try makeMemoryContainer(User.self))
+    @Test(arguments: StoreKind.all) func pendingArraysAndHasChanges(store: StoreKind) throws {
+        let context = ModelContext(try store.makeContainer(User.self))
         let kept = User(name: "Kept", email: "")
         let changed = User(name: "Changed", email: "")
         let removed = User(name: "Removed", email: "")
@@ -45,8 +45,8 @@ import Testing
         #expect(removed.isDeleted && !changed.isDeleted)
     }
 
-    @Test func deletedModelAfterSaveHasNoContextAndIsNotDeleted() throws {
-        let context = ModelContext(try makeMemoryContainer(User.self))
+    @Test(arguments: StoreKind.all) func deletedModelAfterSaveHasNoContextAndIsNotDeleted(store: StoreKind) throws {
+        let context = ModelContext(try store.makeContainer(User.self))
         let user = User(name: "Gone", email: "")
         context.insert(user)
         try context.save()
@@ -60,8 +60,8 @@ import Testing
         #expect(user.name == "Gone", "a deleted model keeps its last values")
     }
 
-    @Test func deletingAnInsertedModelCancelsTheInsert() throws {
-        let context = ModelContext(try makeMemoryContainer(User.self))
+    @Test(arguments: StoreKind.all) func deletingAnInsertedModelCancelsTheInsert(store: StoreKind) throws {
+        let context = ModelContext(try store.makeContainer(User.self))
         let user = User(name: "Never", email: "")
         context.insert(user)
         context.delete(user)
@@ -70,8 +70,8 @@ import Testing
         #expect(try context.fetchCount(FetchDescriptor<User>()) == 0)
     }
 
-    @Test func rollbackDiscardsInsertsRestoresChangesAndUndeletes() throws {
-        let context = ModelContext(try makeMemoryContainer(User.self))
+    @Test(arguments: StoreKind.all) func rollbackDiscardsInsertsRestoresChangesAndUndeletes(store: StoreKind) throws {
+        let context = ModelContext(try store.makeContainer(User.self))
         let changed = User(name: "Original", email: "o@example.com")
         let deleted = User(name: "Deleted", email: "")
         context.insert(changed)
@@ -90,8 +90,8 @@ import Testing
         #expect(try context.fetch(FetchDescriptor<User>()).map(\.name).sorted() == ["Deleted", "Original"])
     }
 
-    @Test func oneObjectPerRowPerContext() throws {
-        let container = try makeMemoryContainer(User.self)
+    @Test(arguments: StoreKind.all) func oneObjectPerRowPerContext(store: StoreKind) throws {
+        let container = try store.makeContainer(User.self)
         let context = ModelContext(container)
         let user = User(name: "Solo", email: "")
         context.insert(user)
@@ -104,8 +104,8 @@ import Testing
         #expect(other[0].persistentModelID == user.persistentModelID)
     }
 
-    @Test func registeredModelAndModelForIdentifier() throws {
-        let container = try makeMemoryContainer(User.self)
+    @Test(arguments: StoreKind.all) func registeredModelAndModelForIdentifier(store: StoreKind) throws {
+        let container = try store.makeContainer(User.self)
         let context = ModelContext(container)
         let user = User(name: "Found", email: "")
         context.insert(user)
@@ -122,8 +122,8 @@ import Testing
         #expect(other.registeredModel(for: id) as User? === loaded)
     }
 
-    @Test func changesInAnotherContextAreSeenAfterSave() throws {
-        let container = try makeMemoryContainer(User.self)
+    @Test(arguments: StoreKind.all) func changesInAnotherContextAreSeenAfterSave(store: StoreKind) throws {
+        let container = try store.makeContainer(User.self)
         let writer = ModelContext(container)
         let reader = ModelContext(container)
         let user = User(name: "Shared", email: "")
@@ -139,8 +139,8 @@ import Testing
         #expect(try reader.fetch(FetchDescriptor<User>()).isEmpty)
     }
 
-    @Test func refetchKeepsUnsavedEdits() throws {
-        let container = try makeMemoryContainer(User.self)
+    @Test(arguments: StoreKind.all) func refetchKeepsUnsavedEdits(store: StoreKind) throws {
+        let container = try store.makeContainer(User.self)
         let writer = ModelContext(container)
         let reader = ModelContext(container)
         writer.insert(User(name: "A", email: "a"))
@@ -156,8 +156,8 @@ import Testing
         #expect(mine.email == "theirs")
     }
 
-    @Test func notificationsCarryIdentifiers() throws {
-        let context = ModelContext(try makeMemoryContainer(User.self))
+    @Test(arguments: StoreKind.all) func notificationsCarryIdentifiers(store: StoreKind) throws {
+        let context = ModelContext(try store.makeContainer(User.self))
         let existing = User(name: "Existing", email: "")
         let doomed = User(name: "Doomed", email: "")
         context.insert(existing)
@@ -183,8 +183,8 @@ import Testing
         #expect(info[ModelContext.NotificationKey.deletedIdentifiers.rawValue] as? [PersistentIdentifier] == [doomedID])
     }
 
-    @Test func transactionSavesOrRollsBack() throws {
-        let context = ModelContext(try makeMemoryContainer(User.self))
+    @Test(arguments: StoreKind.all) func transactionSavesOrRollsBack(store: StoreKind) throws {
+        let context = ModelContext(try store.makeContainer(User.self))
         try context.transaction { context.insert(User(name: "Committed", email: "")) }
         #expect(!context.hasChanges)
         struct Failure: Error {}
@@ -198,8 +198,8 @@ import Testing
         #expect(try context.fetch(FetchDescriptor<User>()).map(\.name) == ["Committed"])
     }
 
-    @Test func deleteWhereAppliesAtSave() throws {
-        let container = try makeMemoryContainer(User.self)
+    @Test(arguments: StoreKind.all) func deleteWhereAppliesAtSave(store: StoreKind) throws {
+        let container = try store.makeContainer(User.self)
         let context = ModelContext(container)
         for name in ["a", "b", "c"] { context.insert(User(name: name, email: name == "b" ? "keep" : "drop")) }
         try context.save()
@@ -214,8 +214,8 @@ import Testing
         #expect(try ModelContext(container).fetchCount(FetchDescriptor<User>()) == 0)
     }
 
-    @Test func modelOutsideTheSchemaIsAClearErrorAtSave() throws {
-        let context = ModelContext(try makeMemoryContainer(User.self))
+    @Test(arguments: StoreKind.all) func modelOutsideTheSchemaIsAClearErrorAtSave(store: StoreKind) throws {
+        let context = ModelContext(try store.makeContainer(User.self))
         context.insert(Counter(label: "stray"))
         #expect {
             try context.save()

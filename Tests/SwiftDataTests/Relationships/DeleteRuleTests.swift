@@ -8,8 +8,8 @@ import Testing
 
 /// Delete rules apply at save, in the store and in memory alike.
 @Suite struct DeleteRuleTests {
-    @Test func nullifyClearsTheInverse() throws {
-        let container = try makeMemoryContainer(Person.self)
+    @Test(arguments: StoreKind.all) func nullifyClearsTheInverse(store: StoreKind) throws {
+        let container = try store.makeContainer(Person.self)
         let context = ModelContext(container)
         let ann = Person(name: "Ann")
         let hello = Message(text: "hello")
@@ -28,8 +28,8 @@ import Testing
         #expect(try fresh.fetch(FetchDescriptor<Passport>()).first?.holder == nil)
     }
 
-    @Test func cascadeDeletesThroughAnyDepth() throws {
-        let container = try makeMemoryContainer(Node.self, AnimalCategory.self)
+    @Test(arguments: StoreKind.all) func cascadeDeletesThroughAnyDepth(store: StoreKind) throws {
+        let container = try store.makeContainer(Node.self, AnimalCategory.self)
         let context = ModelContext(container)
         let root = Node(name: "root")
         context.insert(root)
@@ -55,8 +55,8 @@ import Testing
         #expect(try fresh.fetchCount(FetchDescriptor<Animal>()) == 0)
     }
 
-    @Test func cascadeStopsAtCycles() throws {
-        let context = ModelContext(try makeMemoryContainer(Node.self))
+    @Test(arguments: StoreKind.all) func cascadeStopsAtCycles(store: StoreKind) throws {
+        let context = ModelContext(try store.makeContainer(Node.self))
         let a = Node(name: "a")
         let b = Node(name: "b", parent: a)
         context.insert(a)
@@ -68,8 +68,8 @@ import Testing
         #expect(try context.fetchCount(FetchDescriptor<Node>()) == 0)
     }
 
-    @Test func denyRefusesTheSaveAndWritesNothing() throws {
-        let container = try makeMemoryContainer(Library.self)
+    @Test(arguments: StoreKind.all) func denyRefusesTheSaveAndWritesNothing(store: StoreKind) throws {
+        let container = try store.makeContainer(Library.self)
         let context = ModelContext(container)
         let library = Library(name: "Central")
         library.books = [Book(title: "Dune")]
@@ -109,8 +109,8 @@ import Testing
         #expect(stored == "1\n", "in the store too")
     }
 
-    @Test func requiredToOneCannotBeLeftEmpty() throws {
-        let container = try makeMemoryContainer(Owner.self)
+    @Test(arguments: StoreKind.all) func requiredToOneCannotBeLeftEmpty(store: StoreKind) throws {
+        let container = try store.makeContainer(Owner.self)
         let context = ModelContext(container)
         let owner = Owner(name: "Sam")
         context.insert(owner)
@@ -126,8 +126,8 @@ import Testing
         #expect(try ModelContext(container).fetchCount(FetchDescriptor<Owner>()) == 1)
     }
 
-    @Test func countsAreCheckedAtSave() throws {
-        let container = try makeMemoryContainer(Library.self)
+    @Test(arguments: StoreKind.all) func countsAreCheckedAtSave(store: StoreKind) throws {
+        let container = try store.makeContainer(Library.self)
         let context = ModelContext(container)
         let library = Library(name: "Small")
         library.featured = [Book(title: "1"), Book(title: "2"), Book(title: "3")]
@@ -144,8 +144,8 @@ import Testing
         #expect(try ModelContext(container).fetchCount(FetchDescriptor<Book>()) == 3)
     }
 
-    @Test func batchDeleteAppliesRules() throws {
-        let container = try makeMemoryContainer(AnimalCategory.self)
+    @Test(arguments: StoreKind.all) func batchDeleteAppliesRules(store: StoreKind) throws {
+        let container = try store.makeContainer(AnimalCategory.self)
         let context = ModelContext(container)
         for name in ["Mammal", "Bird"] {
             let category = AnimalCategory(name: name)

@@ -77,8 +77,8 @@ import Testing
         #expect(grandchild.parent === child)
     }
 
-    @Test func insertingAModelInsertsEverythingNewItReaches() throws {
-        let context = ModelContext(try makeMemoryContainer(AnimalCategory.self, Node.self))
+    @Test(arguments: StoreKind.all) func insertingAModelInsertsEverythingNewItReaches(store: StoreKind) throws {
+        let context = ModelContext(try store.makeContainer(AnimalCategory.self, Node.self))
         let mammals = AnimalCategory(name: "Mammal")
         mammals.animals = [Animal(name: "Dog", diet: .carnivorous), Animal(name: "Cow", diet: .herbivorous)]
         context.insert(mammals)

@@ -64,12 +64,12 @@ import Testing
         #expect(otherLog.selects.isEmpty)
     }
 
-    @Test func modelsInACycleAreFreedWithTheirContext() throws {
+    @Test(arguments: StoreKind.all) func modelsInACycleAreFreedWithTheirContext(store: StoreKind) throws {
         weak var weakParent: Node?
         weak var weakChild: Node?
         weak var weakContainer: ModelContainer?
         do {
-            let container = try makeMemoryContainer(Node.self)
+            let container = try store.makeContainer(Node.self)
             weakContainer = container
             do {
                 let context = ModelContext(container)

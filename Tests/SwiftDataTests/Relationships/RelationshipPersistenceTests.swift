@@ -7,8 +7,8 @@ import Testing
 
 /// Relationships survive a save and a fresh container, in order.
 @Suite struct RelationshipPersistenceTests {
-    @Test func animalsSampleRoundTrips() throws {
-        let directory = TemporaryDirectory()
+    @Test(arguments: StoreKind.all) func animalsSampleRoundTrips(store: StoreKind) throws {
+        let directory = store.location()
         do {
             let context = ModelContext(try makeContainer(AnimalCategory.self, in: directory))
             let mammals = AnimalCategory(name: "Mammal")
@@ -33,8 +33,8 @@ import Testing
         #expect(stray.category == nil)
     }
 
-    @Test func reorderingAndMovingPersist() throws {
-        let directory = TemporaryDirectory()
+    @Test(arguments: StoreKind.all) func reorderingAndMovingPersist(store: StoreKind) throws {
+        let directory = store.location()
         do {
             let context = ModelContext(try makeContainer(Node.self, in: directory))
             let root = Node(name: "root")
@@ -64,8 +64,8 @@ import Testing
         #expect(root.children.last?.children.map(\.name) == ["d"])
     }
 
-    @Test func manyToManyRoundTrips() throws {
-        let directory = TemporaryDirectory()
+    @Test(arguments: StoreKind.all) func manyToManyRoundTrips(store: StoreKind) throws {
+        let directory = store.location()
         do {
             let context = ModelContext(try makeContainer(Student.self, in: directory))
             let ann = Student(name: "Ann")
@@ -88,8 +88,8 @@ import Testing
         #expect(art.students.map(\.name) == ["Bob", "Ann"], "each side keeps its own order")
     }
 
-    @Test func optionalToManyIsEmptyNotNilAfterAFetch() throws {
-        let directory = TemporaryDirectory()
+    @Test(arguments: StoreKind.all) func optionalToManyIsEmptyNotNilAfterAFetch(store: StoreKind) throws {
+        let directory = store.location()
         do {
             let context = ModelContext(try makeContainer(Library.self, in: directory))
             context.insert(Library(name: "Central"))
@@ -101,8 +101,8 @@ import Testing
         #expect(library.featured?.isEmpty == true)
     }
 
-    @Test func oneToOneAndRelationshipsWithoutInverse() throws {
-        let directory = TemporaryDirectory()
+    @Test(arguments: StoreKind.all) func oneToOneAndRelationshipsWithoutInverse(store: StoreKind) throws {
+        let directory = store.location()
         do {
             let context = ModelContext(try makeContainer(Person.self, Library.self, in: directory))
             let ann = Person(name: "Ann")
@@ -126,8 +126,8 @@ import Testing
         #expect(library.books.first?.favoriteTag === library.tags[1])
     }
 
-    @Test func unsavedChangesAreReflectedWhenARelationshipLoads() throws {
-        let container = try makeMemoryContainer(Node.self)
+    @Test(arguments: StoreKind.all) func unsavedChangesAreReflectedWhenARelationshipLoads(store: StoreKind) throws {
+        let container = try store.makeContainer(Node.self)
         do {
             let context = ModelContext(container)
             let root = Node(name: "root")
@@ -156,8 +156,8 @@ import Testing
         #expect(root.children.map(\.name) == ["kept", "fresh", "joining"])
     }
 
-    @Test func rollbackRestoresRelationships() throws {
-        let context = ModelContext(try makeMemoryContainer(Node.self))
+    @Test(arguments: StoreKind.all) func rollbackRestoresRelationships(store: StoreKind) throws {
+        let context = ModelContext(try store.makeContainer(Node.self))
         let root = Node(name: "root")
         context.insert(root)
         _ = Node(name: "a", parent: root)

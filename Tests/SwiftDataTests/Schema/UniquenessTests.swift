@@ -6,8 +6,8 @@ import Testing
 
 /// Unique constraints turn inserts of existing values into updates (upserts), as Apple's do.
 @Suite struct UniquenessTests {
-    @Test func insertingAnExistingValueUpdatesTheStoredModel() throws {
-        let container = try makeMemoryContainer(Country.self)
+    @Test(arguments: StoreKind.all) func insertingAnExistingValueUpdatesTheStoredModel(store: StoreKind) throws {
+        let container = try store.makeContainer(Country.self)
         let context = ModelContext(container)
         let france = Country(code: "FR", name: "France")
         context.insert(france)
@@ -24,8 +24,8 @@ import Testing
         #expect(stored.map(\.name) == ["République française"], "last write wins")
     }
 
-    @Test func duplicatesInOneSaveBecomeOneModel() throws {
-        let container = try makeMemoryContainer(Country.self)
+    @Test(arguments: StoreKind.all) func duplicatesInOneSaveBecomeOneModel(store: StoreKind) throws {
+        let container = try store.makeContainer(Country.self)
         let context = ModelContext(container)
         let first = Country(code: "DE", name: "Germany")
         let second = Country(code: "DE", name: "Deutschland")
@@ -43,8 +43,8 @@ import Testing
             "members of the duplicate's one-to-many relationships join the surviving model")
     }
 
-    @Test func compoundAndRelationshipConstraints() throws {
-        let container = try makeMemoryContainer(Seat.self)
+    @Test(arguments: StoreKind.all) func compoundAndRelationshipConstraints(store: StoreKind) throws {
+        let container = try store.makeContainer(Seat.self)
         let context = ModelContext(container)
         context.insert(Seat(row: "A", number: 1, price: 10))
         context.insert(Seat(row: "A", number: 2, price: 10))
@@ -68,8 +68,8 @@ import Testing
         #expect(constraints == [["row", "number"], ["holder"]])
     }
 
-    @Test func changingAValueToAnExistingOneIsAnError() throws {
-        let container = try makeMemoryContainer(Country.self)
+    @Test(arguments: StoreKind.all) func changingAValueToAnExistingOneIsAnError(store: StoreKind) throws {
+        let container = try store.makeContainer(Country.self)
         let context = ModelContext(container)
         let spain = Country(code: "ES", name: "Spain")
         let italy = Country(code: "IT", name: "Italy")
@@ -82,15 +82,18 @@ import Testing
         } throws: { error in
             let error = try #require(error as? SwiftDataError)
             return error == .modelValidationFailure
-                && (error.storeMessage ?? "").contains("UNIQUE constraint failed: Country.code")
+                && (error.storeMessage ?? "").contains(
+                    store == .sqlite
+                        ? "UNIQUE constraint failed: Country.code"
+                        : #"violates unique constraint "Country_unique_code""#)
         }
         #expect(
             try ModelContext(container).fetch(FetchDescriptor<Country>(sortBy: [SortDescriptor(\.code)])).map(\.code)
                 == ["ES", "IT"])
     }
 
-    @Test func nilValuesNeverCollide() throws {
-        let container = try makeMemoryContainer(Seat.self)
+    @Test(arguments: StoreKind.all) func nilValuesNeverCollide(store: StoreKind) throws {
+        let container = try store.makeContainer(Seat.self)
         let context = ModelContext(container)
         context.insert(Seat(row: "C", number: 1))
         context.insert(Seat(row: "C", number: 2))

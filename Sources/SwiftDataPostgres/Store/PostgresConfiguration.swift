@@ -1,0 +1,84 @@
+import Foundation
+import SwiftDataCore
+
+/// A PostgreSQL database that keeps a container's models: pass it to `ModelContainer(for:configurations:)` in place
+/// of a `ModelConfiguration`, in the style of Apple's custom stores (`DataStoreConfiguration`).
+///
+/// ```swift
+/// let container = try ModelContainer(
+///     for: Trip.self, configurations: PostgresConfiguration(url: "postgresql://app@db.example.com:5432/trips"))
+/// ```
+///
+/// The URL takes every form libpq accepts: `postgresql://user:password@host:port/database?sslmode=require`, or
+/// `key=value` pairs (`host=/var/run/postgresql dbname=trips`), with libpq's environment variables (`PGHOST`,
+/// `PGPASSWORD`, ...) and `~/.pgpass` for what it leaves out. Errors name the server, never the password.
+///
+/// An addition to Apple's API, in its own module (`import SwiftDataPostgres`).
+public struct PostgresConfiguration: DataStoreConfiguration, Sendable, CustomDebugStringConvertible {
+    /// The store this configuration opens.
+    public typealias Store = PostgresStore
+
+    /// The configuration's name (`default` unless given).
+    public var name: String
+    /// The libpq connection string or URL of the database.
+    public var url: String
+    /// The models the store holds; `nil` means all of the container's.
+    public var schema: Schema?
+    /// The PostgreSQL schema (namespace) that holds the store's tables, created if missing: several apps, or
+    /// several stores of one app, share a database each in a schema of its own. `public` unless given.
+    public var postgresSchema: String
+    /// Whether the store may be written; a store opened with `false` is neither created nor migrated.
+    public var allowsSave: Bool
+    /// The most connections the store opens for fetches and saves (besides one that listens for other instances'
+    /// changes); 4 unless given.
+    public var maximumConnections: Int
+
+    /// A configuration of the database at `url`, holding the models of `schema` (all of the container's if `nil`).
+    public init(
+        _ name: String = "default", url: String, schema: Schema? = nil, postgresSchema: String = "public",
+        allowsSave: Bool = true, maximumConnections: Int = 4
+    ) {
+        self.name = name
+        self.url = url
+        self.schema = schema
+        self.postgresSchema = postgresSchema
+        self.allowsSave = allowsSave
+        self.maximumConnections = maximumConnections
+    }
+
+    /// Refuses a configuration that cannot open a store: an empty URL, an empty schema name, no connections.
+    public func validate() throws {
+        if url.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw SwiftDataError.loadIssueModelContainer.with(
+                reason: "the PostgreSQL configuration '\(name)' has an empty URL",
+                suggestion: "Pass a URL such as postgresql://user@host:5432/database")
+        }
+        if postgresSchema.isEmpty || postgresSchema.utf8.count > 63 {
+            throw SwiftDataError.loadIssueModelContainer.with(
+                reason: "the PostgreSQL schema name '\(postgresSchema)' is empty or longer than 63 bytes",
+                suggestion: "Pass a schema name of 1 to 63 bytes")
+        }
+        if maximumConnections < 1 {
+            throw SwiftDataError.loadIssueModelContainer.with(
+                reason: "the PostgreSQL configuration '\(name)' allows \(maximumConnections) connections",
+                suggestion: "Allow at least one connection")
+        }
+    }
+
+    /// The configuration without its password.
+    public var debugDescription: String {
+        "PostgresConfiguration(\(name), \(PostgresConfiguration.redacting(url)), schema \(postgresSchema))"
+    }
+
+    /// A connection string with any password replaced by `***`.
+    static func redacting(_ url: String) -> String {
+        var text = url
+        if let scheme = text.range(of: "://"), let at = text.range(of: "@", range: scheme.upperBound..<text.endIndex),
+            let colon = text.range(of: ":", range: scheme.upperBound..<at.lowerBound)
+        {
+            text.replaceSubrange(colon.upperBound..<at.lowerBound, with: "***")
+        }
+        return text.replacingOccurrences(
+            of: #"password\s*=\s*('[^']*'|\S+)"#, with: "password=***", options: .regularExpression)
+    }
+}

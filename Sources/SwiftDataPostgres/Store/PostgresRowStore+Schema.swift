@@ -1,0 +1,107 @@
+import Foundation
+import SwiftDataCore
+import SwiftDataSQL
+
+extension PostgresRowStore {
+    /// What the metadata table records.
+    struct Metadata {
+        var identifier: String?
+        var schema: PostgresStoredSchema?
+        var version: Schema.Version?
+    }
+
+    /// Creates the PostgreSQL schema and the store's tables, or migrates them to `schema` (through the stages of
+    /// `migrationPlan` first, when the store records an older version), and returns the store identifier. It runs
+    /// in one transaction (PostgreSQL's DDL is transactional), holding the lock saves take: any number of
+    /// processes may open one store at once, one creates or migrates it, and a failure leaves it as it was.
+    static func prepare(
+        _ connection: PostgresConnection, schema: Schema, configuration: PostgresConfiguration,
+        migrationPlan: (any SchemaMigrationPlan.Type)?
+    ) throws -> String {
+        let namespace = configuration.postgresSchema
+        let server = connection.endpoint.description
+        return try connection.transaction(isolation: .readCommitted, attempts: 1) { connection in
+            try lockSaves(connection, postgresSchema: namespace)
+            let exists = try connection.preparedQuery(
+                "SELECT 1 FROM pg_namespace WHERE nspname = $1", [.text(namespace)]
+            ).rowCount > 0
+            if !exists {
+                guard configuration.allowsSave else {
+                    throw SwiftDataError.loadIssueModelContainer.with(
+                        reason: "the PostgreSQL schema '\(namespace)' does not exist on \(server)",
+                        suggestion: "Open the store with allowsSave: true once to create it")
+                }
+                try connection.execute("CREATE SCHEMA \(PostgreSQLDialect().quote(namespace))")
+            }
+            let tables = try tableNames(connection, namespace: namespace)
+            let stored = try readMetadata(connection, tables: tables, namespace: namespace, server: server)
+            if let identifier = stored.identifier, let recorded = stored.schema, recorded.holds(schema),
+                stored.version == schema.version
+            {
+                return identifier
+            }
+            guard configuration.allowsSave else {
+                throw SwiftDataError.loadIssueModelContainer.with(
+                    reason: "the store in the PostgreSQL schema '\(namespace)' on \(server) does not hold the models",
+                    suggestion: "Open the store with allowsSave: true once, so that it is created or migrates")
+            }
+            for statement in PostgresSchemaSQL.storeTables { try connection.execute(statement) }
+            let identifier = stored.identifier ?? UUID().uuidString
+            var migration = PostgresMigration(
+                connection: connection, stored: stored.schema ?? PostgresStoredSchema(entities: []),
+                configuration: configuration, identifier: identifier)
+            if let plan = migrationPlan, stored.schema != nil {
+                let version =
+                    MigrationPlanRun.storeVersion(recorded: stored.version, in: plan, target: migration)
+                    ?? stored.version
+                if let version, version != schema.version {
+                    try MigrationPlanRun.run(plan, from: version, to: schema.version, on: &migration)
+                }
+            }
+            try migration.migrate(to: schema, existingTables: stored.schema == nil ? tables : [])
+            let json = String(decoding: try JSONEncoder().encode(migration.stored), as: UTF8.self)
+            try connection.preparedQuery(
+                """
+                INSERT INTO \(metadataTable) (key, value) VALUES ('schema', $1), ('store_identifier', $2), \
+                ('schema_version', $3) ON CONFLICT (key) DO UPDATE SET value = excluded.value
+                """, [.text(json), .text(identifier), .text(schema.version.description)])
+            return identifier
+        }
+    }
+
+    /// The names of the tables of a PostgreSQL schema.
+    static func tableNames(_ connection: PostgresConnection, namespace: String) throws -> Set<String> {
+        let result = try connection.preparedQuery(
+            "SELECT tablename::text FROM pg_tables WHERE schemaname = $1", [.text(namespace)])
+        return Set(try (0..<result.rowCount).compactMap { try result.string($0, 0) })
+    }
+
+    private static func readMetadata(
+        _ connection: PostgresConnection, tables: Set<String>, namespace: String, server: String
+    ) throws -> Metadata {
+        guard tables.contains(metadataTable) else { return Metadata() }
+        var metadata = Metadata()
+        let result = try connection.preparedQuery("SELECT key, value FROM \(metadataTable)")
+        for row in 0..<result.rowCount {
+            guard let key = try result.string(row, 0), let value = try result.string(row, 1) else { continue }
+            switch key {
+            case "store_identifier": metadata.identifier = value
+            case "schema_version":
+                let parts = value.split(separator: ".").compactMap { Int($0) }
+                if parts.count == 3 { metadata.version = Schema.Version(parts[0], parts[1], parts[2]) }
+            case "schema":
+                do {
+                    metadata.schema = try JSONDecoder().decode(PostgresStoredSchema.self, from: Data(value.utf8))
+                } catch {
+                    throw SwiftDataError.loadIssueModelContainer.with(
+                        reason:
+                            "the recorded schema of the store in the PostgreSQL schema '\(namespace)' on \(server) cannot be read: \(error)",
+                        suggestion: "The store was written by an incompatible version; restore it from a backup")
+                }
+            default: break
+            }
+        }
+        if metadata.schema != nil && metadata.version == nil { metadata.version = Schema.Version(1, 0, 0) }
+        return metadata
+    }
+}

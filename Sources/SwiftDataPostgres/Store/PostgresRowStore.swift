@@ -1,0 +1,389 @@
+import Foundation
+import SwiftDataCore
+import SwiftDataSQL
+import Synchronization
+
+/// The PostgreSQL store behind the row seam: one table per entity in the configuration's PostgreSQL schema, named
+/// after the model class, one column per attribute of a native type (see `PostgreSQLDialect` for each type's
+/// column), an integer `_pk` key, join tables as the SQLite store has them, and `_swiftdata_metadata`,
+/// `_swiftdata_sequence` and `_swiftdata_external` tables.
+///
+/// - **Connections.** A pool of `maximumConnections` (4 by default) serves fetches and saves; a fetch reads its
+///   whole result, then returns the connection before the context builds models. One more connection listens for
+///   other instances' saves (`LISTEN`/`NOTIFY`).
+/// - **Saves.** A save is one transaction at `READ COMMITTED` that first takes a transaction-level advisory lock of
+///   the PostgreSQL schema, so saves of every process run one after another, as SQLite's writers do: each sees every
+///   save committed before it, no save can fail with a serialization failure, and fetches never wait. The
+///   transaction sends a notification that reaches the other instances when it commits.
+/// - **External storage.** `.externalStorage` values are kept as `bytea` in `_swiftdata_external`, one row each,
+///   referred to from the model's row by a text reference, written and deleted in the save's transaction; they
+///   load when first read.
+///
+/// `@unchecked Sendable`: the pool and listener are `Sendable`; a shared connection (a migration stage's) is used
+/// only under `sharedLock`; `isWriting` only under `writeLock`.
+package final class PostgresRowStore: RowStore, @unchecked Sendable {
+    let configuration: PostgresConfiguration
+    package let identifier: String
+    package var configurationName: String { configuration.name }
+    package var allowsSave: Bool { configuration.allowsSave }
+    let schema: Schema
+    let dialect = PostgreSQLDialect()
+    private let pool: PostgresConnectionPool?
+    private let shared: PostgresConnection?
+    private let sharedLock = NSRecursiveLock()
+    private let writeLock = NSRecursiveLock()
+    private var isWriting = false
+    /// Set by the listener when another instance committed a save.
+    private let externalChange: ChangeFlag
+    private var listener: PostgresListener?
+    /// What this instance sends with its notifications, to tell them from other instances'.
+    private let instance = UUID().uuidString
+
+    static let keyColumn = StoreLayout.keyColumn
+    static let metadataTable = "_swiftdata_metadata"
+    static let sequenceTable = "_swiftdata_sequence"
+    static let externalTable = "_swiftdata_external"
+
+    /// A flag set from the listener's thread.
+    private final class ChangeFlag: Sendable {
+        let value = Atomic(false)
+    }
+
+    /// Connects to the configuration's database, creates or migrates the store's tables (through the plan's
+    /// stages first, when the store records an older version of the plan's schemas), and starts listening for
+    /// other instances' saves.
+    init(configuration: PostgresConfiguration, schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?) throws {
+        try configuration.validate()
+        self.configuration = configuration
+        self.schema = schema
+        let searchPath = "SET search_path TO \(PostgreSQLDialect().quote(configuration.postgresSchema))"
+        let pool = PostgresConnectionPool(configuration.url, size: configuration.maximumConnections) {
+            try $0.execute(searchPath)
+        }
+        self.pool = pool
+        shared = nil
+        externalChange = ChangeFlag()
+        identifier = try Self.mapErrors {
+            try pool.withConnection { connection in
+                try Self.prepare(
+                    connection, schema: schema, configuration: configuration, migrationPlan: migrationPlan)
+            }
+        }
+        let flag = externalChange
+        let instance = instance
+        listener = try Self.mapErrors {
+            try PostgresListener(configuration.url, channels: [Self.channel(configuration.postgresSchema)]) { event in
+                switch event {
+                case .notification(let notification) where notification.payload == instance: return
+                case .notification, .reconnected: flag.value.store(true, ordering: .releasing)
+                }
+            }
+        }
+    }
+
+    /// A store over a connection that a migration holds inside its transaction, for tables that already hold
+    /// `schema`'s models: what a migration stage's contexts use.
+    init(sharing connection: PostgresConnection, configuration: PostgresConfiguration, schema: Schema, identifier: String)
+    {
+        self.configuration = configuration
+        self.schema = schema
+        self.identifier = identifier
+        pool = nil
+        shared = connection
+        externalChange = ChangeFlag()
+    }
+
+    deinit { listener?.stop() }
+
+    /// The channel the stores of a PostgreSQL schema announce their saves on.
+    static func channel(_ postgresSchema: String) -> String {
+        String(decoding: "swiftdata_\(postgresSchema)".utf8.prefix(63), as: UTF8.self)
+    }
+
+    /// Runs `body` with a connection of the pool (or the shared one), reporting PostgreSQL's errors as the
+    /// framework's.
+    func withConnection<Result>(_ body: (PostgresConnection) throws -> Result) throws -> Result {
+        try Self.mapErrors {
+            if let shared {
+                sharedLock.lock()
+                defer { sharedLock.unlock() }
+                return try body(shared)
+            }
+            guard let pool else { throw SwiftDataError.storeError.with(reason: "the store has no connections") }
+            return try pool.withConnection(body)
+        }
+    }
+
+    /// Runs `body`, turning a `PostgresError` into a `SwiftDataError`: an error raised by a predicate's support
+    /// function into the Swift error it stands for.
+    static func mapErrors<Result>(model: String? = nil, _ body: () throws -> Result) throws -> Result {
+        do {
+            return try body()
+        } catch let error as PostgresError {
+            if error.message.hasPrefix(SQLFunction.errorPrefix) {
+                let reason = error.message.dropFirst(SQLFunction.errorPrefix.count).trimmingCharacters(in: .whitespaces)
+                if reason == "force unwrap of nil" { throw PredicateError.forceUnwrapFailure }
+                throw SwiftDataError.unsupportedPredicate.with(
+                    reason: "evaluating the predicate stops at \(reason), which traps in Swift", model: model,
+                    suggestion: "Guard the operation in the predicate, as Swift code would have to")
+            }
+            throw error.swiftDataError.with(model: model)
+        }
+    }
+
+    // MARK: RowStore
+
+    package func fetch<T: PersistentModel>(
+        _ request: FetchRequest<T>, row: (Int64, any _RowReader) throws -> Void
+    ) throws {
+        // Each result is read whole, and the connection returned, before models are built from it: building one
+        // may fetch again.
+        var results: [PostgresResult] = []
+        try withConnection { connection in
+            for statement in selectStatements(request) {
+                results.append(try Self.mapErrors(model: request.entity.name) { try run(statement, on: connection) })
+            }
+        }
+        for result in results {
+            let reader = PostgresRowReader(result)
+            for index in 0..<result.rowCount {
+                reader.row = index
+                try row(try reader.int64(0), reader)
+            }
+        }
+    }
+
+    /// Runs a generated statement as a prepared statement of the connection.
+    func run(_ statement: SQLStatement, on connection: PostgresConnection) throws -> PostgresResult {
+        try connection.preparedQuery(statement.sql, statement.parameters.map(PostgresValue.init(storing:)))
+    }
+
+    package func fetchMembers(
+        of relationship: Schema.Relationship, owners: [Int64], destination: Schema.Entity, properties: [Int],
+        row: (_ owner: Int64, _ member: Int64, any _RowReader) throws -> Void
+    ) throws {
+        let memberColumns = properties.compactMap { columnName(of: $0, in: destination) }.map {
+            "d.\(dialect.quote($0))"
+        }
+        let key = dialect.quote(Self.keyColumn)
+        let table = dialect.quote(destination.name)
+        let select: (String) -> String
+        switch relationship.storage {
+        case .inverseColumn:
+            guard let inverse = relationship.inverse else { return }
+            let column = "d.\(dialect.quote(inverse.name))"
+            let order = [column] + (inverse.positionColumn.map { ["d.\(dialect.quote($0))"] } ?? []) + ["d.\(key)"]
+            select = { list in
+                "SELECT \((["d.\(key)", column] + memberColumns).joined(separator: ", ")) FROM \(table) AS d "
+                    + "WHERE \(column) IN \(list) ORDER BY \(order.joined(separator: ", "))"
+            }
+        case .joinTable:
+            guard let join = PostgresJoinColumns(relationship) else { return }
+            select = { list in
+                "SELECT \((["d.\(key)", "j.\(join.owner)"] + memberColumns).joined(separator: ", ")) "
+                    + "FROM \(self.dialect.quote(join.table)) AS j JOIN \(table) AS d ON d.\(key) = j.\(join.member) "
+                    + "WHERE j.\(join.owner) IN \(list) ORDER BY j.\(join.owner), j.\(join.position), d.\(key)"
+            }
+        case .column:
+            return
+        }
+        var results: [PostgresResult] = []
+        try withConnection { connection in
+            for chunk in owners.chunked(by: 10_000) {
+                results.append(try connection.query(select(Self.keyList(chunk))))
+            }
+        }
+        for result in results {
+            let reader = PostgresRowReader(result)
+            for index in 0..<result.rowCount {
+                reader.row = index
+                try row(try reader.int64(1), try reader.int64(0), reader)
+            }
+        }
+    }
+
+    /// Keys as an SQL list, `(1, 2, 3)`: integers, written into the SQL text.
+    static func keyList<Keys: Collection<Int64>>(_ keys: Keys) -> String {
+        "(" + keys.map(String.init).joined(separator: ", ") + ")"
+    }
+
+    /// The column of a persisted property: an attribute's, or a to-one relationship's foreign key.
+    func columnName(of property: Int, in entity: Schema.Entity) -> String? {
+        if let attribute = entity.attribute(at: property) { return attribute.name }
+        if let relationship = entity.relationship(at: property), relationship.storage == .column {
+            return relationship.name
+        }
+        return nil
+    }
+
+    package func coverage<T: PersistentModel>(of request: FetchRequest<T>) -> FetchCoverage {
+        plan(request).coverage
+    }
+
+    package func fetchCount<T: PersistentModel>(_ request: FetchRequest<T>) throws -> Int {
+        guard request.keys == nil else {
+            var count = 0
+            try fetch(request) { _, _ in count += 1 }
+            return count
+        }
+        let statement: SQLStatement
+        if request.fetchLimit != nil || request.fetchOffset != nil {
+            var inner = selectStatements(request)[0]
+            inner.sql = "SELECT count(*) FROM (\(inner.sql)) AS counted"
+            statement = inner
+        } else {
+            statement = SQLGenerator.statement(
+                of: .count(from: request.entity.name, condition: plan(request).predicate?.condition), in: dialect)
+        }
+        return try withConnection { connection in
+            let result = try Self.mapErrors(model: request.entity.name) { try run(statement, on: connection) }
+            return Int(try result.int64(0, 0) ?? 0)
+        }
+    }
+
+    package func write<Result>(
+        for editingState: EditingState = EditingState(), _ body: (any RowStoreTransaction) throws -> Result
+    ) throws -> Result {
+        writeLock.lock()
+        defer { writeLock.unlock() }
+        guard !isWriting else {
+            throw SwiftDataError.storeError.with(
+                reason: "a save of the store '\(configuration.name)' started inside another save of it",
+                suggestion: "Save other contexts after the save in progress returns, not from code it runs")
+        }
+        isWriting = true
+        defer { isWriting = false }
+        let isShared = shared != nil
+        return try withConnection { connection in
+            try connection.transaction(isolation: .readCommitted, attempts: 1) { connection in
+                if !isShared { try Self.lockSaves(connection, postgresSchema: configuration.postgresSchema) }
+                let result = try body(PostgresTransaction(store: self, connection: connection))
+                if !isShared { try connection.notify(Self.channel(configuration.postgresSchema), payload: instance) }
+                return result
+            }
+        }
+    }
+
+    /// Takes the lock every save of the PostgreSQL schema's stores takes, until the transaction ends.
+    static func lockSaves(_ connection: PostgresConnection, postgresSchema: String) throws {
+        try connection.preparedQuery("SELECT pg_advisory_xact_lock(hashtext($1))", [.text("swiftdata:" + postgresSchema)])
+    }
+
+    package func erase() throws {
+        try write { transaction in
+            guard let transaction = transaction as? PostgresTransaction else { return }
+            for entity in schema.entities {
+                try transaction.connection.execute("DELETE FROM \(dialect.quote(entity.name))")
+                for relationship in entity.orderedRelationships {
+                    if case .joinTable(let table, true) = relationship.storage {
+                        try transaction.connection.execute("DELETE FROM \(dialect.quote(table))")
+                    }
+                }
+            }
+            try transaction.connection.execute("DELETE FROM \(Self.externalTable)")
+        }
+    }
+
+    package func readExternal(_ reference: String) throws -> Data {
+        try withConnection { connection in
+            let result = try connection.preparedQuery(
+                "SELECT data FROM \(Self.externalTable) WHERE id = $1", [.text(reference)])
+            guard result.rowCount == 1, let data = try result.data(0, 0) else {
+                throw SwiftDataError.storeError.with(
+                    reason: "the externally stored value \(reference) is missing from \(Self.externalTable)",
+                    suggestion: "Restore the database from a backup")
+            }
+            return data
+        }
+    }
+
+    /// Whether another instance saved since the last call: its notification arrived (no query is made).
+    package func hasExternalChanges() -> Bool {
+        externalChange.value.exchange(false, ordering: .acquiringAndReleasing)
+    }
+
+    // MARK: SQL
+
+    /// What SQL runs of a request: the predicate's translation (exact, or a superset of its rows), and the
+    /// `ORDER BY` terms, or `nil` when a sort descriptor has none.
+    struct SelectPlan {
+        var predicate: PredicateTranslation?
+        var orderings: [SQLOrdering]?
+
+        var coverage: FetchCoverage {
+            FetchCoverage(predicate: predicate?.isExact ?? true, sort: orderings != nil)
+        }
+    }
+
+    func plan<T: PersistentModel>(_ request: FetchRequest<T>) -> SelectPlan {
+        let entity = request.entity
+        let translation = request.predicate.map {
+            PredicateTranslator.translate(
+                $0, entity: entity, schema: schema, storeIdentifier: identifier, dialect: dialect)
+        }
+        if let translation, !translation.isExact, let predicate = request.predicate {
+            var shape = PredicateTranslator.nodeName(predicate.expression)
+            if shape.count > 300 { shape = shape.prefix(300) + "…" }
+            Log.warningOnce(
+                "part of a predicate on \(entity.name) is evaluated in memory (\(translation.reason ?? "no SQL")); "
+                    + "predicate shape: \(shape)")
+        }
+        var orderings: [SQLOrdering]?
+        do {
+            orderings = try SortTranslator.orderings(
+                for: request.sortBy, entity: entity, schema: schema, dialect: dialect)
+        } catch {
+            Log.warningOnce("sorting \(entity.name) happens in memory: \(error)")
+        }
+        return SelectPlan(predicate: translation, orderings: orderings)
+    }
+
+    /// The `SELECT` statements of a request: one, or one per chunk of requested keys. When the plan does not cover
+    /// the whole request, they select a superset of its rows, unwindowed (see `FetchCoverage`).
+    func selectStatements<T: PersistentModel>(_ request: FetchRequest<T>) -> [SQLStatement] {
+        let plan = plan(request)
+        var columns: [String] = []
+        for property in request.properties {
+            if let column = columnName(of: property, in: request.entity) { columns.append(column) }
+        }
+        var select = SQLSelect.fetch(
+            from: request.entity.name, columns: columns, condition: plan.predicate?.condition,
+            orderings: plan.orderings ?? [], limit: request.fetchLimit, offset: request.fetchOffset,
+            isComplete: plan.coverage.isComplete)
+        guard let keys = request.keys else { return [SQLGenerator.statement(of: select, in: dialect)] }
+        let condition = select.condition
+        return keys.chunked(by: 10_000).map { chunk in
+            let inChunk = SQLExpression.inList(.column(Self.keyColumn), chunk.map { .bind(.int64($0), .integer) })
+            select.condition = condition.map { .and($0, inChunk) } ?? inChunk
+            return SQLGenerator.statement(of: select, in: dialect)
+        }
+    }
+}
+
+/// The columns of a join table, quoted, from one side of its relationship.
+struct PostgresJoinColumns {
+    let table: String
+    /// This side's key column, and the other side's.
+    let owner: String
+    let member: String
+    /// The member's position in this side's array, and this side's position in the member's inverse array.
+    let position: String
+    let otherPosition: String
+
+    init?(_ relationship: Schema.Relationship) {
+        guard case .joinTable(let table, let isOwner) = relationship.storage else { return nil }
+        self.table = table
+        let columns = StoreLayout.joinColumns(isOwner: isOwner)
+        owner = "\"\(columns.this)\""
+        member = "\"\(columns.other)\""
+        position = isOwner ? "\"position\"" : "\"inverse_position\""
+        otherPosition = isOwner ? "\"inverse_position\"" : "\"position\""
+    }
+}
+
+extension Array {
+    /// The array in slices of at most `size` elements.
+    func chunked(by size: Int) -> [ArraySlice<Element>] {
+        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
+    }
+}

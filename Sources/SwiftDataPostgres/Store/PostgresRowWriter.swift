@@ -1,0 +1,52 @@
+import Foundation
+import SwiftDataCore
+
+/// Collects the parameters of one statement from a model's values, as `PostgresValue+Store.swift` says the store
+/// keeps them. Externally stored data gets a new reference, and waits in `externalData` for the transaction to write
+/// it to the external data table with the row.
+final class PostgresRowWriter: _RowWriter {
+    /// The parameters, `$1` first.
+    private(set) var values: [PostgresValue] = []
+    /// Externally stored values bound since the last `reset`, by reference.
+    private(set) var externalData: [(reference: String, data: Data)] = []
+
+    /// Empties the parameters (not the external data, which `takeExternalData` empties).
+    func reset(count: Int) {
+        values.removeAll(keepingCapacity: true)
+        values.append(contentsOf: repeatElement(.null, count: count))
+    }
+
+    /// The external data bound so far; it is forgotten here.
+    func takeExternalData() -> [(reference: String, data: Data)] {
+        defer { externalData.removeAll() }
+        return externalData
+    }
+
+    /// Sets parameter `parameter` (1-based), growing the list as needed.
+    func set(_ value: PostgresValue, _ parameter: Int32) {
+        let index = Int(parameter) - 1
+        if index >= values.count { values.append(contentsOf: repeatElement(.null, count: index - values.count + 1)) }
+        values[index] = value
+    }
+
+    func bindNull(_ parameter: Int32) throws { set(.null, parameter) }
+    func bind(_ value: Bool, _ parameter: Int32) throws { set(.bool(value), parameter) }
+    func bind(_ value: Int64, _ parameter: Int32) throws { set(.int8(value), parameter) }
+    func bind(_ value: UInt64, _ parameter: Int32) throws { set(PostgresValue(storing: .uint64(value)), parameter) }
+    func bind(_ value: Double, _ parameter: Int32) throws { set(PostgresValue(storing: .double(value)), parameter) }
+    func bind(_ value: Decimal, _ parameter: Int32) throws { set(PostgresValue(storing: .decimal(value)), parameter) }
+    func bind(_ value: String, _ parameter: Int32) throws { set(.text(value), parameter) }
+    func bind(_ value: Data, _ parameter: Int32) throws { set(.bytea(value), parameter) }
+    func bind(_ value: Date, _ parameter: Int32) throws { set(PostgresValue(storing: .date(value)), parameter) }
+    func bind(_ value: UUID, _ parameter: Int32) throws { set(.uuid(value), parameter) }
+    func bind(_ value: URL, _ parameter: Int32) throws { set(.text(value.absoluteString), parameter) }
+    func bindJSON(_ text: String, _ parameter: Int32) throws { set(.jsonb(text), parameter) }
+
+    /// A new reference to a row of the external data table (empty for empty data, which needs none).
+    func bindExternal(_ data: Data, _ parameter: Int32) throws {
+        guard !data.isEmpty else { return set(.text(""), parameter) }
+        let reference = UUID().uuidString.lowercased()
+        externalData.append((reference, data))
+        set(.text(reference), parameter)
+    }
+}

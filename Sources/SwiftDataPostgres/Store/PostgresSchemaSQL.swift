@@ -1,0 +1,113 @@
+import Foundation
+import SwiftDataCore
+import SwiftDataSQL
+
+/// The DDL of the PostgreSQL store's tables: an entity's table with its foreign-key indexes, join tables, unique
+/// constraints and `#Index`es, and the store's own tables.
+enum PostgresSchemaSQL {
+    private static let dialect = PostgreSQLDialect()
+
+    /// The store's own tables and the support functions its predicates call.
+    static let storeTables: [String] =
+        [
+            "CREATE TABLE IF NOT EXISTS \(PostgresRowStore.metadataTable) (key text PRIMARY KEY, value text NOT NULL)",
+            "CREATE TABLE IF NOT EXISTS \(PostgresRowStore.sequenceTable) (entity text PRIMARY KEY, last_key bigint NOT NULL)",
+            "CREATE TABLE IF NOT EXISTS \(PostgresRowStore.externalTable) (id text PRIMARY KEY, data bytea NOT NULL)",
+        ] + PostgreSQLDialect.supportFunctions
+
+    /// Whether predicates compare the attribute's values as Swift's `String` does (`normalize(x, NFC)`), so that its
+    /// unique constraints and indexes are built on that expression.
+    static func comparesAsString(_ attribute: Schema.Attribute?) -> Bool {
+        guard let attribute, attribute.coding == nil, !attribute.isExternal else { return false }
+        let type = SQLValueKind(attribute.valueType).comparable
+        return type == .string || type == .url
+    }
+
+    /// The definition of an attribute's column. NaN is kept as `NULL`, so floating-point columns accept it.
+    static func column(_ attribute: Schema.Attribute) -> String {
+        let type = attribute.postgresType
+        let nullable = attribute.isOptional || attribute.layout?.valueType == .double
+        return "\(dialect.quote(attribute.name)) \(type.sqlName)\(nullable ? "" : " NOT NULL")"
+    }
+
+    /// `CREATE TABLE` for an entity, the indexes of its foreign keys, unique constraints and indexes, and the join
+    /// tables it owns.
+    static func createTable(_ entity: Schema.Entity) -> [String] {
+        var columns = ["\(dialect.quote(PostgresRowStore.keyColumn)) bigint PRIMARY KEY"]
+        var statements: [String] = []
+        for attribute in entity.orderedAttributes where !attribute.options.contains(.ephemeral) {
+            columns.append(column(attribute))
+        }
+        for relationship in entity.orderedRelationships {
+            switch relationship.storage {
+            case .column:
+                columns += relationshipColumns(relationship)
+                statements.append(foreignKeyIndex(entity, relationship))
+            case .joinTable(let name, true):
+                statements += createJoinTable(name)
+            case .joinTable, .inverseColumn:
+                continue
+            }
+        }
+        return ["CREATE TABLE \(dialect.quote(entity.name)) (\(columns.joined(separator: ", ")))"] + statements
+            + indexStatements(entity)
+    }
+
+    /// The columns of a to-one relationship: its foreign key, and its position in an ordered inverse.
+    static func relationshipColumns(_ relationship: Schema.Relationship) -> [String] {
+        ["\(dialect.quote(relationship.name)) bigint"]
+            + (relationship.positionColumn.map { ["\(dialect.quote($0)) bigint"] } ?? [])
+    }
+
+    /// The index of a foreign-key column, followed by its position column when it has one.
+    static func foreignKeyIndex(_ entity: Schema.Entity, _ relationship: Schema.Relationship) -> String {
+        let columns = [relationship.name] + (relationship.positionColumn.map { [$0] } ?? [])
+        return "CREATE INDEX \(dialect.quote(indexName("\(entity.name)_\(relationship.name)"))) "
+            + "ON \(dialect.quote(entity.name)) (\(columns.map(dialect.quote).joined(separator: ", ")))"
+    }
+
+    /// A join table, with the index of its member column.
+    static func createJoinTable(_ name: String) -> [String] {
+        [
+            """
+            CREATE TABLE \(dialect.quote(name)) ("owner" bigint NOT NULL, "member" bigint NOT NULL, \
+            "position" bigint, "inverse_position" bigint, PRIMARY KEY ("owner", "member"))
+            """,
+            "CREATE INDEX \(dialect.quote(indexName("\(name)_member"))) ON \(dialect.quote(name)) (\"member\")",
+        ]
+    }
+
+    /// The names of an entity's unique and plain indexes, as `indexStatements` creates them.
+    static func indexNames(_ entity: Schema.Entity) -> [String] {
+        entity.uniquenessConstraints.map { indexName(entity, $0, unique: true) }
+            + entity.indices.map { indexName(entity, $0, unique: false) }
+    }
+
+    /// `CREATE [UNIQUE] INDEX` for the entity's unique constraints and indexes. A string's column is indexed as
+    /// predicates compare it (`normalize(x, NFC) COLLATE "C"`), so that lookups use the index and uniqueness follows
+    /// Swift's `==`.
+    static func indexStatements(_ entity: Schema.Entity) -> [String] {
+        func create(_ columns: [String], unique: Bool) -> String {
+            let terms = columns.map { column in
+                comparesAsString(entity.attributesByName[column])
+                    ? "(normalize(\(dialect.quote(column)), NFC) COLLATE \"C\")" : dialect.quote(column)
+            }
+            return "CREATE \(unique ? "UNIQUE " : "")INDEX \(dialect.quote(indexName(entity, columns, unique: unique))) "
+                + "ON \(dialect.quote(entity.name)) (\(terms.joined(separator: ", ")))"
+        }
+        return entity.uniquenessConstraints.map { create($0, unique: true) }
+            + entity.indices.map { create($0, unique: false) }
+    }
+
+    private static func indexName(_ entity: Schema.Entity, _ columns: [String], unique: Bool) -> String {
+        indexName("\(entity.name)_\(unique ? "unique" : "index")_\(columns.joined(separator: "_"))")
+    }
+
+    /// A name PostgreSQL keeps whole: names beyond 63 bytes are shortened, with a hash of the whole name.
+    static func indexName(_ name: String) -> String {
+        guard name.utf8.count > 63 else { return name }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return String(decoding: name.utf8.prefix(46), as: UTF8.self) + "_" + String(hash, radix: 16)
+    }
+}

@@ -1,0 +1,366 @@
+import Foundation
+import SwiftDataCore
+import SwiftDataSQL
+
+/// The writes of one save's transaction. Rows of the same shape go through one prepared statement, sent in a
+/// pipeline (`executeBatch`), so a save of many rows waits for the server once per chunk of rows, not per row.
+struct PostgresTransaction: RowStoreTransaction {
+    let store: PostgresRowStore
+    let connection: PostgresConnection
+    private var dialect: PostgreSQLDialect { store.dialect }
+    private var keyColumn: String { dialect.quote(PostgresRowStore.keyColumn) }
+
+    init(store: PostgresRowStore, connection: PostgresConnection) {
+        self.store = store
+        self.connection = connection
+    }
+
+    /// Runs `body`, reporting PostgreSQL's errors as the framework's, naming the entity.
+    private func mapped<Result>(_ entity: Schema.Entity, _ body: () throws -> Result) throws -> Result {
+        try PostgresRowStore.mapErrors(model: entity.name, body)
+    }
+
+    func allocateKeys(count: Int, entity: Schema.Entity) throws -> Int64 {
+        try mapped(entity) {
+            let result = try connection.preparedQuery(
+                """
+                INSERT INTO \(PostgresRowStore.sequenceTable) AS s (entity, last_key) VALUES ($1, $2) \
+                ON CONFLICT (entity) DO UPDATE SET last_key = s.last_key + excluded.last_key RETURNING last_key
+                """, [.text(entity.name), .int8(Int64(count))])
+            guard let last = try result.int64(0, 0) else {
+                throw SwiftDataError.storeError.with(reason: "no key was allocated", model: entity.name)
+            }
+            return last - Int64(count) + 1
+        }
+    }
+
+    func insert(_ rows: [RowWrite], entity: Schema.Entity) throws {
+        try write(rows, entity: entity) { row in
+            let assignments = self.assignments(entity, attributes: row.attributes, references: row.references)
+            let columns = [keyColumn] + assignments.map(\.column)
+            let values = ["$1::bigint"] + assignments.map(\.value)
+            return (
+                "INSERT INTO \(dialect.quote(entity.name)) (\(columns.joined(separator: ", "))) "
+                    + "VALUES (\(values.joined(separator: ", ")))", types: [.int8] + assignments.map(\.type)
+            )
+        }
+    }
+
+    func update(_ rows: [RowWrite], entity: Schema.Entity) throws {
+        let external = entity.orderedAttributes.filter(\.isExternal)
+        for row in rows where row.model != nil {
+            let replaced = external.filter { row.attributes.contains($0.index) }
+            if !replaced.isEmpty { try deleteExternalData(of: [row.key], entity: entity, attributes: replaced) }
+        }
+        try write(rows.filter { !$0.attributes.isEmpty || !$0.references.isEmpty }, entity: entity) { row in
+            let assignments = self.assignments(entity, attributes: row.attributes, references: row.references)
+            let set = assignments.map { "\($0.column) = \($0.value)" }.joined(separator: ", ")
+            return (
+                "UPDATE \(dialect.quote(entity.name)) SET \(set) WHERE \(keyColumn) = $1::bigint",
+                types: [.int8] + assignments.map(\.type)
+            )
+        }
+    }
+
+    /// Writes rows, the key as `$1` and then what `assignments` placed; consecutive rows of one shape go in one
+    /// pipelined batch of one prepared statement, after the external data they refer to.
+    private func write(
+        _ rows: [RowWrite], entity: Schema.Entity, sql: (RowWrite) -> (String, types: [PostgresType])
+    ) throws {
+        let converted = entity.convertedAttributes()
+        let writer = PostgresRowWriter()
+        var index = rows.startIndex
+        while index < rows.endIndex {
+            let shape = RowShape(rows[index])
+            var end = index + 1
+            while end < rows.endIndex, RowShape(rows[end]) == shape { end += 1 }
+            let (text, types) = sql(rows[index])
+            var batch: [[PostgresValue]] = []
+            batch.reserveCapacity(end - index)
+            for row in rows[index..<end] {
+                writer.reset(count: types.count)
+                try writer.bind(row.key, 1)
+                try bind(row, entity: entity, converted: converted, to: writer)
+                batch.append(writer.values)
+            }
+            try mapped(entity) {
+                try writeExternalData(writer.takeExternalData())
+                let statement = try connection.cachedStatement(text, types)
+                try connection.executeBatch(statement, batch)
+            }
+            index = end
+        }
+    }
+
+    /// Inserts externally stored values into the external data table.
+    private func writeExternalData(_ values: [(reference: String, data: Data)]) throws {
+        guard !values.isEmpty else { return }
+        let statement = try connection.cachedStatement(
+            "INSERT INTO \(PostgresRowStore.externalTable) (id, data) VALUES ($1, $2)", [.text, .bytea])
+        try connection.executeBatch(statement, values.map { [.text($0.reference), .bytea($0.data)] })
+    }
+
+    /// Deletes the external data the given rows refer to in `attributes` (all external attributes when `nil`).
+    private func deleteExternalData(of keys: [Int64], entity: Schema.Entity, attributes: [Schema.Attribute]? = nil)
+        throws
+    {
+        let attributes = attributes ?? entity.orderedAttributes.filter(\.isExternal)
+        guard !attributes.isEmpty else { return }
+        try mapped(entity) {
+            for chunk in keys.chunked(by: 10_000) {
+                for attribute in attributes {
+                    try connection.query(
+                        "DELETE FROM \(PostgresRowStore.externalTable) WHERE id IN (SELECT \(dialect.quote(attribute.name)) "
+                            + "FROM \(dialect.quote(entity.name)) WHERE \(keyColumn) IN \(PostgresRowStore.keyList(chunk)))"
+                    )
+                }
+            }
+        }
+    }
+
+    func setMembers(_ members: [Int64], of owner: Int64, relationship: Schema.Relationship) throws {
+        guard let join = PostgresJoinColumns(relationship) else { return }
+        let table = dialect.quote(join.table)
+        try PostgresRowStore.mapErrors {
+            if members.isEmpty {
+                try connection.preparedQuery("DELETE FROM \(table) WHERE \(join.owner) = $1", [.int8(owner)])
+                return
+            }
+            try connection.query(
+                "DELETE FROM \(table) WHERE \(join.owner) = $1 AND \(join.member) NOT IN \(PostgresRowStore.keyList(members))",
+                [.int8(owner)])
+            let statement = try connection.cachedStatement(
+                """
+                INSERT INTO \(table) (\(join.owner), \(join.member), \(join.position), \(join.otherPosition)) \
+                VALUES ($1, $2, $3, (SELECT coalesce(max(\(join.otherPosition)), -1) + 1 FROM \(table) WHERE \(join.member) = $2)) \
+                ON CONFLICT ("owner", "member") DO UPDATE SET \(join.position) = excluded.\(join.position)
+                """, [.int8, .int8, .int8])
+            try connection.executeBatch(
+                statement, members.enumerated().map { [.int8(owner), .int8($0.element), .int8(Int64($0.offset))] })
+        }
+    }
+
+    func related(_ relationship: Schema.Relationship, owners: [Int64]) throws -> [(owner: Int64, member: Int64)] {
+        var pairs: [(owner: Int64, member: Int64)] = []
+        try PostgresRowStore.mapErrors {
+            for chunk in owners.chunked(by: 10_000) {
+                let list = PostgresRowStore.keyList(chunk)
+                let sql: String
+                switch relationship.storage {
+                case .column:
+                    let column = dialect.quote(relationship.name)
+                    sql =
+                        "SELECT \(keyColumn), \(column) FROM \(dialect.quote(relationshipOwner(relationship))) "
+                        + "WHERE \(keyColumn) IN \(list) AND \(column) IS NOT NULL"
+                case .inverseColumn:
+                    guard let inverse = relationship.inverse else { continue }
+                    let column = dialect.quote(inverse.name)
+                    sql =
+                        "SELECT \(column), \(keyColumn) FROM \(dialect.quote(relationship.destination)) "
+                        + "WHERE \(column) IN \(list)"
+                case .joinTable:
+                    guard let join = PostgresJoinColumns(relationship) else { continue }
+                    sql =
+                        "SELECT \(join.owner), \(join.member) FROM \(dialect.quote(join.table)) "
+                        + "WHERE \(join.owner) IN \(list)"
+                }
+                let result = try connection.query(sql)
+                for row in 0..<result.rowCount {
+                    if let owner = try result.int64(row, 0), let member = try result.int64(row, 1) {
+                        pairs.append((owner, member))
+                    }
+                }
+            }
+        }
+        return pairs
+    }
+
+    func clearReferences(_ relationship: Schema.Relationship, to destinations: [Int64]) throws -> [Int64] {
+        var sources: [Int64] = []
+        try PostgresRowStore.mapErrors {
+            for chunk in destinations.chunked(by: 10_000) {
+                let list = PostgresRowStore.keyList(chunk)
+                switch relationship.storage {
+                case .column:
+                    let table = dialect.quote(relationshipOwner(relationship))
+                    let column = dialect.quote(relationship.name)
+                    var set = "\(column) = NULL"
+                    if let position = relationship.positionColumn { set += ", \(dialect.quote(position)) = NULL" }
+                    sources += try keys(
+                        connection.query("UPDATE \(table) SET \(set) WHERE \(column) IN \(list) RETURNING \(keyColumn)"))
+                case .joinTable:
+                    guard let join = PostgresJoinColumns(relationship) else { continue }
+                    sources += try keys(
+                        connection.query(
+                            "DELETE FROM \(dialect.quote(join.table)) WHERE \(join.member) IN \(list) RETURNING \(join.owner)"
+                        ))
+                case .inverseColumn:
+                    continue
+                }
+            }
+        }
+        return sources
+    }
+
+    func delete(keys: [Int64], entity: Schema.Entity) throws {
+        guard !keys.isEmpty else { return }
+        try deleteExternalData(of: keys, entity: entity)
+        try mapped(entity) {
+            for chunk in keys.sorted().chunked(by: 10_000) {
+                let list = PostgresRowStore.keyList(chunk)
+                try connection.query("DELETE FROM \(dialect.quote(entity.name)) WHERE \(keyColumn) IN \(list)")
+                for relationship in entity.orderedRelationships {
+                    guard let join = PostgresJoinColumns(relationship) else { continue }
+                    try connection.query("DELETE FROM \(dialect.quote(join.table)) WHERE \(join.owner) IN \(list)")
+                }
+            }
+        }
+    }
+
+    func existingKey(in entity: Schema.Entity, matching values: [(property: Int, value: StoreValue)]) throws -> Int64? {
+        guard !values.contains(where: { $0.value == .null }) else { return nil }
+        var conditions: [String] = []
+        var parameters: [PostgresValue] = []
+        for (offset, value) in values.enumerated() {
+            guard let column = store.columnName(of: value.property, in: entity) else { return nil }
+            let placeholder = "$\(offset + 1)"
+            if let attribute = entity.attribute(at: value.property) {
+                let type = attribute.postgresType.sqlName
+                conditions.append(
+                    PostgresSchemaSQL.comparesAsString(attribute)
+                        ? "normalize(\(dialect.quote(column)), NFC) = normalize(\(placeholder)::text, NFC)"
+                        : "\(dialect.quote(column)) = \(placeholder)::\(type)")
+            } else {
+                conditions.append("\(dialect.quote(column)) = \(placeholder)::bigint")
+            }
+            parameters.append(PostgresValue(storing: value.value))
+        }
+        return try mapped(entity) {
+            let result = try connection.preparedQuery(
+                "SELECT \(keyColumn) FROM \(dialect.quote(entity.name)) WHERE \(conditions.joined(separator: " AND ")) LIMIT 1",
+                parameters)
+            return result.rowCount == 0 ? nil : try result.int64(0, 0)
+        }
+    }
+
+    /// The keys of the rows the request selects. When SQL cannot express its whole predicate, each candidate row
+    /// becomes a detached model that the predicate is evaluated on (a request here has no sort or window).
+    func fetchKeys<T: PersistentModel>(_ request: FetchRequest<T>) throws -> [Int64] {
+        var request = request
+        let predicate = store.coverage(of: request).predicate ? nil : request.predicate
+        if predicate != nil { request.properties = request.entity.orderedAttributes.map(\.index) }
+        var keys: [Int64] = []
+        for statement in store.selectStatements(request) {
+            let result = try mapped(request.entity) { try store.run(statement, on: connection) }
+            let reader = PostgresRowReader(result)
+            for row in 0..<result.rowCount {
+                reader.row = row
+                if let predicate {
+                    let model = T(backingData: DefaultBackingData(for: T.self))
+                    for (column, property) in request.properties.enumerated() {
+                        try model._$load(property, from: reader, column: Int32(column + 1))
+                    }
+                    guard try predicate.evaluate(model) else { continue }
+                }
+                keys.append(try reader.int64(0))
+            }
+        }
+        return keys
+    }
+
+    // MARK: Helpers
+
+    private func keys(_ result: PostgresResult) throws -> [Int64] {
+        try (0..<result.rowCount).compactMap { try result.int64($0, 0) }
+    }
+
+    /// The entity that holds a column relationship: the inverse's destination, or its own entity when it has no
+    /// inverse (found through the schema).
+    private func relationshipOwner(_ relationship: Schema.Relationship) -> String {
+        if let inverse = relationship.inverse { return inverse.destination }
+        return store.schema.entities.first { $0.orderedRelationships.contains { $0 === relationship } }?.name ?? ""
+    }
+
+    /// Column assignments of a row after its key (`$1`): `(quoted column, value SQL, parameter type)`, attributes
+    /// first, then each reference's foreign key and position. A position after the last member is computed by SQL
+    /// in the same statement, from the reference's key.
+    private func assignments(_ entity: Schema.Entity, attributes: [Int], references: [ReferenceWrite])
+        -> [(column: String, value: String, type: PostgresType)]
+    {
+        var result: [(column: String, value: String, type: PostgresType)] = []
+        var parameter = 2
+        func next(_ type: PostgresType) -> String {
+            defer { parameter += 1 }
+            return "$\(parameter)::\(type.sqlName)"
+        }
+        for attribute in attributes.compactMap({ entity.attribute(at: $0) }) {
+            result.append((dialect.quote(attribute.name), next(attribute.postgresType), attribute.postgresType))
+        }
+        for reference in references {
+            let key = next(.int8)
+            result.append((dialect.quote(reference.relationship.name), key, .int8))
+            guard let position = reference.relationship.positionColumn else { continue }
+            let column = dialect.quote(position)
+            switch reference.position {
+            case .last?:
+                result.append(
+                    (
+                        column,
+                        "(SELECT coalesce(max(\(column)), -1) + 1 FROM \(dialect.quote(entity.name)) "
+                            + "WHERE \(dialect.quote(reference.relationship.name)) = \(next(.int8)))", .int8
+                    ))
+            case .index?, nil:
+                result.append((column, next(.int8), .int8))
+            }
+        }
+        return result
+    }
+
+    /// Binds what `assignments` placed, from `$2` on. `converted` is `entity.convertedAttributes()`: those attributes
+    /// bind through Core's conversion, the others through the model's generated code.
+    private func bind(_ row: RowWrite, entity: Schema.Entity, converted: [Bool], to writer: PostgresRowWriter) throws {
+        var parameter: Int32 = 2
+        for index in row.attributes {
+            do {
+                if index < converted.count, converted[index], let attribute = entity.attribute(at: index) {
+                    try RowWrite.bindConverted(attribute, of: row.model, into: writer, parameter: parameter)
+                } else {
+                    try row.model?._$store(index, into: writer, parameter: parameter)
+                }
+            } catch let error as SwiftDataError {
+                throw error.with(model: entity.name, property: entity.attribute(at: index)?.name)
+            }
+            parameter += 1
+        }
+        for reference in row.references {
+            try writer.bind(reference.key.map(StoreValue.int64) ?? .null, parameter)
+            parameter += 1
+            guard reference.relationship.positionColumn != nil else { continue }
+            switch reference.position {
+            case .index(let index)?: try writer.bind(Int64(index), parameter)
+            case .last?: try writer.bind(reference.key.map(StoreValue.int64) ?? .null, parameter)
+            case nil: try writer.bindNull(parameter)
+            }
+            parameter += 1
+        }
+    }
+}
+
+/// What makes two rows' statements the same: the attributes written, and each reference's relationship and kind of
+/// position.
+private struct RowShape: Equatable {
+    let attributes: [Int]
+    let references: [ReferenceShape]
+
+    struct ReferenceShape: Equatable {
+        let relationship: ObjectIdentifier
+        let appends: Bool
+    }
+
+    init(_ row: RowWrite) {
+        attributes = row.attributes
+        references = row.references.map {
+            ReferenceShape(relationship: ObjectIdentifier($0.relationship), appends: $0.position == .last)
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import PostgresTestSupport
+import SwiftData
+import SwiftDataPostgres
+
+/// A store that behaviour suites run on: each test taking a `StoreKind` argument runs once on SQLite and once on
+/// PostgreSQL (on the private server of `PostgresTestServer`). Without PostgreSQL's server binaries the PostgreSQL
+/// cases are left out, and the test run says loudly that they were skipped; `SWIFTDATA_REQUIRE_POSTGRES=1` makes
+/// them run, and fail.
+enum StoreKind: String, CustomStringConvertible, Sendable {
+    case sqlite, postgres
+
+    /// The stores to run on.
+    static let all: [StoreKind] = PostgresTestServer.isAvailable ? [.sqlite, .postgres] : [.sqlite]
+
+    var description: String { rawValue }
+
+    /// A container on a new, empty store of this kind (SQLite: in memory).
+    func makeContainer(_ types: any PersistentModel.Type...) throws -> ModelContainer {
+        try StoreLocation(self).container(Schema(types), inMemory: true)
+    }
+
+    /// A new place for a store of this kind, which containers open again and again.
+    func location() -> StoreLocation { StoreLocation(self) }
+}
+
+/// Where a test's store lives: a temporary directory (SQLite) or a PostgreSQL schema of its own on the test
+/// server; every container opened through it opens the same store.
+final class StoreLocation {
+    let kind: StoreKind
+    private let directory: TemporaryDirectory?
+    /// The PostgreSQL schema, for a PostgreSQL store.
+    let postgresSchema: String
+
+    init(_ kind: StoreKind) {
+        self.kind = kind
+        directory = kind == .sqlite ? TemporaryDirectory() : nil
+        postgresSchema = "test_" + UUID().uuidString.prefix(12).lowercased()
+    }
+
+    /// The configuration of the location's store (named `name`).
+    func configuration(_ schema: Schema? = nil, name: String = "test", allowsSave: Bool = true) throws
+        -> any DataStoreConfiguration
+    {
+        switch kind {
+        case .sqlite:
+            return ModelConfiguration(
+                schema: schema, url: directory?.store(name) ?? URL(fileURLWithPath: "/dev/null"),
+                allowsSave: allowsSave)
+        case .postgres:
+            return PostgresConfiguration(
+                name, url: try PostgresTestServer.shared().url, schema: schema, postgresSchema: postgresSchema,
+                allowsSave: allowsSave)
+        }
+    }
+
+    /// A container on the location's store.
+    func container(_ types: any PersistentModel.Type..., allowsSave: Bool = true) throws -> ModelContainer {
+        try container(Schema(types), allowsSave: allowsSave)
+    }
+
+    /// A container for a schema on the location's store (`inMemory`: an SQLite store in memory instead).
+    func container(_ schema: Schema, allowsSave: Bool = true, inMemory: Bool = false) throws -> ModelContainer {
+        if inMemory, kind == .sqlite {
+            return try ModelContainer(for: schema, configurations: [ModelConfiguration(isStoredInMemoryOnly: true)])
+        }
+        return try ModelContainer(for: schema, configurations: [configuration(allowsSave: allowsSave)])
+    }
+}
+
+/// A container on the store at `location`.
+func makeContainer(_ types: any PersistentModel.Type..., in location: StoreLocation) throws -> ModelContainer {
+    try location.container(Schema(types))
+}
