@@ -166,7 +166,8 @@ struct PostgresMigration: SchemaMigrationTarget {
                     $0.name == relationship.originalName && relationship.originalName != relationship.name
                 }
             if let source { used.insert(source.name) }
-            if let source, let new, source.storage.split(separator: ":").first != new.storage.split(separator: ":").first
+            if let source, let new,
+                source.storage.split(separator: ":").first != new.storage.split(separator: ":").first
             {
                 throw problem(
                     entity, relationship.name,

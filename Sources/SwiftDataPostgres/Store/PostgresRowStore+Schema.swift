@@ -22,9 +22,10 @@ extension PostgresRowStore {
         let server = connection.endpoint.description
         return try connection.transaction(isolation: .readCommitted, attempts: 1) { connection in
             try lockSaves(connection, postgresSchema: namespace)
-            let exists = try connection.preparedQuery(
-                "SELECT 1 FROM pg_namespace WHERE nspname = $1", [.text(namespace)]
-            ).rowCount > 0
+            let exists =
+                try connection.preparedQuery(
+                    "SELECT 1 FROM pg_namespace WHERE nspname = $1", [.text(namespace)]
+                ).rowCount > 0
             if !exists {
                 guard configuration.allowsSave else {
                     throw SwiftDataError.loadIssueModelContainer.with(

@@ -83,8 +83,9 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
 
     /// A store over a connection that a migration holds inside its transaction, for tables that already hold
     /// `schema`'s models: what a migration stage's contexts use.
-    init(sharing connection: PostgresConnection, configuration: PostgresConfiguration, schema: Schema, identifier: String)
-    {
+    init(
+        sharing connection: PostgresConnection, configuration: PostgresConfiguration, schema: Schema, identifier: String
+    ) {
         self.configuration = configuration
         self.schema = schema
         self.identifier = identifier
@@ -266,7 +267,8 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
 
     /// Takes the lock every save of the PostgreSQL schema's stores takes, until the transaction ends.
     static func lockSaves(_ connection: PostgresConnection, postgresSchema: String) throws {
-        try connection.preparedQuery("SELECT pg_advisory_xact_lock(hashtext($1))", [.text("swiftdata:" + postgresSchema)])
+        try connection.preparedQuery(
+            "SELECT pg_advisory_xact_lock(hashtext($1))", [.text("swiftdata:" + postgresSchema)])
     }
 
     package func erase() throws {

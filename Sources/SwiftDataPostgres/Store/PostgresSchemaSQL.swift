@@ -92,7 +92,8 @@ enum PostgresSchemaSQL {
                 comparesAsString(entity.attributesByName[column])
                     ? "(normalize(\(dialect.quote(column)), NFC) COLLATE \"C\")" : dialect.quote(column)
             }
-            return "CREATE \(unique ? "UNIQUE " : "")INDEX \(dialect.quote(indexName(entity, columns, unique: unique))) "
+            return
+                "CREATE \(unique ? "UNIQUE " : "")INDEX \(dialect.quote(indexName(entity, columns, unique: unique))) "
                 + "ON \(dialect.quote(entity.name)) (\(terms.joined(separator: ", ")))"
         }
         return entity.uniquenessConstraints.map { create($0, unique: true) }

@@ -187,7 +187,8 @@ struct PostgresTransaction: RowStoreTransaction {
                     var set = "\(column) = NULL"
                     if let position = relationship.positionColumn { set += ", \(dialect.quote(position)) = NULL" }
                     sources += try keys(
-                        connection.query("UPDATE \(table) SET \(set) WHERE \(column) IN \(list) RETURNING \(keyColumn)"))
+                        connection.query("UPDATE \(table) SET \(set) WHERE \(column) IN \(list) RETURNING \(keyColumn)")
+                    )
                 case .joinTable:
                     guard let join = PostgresJoinColumns(relationship) else { continue }
                     sources += try keys(

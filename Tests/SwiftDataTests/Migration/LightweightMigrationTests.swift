@@ -9,7 +9,7 @@ import Testing
 /// Opening a store whose recorded schema differs from the models migrates it, when the change is lightweight.
 @Suite struct LightweightMigrationTests {
     /// A store of `Shop.Item` with three items, one of them without a note.
-    func shopStore(_ directory: TemporaryDirectory) throws {
+    func shopStore(_ directory: StoreLocation) throws {
         let context = ModelContext(try makeContainer(Shop.Item.self, in: directory))
         context.insert(Shop.Item(name: "apple", price: 3, note: "red"))
         context.insert(Shop.Item(name: "pear", price: 4, note: "green"))
@@ -18,7 +18,7 @@ import Testing
     }
 
     @Test func foodPinRatingBecomesRatingText() throws {
-        let directory = TemporaryDirectory()
+        let directory = StoreKind.sqlite.location()
         do {
             let context = ModelContext(try makeContainer(FoodPinV1.Restaurant.self, in: directory))
             context.insert(FoodPinV1.Restaurant(name: "Cafe Deadend", type: "Coffee & Tea Shop", rating: "awesome"))
@@ -35,8 +35,8 @@ import Testing
         #expect(columns.contains("ratingText") && !columns.contains("\nrating\n"))
     }
 
-    @Test func addedPropertiesTakeTheirDefaultOrNil() throws {
-        let directory = TemporaryDirectory()
+    @Test(arguments: StoreKind.all) func addedPropertiesTakeTheirDefaultOrNil(store: StoreKind) throws {
+        let directory = store.location()
         try shopStore(directory)
         let context = ModelContext(try makeContainer(ShopAdded.Item.self, in: directory))
         let items = try context.fetch(FetchDescriptor<ShopAdded.Item>(sortBy: [SortDescriptor(\.name)]))
@@ -46,8 +46,8 @@ import Testing
         #expect(items.map(\.note) == ["red", "green", nil])
     }
 
-    @Test func removedPropertiesAreDropped() throws {
-        let directory = TemporaryDirectory()
+    @Test(arguments: StoreKind.all) func removedPropertiesAreDropped(store: StoreKind) throws {
+        let directory = store.location()
         try shopStore(directory)
         let context = ModelContext(try makeContainer(ShopRemoved.Item.self, in: directory))
         #expect(
@@ -61,10 +61,10 @@ import Testing
         #expect(try context.fetchCount(FetchDescriptor<ShopRemoved.Item>()) == 4)
     }
 
-    @Test func typeChangeIsRefusedAndTheStoreIsUntouched() throws {
-        let directory = TemporaryDirectory()
+    @Test(arguments: StoreKind.all) func typeChangeIsRefusedAndTheStoreIsUntouched(store: StoreKind) throws {
+        let directory = store.location()
         try shopStore(directory)
-        let before = try storeBytes(directory)
+        let before = store == .sqlite ? try storeBytes(directory) : nil
         #expect {
             try makeContainer(ShopRetyped.Item.self, in: directory)
         } throws: { error in
@@ -73,14 +73,14 @@ import Testing
                 && (error.reason ?? "").contains("from Int to Double")
                 && error.suggestion?.contains("MigrationStage.custom") == true
         }
-        #expect(try storeBytes(directory) == before)
+        if store == .sqlite { #expect(try storeBytes(directory) == before) }
         #expect(
             try ModelContext(try makeContainer(Shop.Item.self, in: directory)).fetchCount(FetchDescriptor<Shop.Item>())
                 == 3)
     }
 
-    @Test func optionalBecomingRequired() throws {
-        let directory = TemporaryDirectory()
+    @Test(arguments: StoreKind.all) func optionalBecomingRequired(store: StoreKind) throws {
+        let directory = store.location()
         try shopStore(directory)
         #expect {
             try makeContainer(ShopRequiredWithoutDefault.Item.self, in: directory)
@@ -96,14 +96,14 @@ import Testing
     }
 
     @Test func uniquenessAddedToUniqueDataAndToDuplicates() throws {
-        let directory = TemporaryDirectory()
+        let directory = StoreKind.sqlite.location()
         try shopStore(directory)
         _ = try makeContainer(ShopUnique.Item.self, in: directory)
         #expect(
             try sqlite(directory.store(), "SELECT name FROM sqlite_master WHERE type = 'index'").contains(
                 "Item_unique_name"))
 
-        let duplicated = TemporaryDirectory()
+        let duplicated = StoreKind.sqlite.location()
         try shopStore(duplicated)
         do {
             let context = ModelContext(try makeContainer(Shop.Item.self, in: duplicated))
@@ -120,7 +120,7 @@ import Testing
     }
 
     @Test func indexesAreAddedAndRemoved() throws {
-        let directory = TemporaryDirectory()
+        let directory = StoreKind.sqlite.location()
         try shopStore(directory)
         _ = try makeContainer(ShopIndexed.Item.self, in: directory)
         let indexes = try sqlite(directory.store(), "SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name")
@@ -133,8 +133,8 @@ import Testing
                 "Item_index"))
     }
 
-    @Test func relationshipsAddedAndRenamed() throws {
-        let directory = TemporaryDirectory()
+    @Test(arguments: StoreKind.all) func relationshipsAddedAndRenamed(store: StoreKind) throws {
+        let directory = store.location()
         do {
             let context = ModelContext(try makeContainer(Student.self, in: directory))
             let ann = Student(name: "Ann")
@@ -148,8 +148,8 @@ import Testing
         #expect(try context.fetchCount(FetchDescriptor<Animal>()) == 0)
     }
 
-    @Test func relationshipRenamesAndDeleteRuleChanges() throws {
-        let directory = TemporaryDirectory()
+    @Test(arguments: StoreKind.all) func relationshipRenamesAndDeleteRuleChanges(store: StoreKind) throws {
+        let directory = store.location()
         do {
             let context = ModelContext(try makeContainer(ShelvesV1.Shelf.self, in: directory))
             let shelf = ShelvesV1.Shelf(name: "fiction")
@@ -169,7 +169,7 @@ import Testing
             "the new delete rule applies")
     }
 
-    func storeBytes(_ directory: TemporaryDirectory) throws -> Data {
+    func storeBytes(_ directory: StoreLocation) throws -> Data {
         try Data(contentsOf: directory.store())
     }
 }

@@ -38,6 +38,11 @@ final class StoreLocation {
         postgresSchema = "test_" + UUID().uuidString.prefix(12).lowercased()
     }
 
+    /// The file of an SQLite store named `name`.
+    func store(_ name: String = "test") -> URL {
+        directory?.store(name) ?? URL(fileURLWithPath: "/dev/null")
+    }
+
     /// The configuration of the location's store (named `name`).
     func configuration(_ schema: Schema? = nil, name: String = "test", allowsSave: Bool = true) throws
         -> any DataStoreConfiguration
@@ -65,6 +70,22 @@ final class StoreLocation {
             return try ModelContainer(for: schema, configurations: [ModelConfiguration(isStoredInMemoryOnly: true)])
         }
         return try ModelContainer(for: schema, configurations: [configuration(allowsSave: allowsSave)])
+    }
+}
+
+extension StoreLocation {
+    /// A container for a schema on the location's store, migrated with a migration plan.
+    func container(_ schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?) throws -> ModelContainer {
+        switch kind {
+        case .sqlite:
+            return try ModelContainer(
+                for: schema, migrationPlan: migrationPlan, configurations: ModelConfiguration(url: store()))
+        case .postgres:
+            guard let configuration = try configuration() as? PostgresConfiguration else {
+                throw CocoaError(.featureUnsupported)
+            }
+            return try ModelContainer(for: schema, migrationPlan: migrationPlan, configurations: configuration)
+        }
     }
 }
 

@@ -32,13 +32,13 @@ import Testing
         { SortDescriptor(\.address.city, order: $0) },
     ]
 
-    @Test func storeOrderIsSortedUsingOrder() throws {
+    @Test(arguments: StoreKind.all) func storeOrderIsSortedUsingOrder(store kind: StoreKind) throws {
         let seed = DifferentialPredicateTests.seed
-        let (context, _) = try DifferentialPredicateTests.randomRows()
+        let (context, _) = try DifferentialPredicateTests.randomRows(on: kind)
         let rows = try context.fetch(FetchDescriptor<Row>(sortBy: [SortDescriptor(\.number)]))
         var random = SeededRandom(seed: seed)
         var predicates = PredicateGenerator(seed: seed &+ 1)
-        let store = try sqliteStore(context.container)
+        let store = try #require(context.container.stores.first)
         let entity = try context.binding(for: Row.self).entity
         var differences = 0
         var sortedInSQL = 0
@@ -58,7 +58,7 @@ import Testing
             let actual = try context.fetch(descriptor).map(\.number)
             var request = FetchRequest<Row>(entity: entity, properties: [])
             request.sortBy = descriptor.sortBy
-            if store.plan(request).coverage.sort { sortedInSQL += 1 }
+            if store.coverage(of: request).sort { sortedInSQL += 1 }
             if actual != expected {
                 differences += 1
                 Issue.record(
@@ -71,11 +71,12 @@ import Testing
             }
         }
         #expect(differences == 0)
-        #expect(sortedInSQL >= Self.count * 3 / 4, "the descriptors are meant to sort in SQL")
-        for (index, descriptor) in Self.descriptors.dropLast().enumerated() {
+        // PostgreSQL cannot sort as Foundation's .lexical, .localized and .localizedStandard comparators do.
+        #expect(sortedInSQL >= Self.count * (kind == .sqlite ? 3 : 1) / 4, "the descriptors are meant to sort in SQL")
+        for (index, descriptor) in Self.descriptors.dropLast().enumerated() where kind == .sqlite {
             var request = FetchRequest<Row>(entity: entity, properties: [])
             request.sortBy = [descriptor(.forward), descriptor(.reverse)]
-            #expect(store.plan(request).coverage.sort, "descriptor \(index) sorts in SQL")
+            #expect(store.coverage(of: request).sort, "descriptor \(index) sorts in SQL")
         }
     }
 }
