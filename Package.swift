@@ -78,7 +78,8 @@ let package = Package(
         .executableTarget(name: "Benchmarks", dependencies: ["SwiftData", "CSQLite"], path: "Benchmarks"),
         .target(name: "SharedTestModels", dependencies: ["SwiftData"], path: "Tests/SharedTestModels"),
         .executableTarget(
-            name: "TestChildProcess", dependencies: ["SwiftData", "SwiftDataSQLite", "SharedTestModels"],
+            name: "TestChildProcess",
+            dependencies: ["SwiftData", "SwiftDataSQLite", "SwiftDataPostgres", "SharedTestModels"],
             path: "Tests/TestChildProcess"),
         .target(name: "PostgresTestSupport", path: "Tests/PostgresTestSupport"),
         .testTarget(

@@ -6,7 +6,8 @@ import Testing
 
 /// Insert, delete, save, rollback and the bookkeeping around them, with Apple's semantics.
 @Suite struct ModelContextTests {
-    @Test(arguments: StoreKind.all) func insertIsIdempotentAndIdentifiersBecomePermanentAtSave(store: StoreKind) throws {
+    @Test(arguments: StoreKind.all) func insertIsIdempotentAndIdentifiersBecomePermanentAtSave(store: StoreKind) throws
+    {
         let context = ModelContext(try store.makeContainer(User.self))
         let user = User(name: "Ann", email: "ann@example.com")
         #expect(user.modelContext == nil)

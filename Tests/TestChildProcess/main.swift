@@ -2,16 +2,24 @@
 import Foundation
 import SharedTestModels
 import SwiftData
+import SwiftDataPostgres
 
 let arguments = CommandLine.arguments.dropFirst()
 guard let command = arguments.first else {
-    FileHandle.standardError.write(Data("usage: TestChildProcess <command> [store] [name]\n".utf8))
+    FileHandle.standardError.write(
+        Data("usage: TestChildProcess <command> [store file or PostgreSQL URL] [name]\n".utf8))
     exit(2)
 }
 let storeURL = arguments.dropFirst().first.map { URL(fileURLWithPath: $0) }
 let name = arguments.dropFirst(2).first ?? "visit"
 
 func container() throws -> ModelContainer {
+    // A PostgreSQL URL names a PostgreSQL store, in the schema SWIFTDATA_POSTGRES_SCHEMA names.
+    if let url = arguments.dropFirst().first, url.hasPrefix("postgresql://") {
+        let schema = ProcessInfo.processInfo.environment["SWIFTDATA_POSTGRES_SCHEMA"] ?? "public"
+        return try ModelContainer(
+            for: Visit.self, configurations: PostgresConfiguration(url: url, postgresSchema: schema))
+    }
     if let storeURL { return try ModelContainer(for: Visit.self, configurations: ModelConfiguration(url: storeURL)) }
     return try ModelContainer(for: Visit.self)
 }

@@ -89,6 +89,22 @@ extension StoreLocation {
     }
 }
 
+extension StoreLocation {
+    /// Runs the test child process with a command on the location's store (SQLite: its file; PostgreSQL: the
+    /// server's URL, and the schema in the environment); returns its exit status.
+    func runChild(_ arguments: [String]) throws -> Process {
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("TestChildProcess")
+        let store = kind == .sqlite ? self.store().path : try PostgresTestServer.shared().url
+        child.arguments = [arguments[0], store] + arguments.dropFirst()
+        child.environment = ProcessInfo.processInfo.environment.merging(
+            ["SWIFTDATA_POSTGRES_SCHEMA": postgresSchema], uniquingKeysWith: { $1 })
+        try child.run()
+        return child
+    }
+}
+
 /// A container on the store at `location`.
 func makeContainer(_ types: any PersistentModel.Type..., in location: StoreLocation) throws -> ModelContainer {
     try location.container(Schema(types))

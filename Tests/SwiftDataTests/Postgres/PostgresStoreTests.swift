@@ -1,0 +1,251 @@
+import Foundation
+import PostgresTestSupport
+import SharedTestModels
+import SwiftData
+import SwiftDataPostgres
+import Testing
+
+@testable import SwiftDataCore
+
+/// What only the PostgreSQL store does, or does its own way: the configuration, the tables it makes, values in
+/// native columns, external storage in a side table, unique constraints and indexes, migration in one transaction,
+/// and several instances on one database. The behaviour suites run on it too (`StoreKind`).
+@Suite(.enabled(if: PostgresTestServer.isAvailable)) struct PostgresStoreTests {
+    /// A superuser connection to the test database, for looking at what the store made.
+    func inspect(_ sql: String, _ values: [PostgresValue] = []) throws -> [String] {
+        let connection = try PostgresConnection(PostgresTestServer.shared().superuserConnectionString)
+        let result = values.isEmpty ? try connection.execute(sql) : try connection.query(sql, values, format: .text)
+        return try (0..<result.rowCount).map { row in
+            try (0..<result.columnCount).map { try result.string(row, $0) ?? "NULL" }.joined(separator: "|")
+        }
+    }
+
+    func configuration(_ schema: String, url: String? = nil) throws -> PostgresConfiguration {
+        PostgresConfiguration(url: try url ?? PostgresTestServer.shared().url, postgresSchema: schema)
+    }
+
+    @Test func applesInitializerOpensAStoreInItsOwnSchema() throws {
+        let location = StoreKind.postgres.location()
+        let container = try ModelContainer(
+            for: Counter.self, configurations: try configuration(location.postgresSchema))
+        let context = ModelContext(container)
+        context.insert(Counter(label: "one"))
+        try context.save()
+        let tables = try inspect(
+            "SELECT tablename FROM pg_tables WHERE schemaname = $1 ORDER BY tablename", [.text(location.postgresSchema)]
+        )
+        #expect(tables == ["Counter", "_swiftdata_external", "_swiftdata_metadata", "_swiftdata_sequence"])
+        #expect(
+            try inspect("SELECT label, value FROM \"\(location.postgresSchema)\".\"Counter\"") == ["one|0"])
+        // Another schema of the same database is another store.
+        let other = ModelContext(
+            try ModelContainer(for: Counter.self, configurations: try configuration(location.postgresSchema + "_b")))
+        #expect(try other.fetchCount(FetchDescriptor<Counter>()) == 0)
+        #expect(container.configurations.isEmpty, "configurations lists ModelConfigurations only, as Apple's")
+        #expect(!String(reflecting: try configuration("x")).contains(try PostgresTestServer.shared().password))
+    }
+
+    @Test func valuesKeepTheirMeaningInNativeColumns() throws {
+        let location = StoreKind.postgres.location()
+        let date = Date(timeIntervalSinceReferenceDate: 123_456.789_012_345_6)
+        do {
+            let context = ModelContext(try location.container(Sample.self))
+            let sample = Sample()
+            sample.double = -0.0
+            sample.decimal = .nan
+            sample.optionalDecimal = Decimal(string: "-0.000000000000000000000000000001")!
+            sample.date = date
+            sample.uint64 = .max
+            sample.string = "e\u{301}"
+            context.insert(sample)
+            try context.save()
+        }
+        let sample = try #require(
+            try ModelContext(try location.container(Sample.self)).fetch(FetchDescriptor<Sample>()).first)
+        #expect(sample.double == 0 && sample.double.sign == .minus)
+        #expect(sample.decimal.isNaN)
+        #expect(sample.optionalDecimal == Decimal(string: "-0.000000000000000000000000000001")!)
+        #expect(sample.date == date, "a date keeps every bit, not only microseconds")
+        #expect(sample.uint64 == .max)
+        let types = try inspect(
+            """
+            SELECT column_name || ':' || data_type FROM information_schema.columns WHERE table_schema = $1 \
+            AND table_name = 'Sample' AND column_name IN ('date', 'uuid', 'decimal', 'address', 'data', 'bool', 'int') \
+            ORDER BY column_name
+            """, [.text(location.postgresSchema)])
+        #expect(
+            types == [
+                "address:jsonb", "bool:boolean", "data:bytea", "date:double precision", "decimal:numeric",
+                "int:bigint", "uuid:uuid",
+            ])
+        // A predicate compares strings as Swift does: "é" written two ways is one string.
+        let context = ModelContext(try location.container(Sample.self))
+        let composed = "\u{e9}"
+        #expect(try context.fetchCount(FetchDescriptor<Sample>(predicate: #Predicate { $0.string == composed })) == 1)
+    }
+
+    @Test func externalStorageLivesInASideTableWrittenWithTheRow() throws {
+        let location = StoreKind.postgres.location()
+        let big = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0) })
+        let container = try location.container(SharedTestModels.Attachment.self)
+        let context = ModelContext(container)
+        let attachment = SharedTestModels.Attachment(name: "big", bytes: big)
+        context.insert(attachment)
+        context.insert(SharedTestModels.Attachment(name: "empty", bytes: Data()))
+        try context.save()
+        let side = "\"\(location.postgresSchema)\"._swiftdata_external"
+        #expect(try inspect("SELECT octet_length(data) FROM \(side)") == ["100000"])
+        let reader = ModelContext(try location.container(SharedTestModels.Attachment.self))
+        let fetched = try reader.fetch(
+            FetchDescriptor<SharedTestModels.Attachment>(sortBy: [SortDescriptor(\.name)]))
+        #expect(fetched.map(\.bytes) == [big, Data()])
+        attachment.bytes = Data([1, 2, 3])
+        try context.save()
+        #expect(try inspect("SELECT octet_length(data) FROM \(side)") == ["3"], "the replaced value is gone")
+        context.delete(attachment)
+        try context.save()
+        #expect(try inspect("SELECT count(*) FROM \(side)") == ["0"], "a deleted model's value is gone")
+    }
+
+    @Test func uniqueConstraintsAndIndexesAreIndexesOfTheTable() throws {
+        let location = StoreKind.postgres.location()
+        let context = ModelContext(try location.container(Shop.Item.self))
+        context.insert(Shop.Item(name: "apple", price: 3))
+        context.insert(Shop.Item(name: "apple", price: 4))
+        try context.save()
+        // A unique constraint that the stored models break is refused, and the store is left as it was.
+        #expect {
+            try location.container(ShopUnique.Item.self)
+        } throws: { error in
+            ((error as? SwiftDataError)?.reason ?? "").contains("duplicate values for a new unique constraint")
+        }
+        _ = try location.container(ShopIndexed.Item.self)
+        let indexes = try inspect(
+            "SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND tablename = 'Item' ORDER BY indexname",
+            [.text(location.postgresSchema)])
+        #expect(indexes.contains("Item_index_price") && indexes.contains("Item_index_name_price"))
+        let plan = try inspect(
+            """
+            SET enable_seqscan = off; EXPLAIN SELECT "_pk" FROM "\(location.postgresSchema)"."Item" \
+            WHERE (normalize("name", NFC) COLLATE "C" = normalize('apple'::text, NFC) COLLATE "C")
+            """)
+        #expect(plan.joined().contains("Item_index_name_price"), "the index serves the predicate's comparison")
+    }
+
+    @Test func savesOfAnotherInstanceReachContextsAndObservers() async throws {
+        let location = StoreKind.postgres.location()
+        let mine = try location.container(Visit.self)
+        let theirs = try location.container(Visit.self)
+        let context = ModelContext(mine)
+        let visit = Visit(name: "here")
+        context.insert(visit)
+        try context.save()
+        let count = visit.count
+        let observer = try ResultsObserver(sortBy: [SortDescriptor(\Visit.name)], modelContainer: mine)
+        let fired = Flag()
+        withObservationTracking {
+            _ = observer.results
+        } onChange: {
+            fired.set()
+        }
+        let other = ModelContext(theirs)
+        other.insert(Visit(name: "there"))
+        for seen in try other.fetch(FetchDescriptor<Visit>()) { seen.count += 5 }
+        try other.save()
+        for _ in 0..<100 where !fired.isSet { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(fired.isSet, "the notification reached the observer without a fetch")
+        #expect(observer.results.map(\.name) == ["here", "there"])
+        _ = try context.fetchCount(FetchDescriptor<Visit>())
+        #expect(visit.count == count + 5, "the registered model refreshed")
+    }
+
+    @Test func threeProcessesWritingAtOnceLoseNothing() async throws {
+        let location = StoreKind.postgres.location()
+        let container = try location.container(Visit.self)
+        let observer = try ResultsObserver(sortBy: [SortDescriptor(\Visit.name)], modelContainer: container)
+        let children = try ["a", "b", "c"].map { try location.runChild(["insert-many", $0, "40"]) }
+        for child in children {
+            child.waitUntilExit()
+            #expect(child.terminationStatus == 0)
+        }
+        for _ in 0..<150 where observer.results.count < 120 { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(observer.results.count == 120, "the observer saw every other process's save")
+        let names = try ModelContext(container).fetch(FetchDescriptor<Visit>()).map(\.name)
+        #expect(Set(names).count == 120 && names.count == 120)
+    }
+
+    @Test func serverErrorsNameTheServerAndTheirSQLStateNeverThePassword() throws {
+        let server = try PostgresTestServer.shared()
+        func failure(_ url: String) -> SwiftDataError? {
+            do {
+                _ = try ModelContainer(for: Counter.self, configurations: PostgresConfiguration(url: url))
+                return nil
+            } catch {
+                return error as? SwiftDataError
+            }
+        }
+        let cases: [(String, String)] = [
+            (server.url(database: server.database, password: "wrong-password"), "28P01"),
+            (server.url(database: "no_such_database"), "3D000"),
+            (server.url(database: server.database, port: 1), "08001"),
+        ]
+        for (url, sqlState) in cases {
+            let error = try #require(failure(url), "\(sqlState)")
+            #expect(error == .loadIssueModelContainer)
+            #expect(error.storeCode == sqlState)
+            let text = "\(error)"
+            #expect(text.contains("127.0.0.1:"), "the error names the server: \(text)")
+            #expect(!text.contains(server.password) && !text.contains("wrong-password"), "\(text)")
+        }
+    }
+
+    @Test func aConnectionLostMidSaveKeepsTheChangesForARetry() throws {
+        let location = StoreKind.postgres.location()
+        let container = try location.container(Counter.self)
+        _ = try inspect(
+            """
+            CREATE FUNCTION "\(location.postgresSchema)".die() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN \
+            IF NEW.label = 'die' THEN PERFORM pg_terminate_backend(pg_backend_pid()); PERFORM pg_sleep(5); END IF; \
+            RETURN NEW; END $$; CREATE TRIGGER die BEFORE INSERT ON "\(location.postgresSchema)"."Counter" \
+            FOR EACH ROW EXECUTE FUNCTION "\(location.postgresSchema)".die()
+            """)
+        let context = ModelContext(container)
+        let counter = Counter(label: "die")
+        context.insert(counter)
+        #expect {
+            try context.save()
+        } throws: { error in
+            let error = error as? SwiftDataError
+            return error?.storeCode.map { ["57P01", "08006"].contains($0) } == true
+                && (error?.reason ?? "").contains("connection to the PostgreSQL server was lost")
+        }
+        #expect(context.hasChanges && context.insertedModelsArray.count == 1, "the context keeps its changes")
+        counter.label = "lived"
+        try context.save()
+        #expect(try ModelContext(container).fetch(FetchDescriptor<Counter>()).map(\.label) == ["lived"])
+    }
+
+    @Test func aStatementTimeoutIsAClearError() throws {
+        let location = StoreKind.postgres.location()
+        let slow = try location.container(Counter.self)
+        _ = try inspect(
+            """
+            CREATE FUNCTION "\(location.postgresSchema)".slow() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN \
+            PERFORM pg_sleep(2); RETURN NEW; END $$; CREATE TRIGGER slow BEFORE INSERT ON \
+            "\(location.postgresSchema)"."Counter" FOR EACH ROW EXECUTE FUNCTION "\(location.postgresSchema)".slow()
+            """)
+        _ = slow
+        let url = try PostgresTestServer.shared().url + "?options=-c%20statement_timeout%3D200"
+        let context = ModelContext(
+            try ModelContainer(
+                for: Counter.self,
+                configurations: PostgresConfiguration(url: url, postgresSchema: location.postgresSchema)))
+        context.insert(Counter(label: "late"))
+        #expect {
+            try context.save()
+        } throws: { error in
+            (error as? SwiftDataError)?.storeCode == "57014"
+        }
+        #expect(context.hasChanges)
+    }
+}
