@@ -58,7 +58,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "SwiftDataSQLite", dependencies: ["SwiftDataCore", "SwiftDataSQL", "CSQLite"]),
         .target(name: "SwiftData", dependencies: ["SwiftDataCore", "SwiftDataSQLite", "SwiftDataMacros"]),
-        .target(name: "ExampleSupport", path: "Examples/Support"),
+        .target(name: "ExampleSupport", dependencies: ["SwiftData", "SwiftDataPostgres"], path: "Examples/Support"),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .target(name: "SwiftDataPostgres", dependencies: ["SwiftDataCore", "SwiftDataSQL", "CLibPQ"]),
         .executableTarget(

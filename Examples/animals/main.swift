@@ -18,6 +18,7 @@ private let usage = """
            animals reload-sample-data           delete the categories and their animals, then insert the
                                                 samples again
     Diets: herbivore, carnivore, omnivore. --in chooses among animals of the same name.
+    Every command takes \(ExampleStore.usage).
     """
 
 /// The animals of a category, by name: the sample's `AnimalListView` query, whose predicate is built from the
@@ -78,7 +79,8 @@ private func count(_ number: Int, _ noun: String, plural: String? = nil) -> Stri
 }
 
 @MainActor private func run(_ arguments: [String]) throws {
-    let context = try ModelContainer(for: AnimalCategory.self, Animal.self).mainContext
+    let (store, arguments) = try ExampleStore.split(arguments)
+    let context = try ExampleStore.container(for: AnimalCategory.self, Animal.self, url: store).mainContext
     let command = arguments.first
     let rest = arguments.dropFirst()
     switch command {

@@ -14,6 +14,7 @@ let usage = """
            foodpin image <number> <file>       set the picture from a file
            foodpin search <text>               by name or type
            foodpin delete <number>             remove one
+    Every command takes \(ExampleStore.usage).
     """
 
 @MainActor func restaurants(in context: ModelContext) throws -> [Restaurant] {
@@ -53,9 +54,12 @@ func readImage(_ path: String) throws -> Data {
 }
 
 @MainActor func run(_ arguments: [String]) throws {
-    let isFirstRun = !FileManager.default.fileExists(atPath: ModelConfiguration().url.path)
-    let container = try ModelContainer(for: Restaurant.self)
+    let (store, arguments) = try ExampleStore.split(arguments)
+    var isFirstRun = store == nil && !FileManager.default.fileExists(atPath: ModelConfiguration().url.path)
+    let container = try ExampleStore.container(for: Restaurant.self, url: store)
     let context = container.mainContext
+    // A new database is empty; one where the samples were deleted one by one is too, and gets them again.
+    if store != nil { isFirstRun = try context.fetchCount(FetchDescriptor<Restaurant>()) == 0 }
     if isFirstRun {
         Restaurant.samples.forEach(context.insert)
         try context.save()

@@ -10,6 +10,7 @@ let usage = """
            todo add <name> [--priority low|normal|high] add an item (normal priority by default)
            todo toggle <number>                         mark an item done, or not done
            todo delete <number>                         remove an item
+    Every command takes \(ExampleStore.usage).
     """
 
 /// The items in the order the list shows them: the seed's `@Query(sort: \ToDoItem.priorityNum, order: .reverse)`.
@@ -78,7 +79,8 @@ extension Priority {
 }
 
 @MainActor func run(_ arguments: [String]) throws {
-    let container = try ModelContainer(for: ToDoItem.self)
+    let (store, arguments) = try ExampleStore.split(arguments)
+    let container = try ExampleStore.container(for: ToDoItem.self, url: store)
     let context = container.mainContext
     if arguments.isEmpty, isatty(STDIN_FILENO) != 0, isatty(STDOUT_FILENO) != 0 {
         context.undoManager = UndoManager()

@@ -56,7 +56,9 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
         try configuration.validate()
         self.configuration = configuration
         self.schema = schema
-        let searchPath = "SET search_path TO \(PostgreSQLDialect().quote(configuration.postgresSchema))"
+        // Notices (`CREATE TABLE IF NOT EXISTS` skipping a table) are not worth printing on standard error.
+        let searchPath =
+            "SET search_path TO \(PostgreSQLDialect().quote(configuration.postgresSchema)); SET client_min_messages TO warning"
         let pool = PostgresConnectionPool(configuration.url, size: configuration.maximumConnections) {
             try $0.execute(searchPath)
         }
