@@ -75,7 +75,8 @@ let package = Package(
         .executableTarget(
             name: "jsonstore", dependencies: ["SwiftData", "ExampleSupport"], path: "Examples/jsonstore",
             exclude: ["README.md"]),
-        .executableTarget(name: "Benchmarks", dependencies: ["SwiftData", "CSQLite"], path: "Benchmarks"),
+        .executableTarget(
+            name: "Benchmarks", dependencies: ["SwiftData", "SwiftDataPostgres", "CSQLite"], path: "Benchmarks"),
         .target(name: "SharedTestModels", dependencies: ["SwiftData"], path: "Tests/SharedTestModels"),
         .executableTarget(
             name: "TestChildProcess",

@@ -12,10 +12,13 @@ struct Options {
     var child: (workload: Workload, side: Side)?
     /// Set in a child process: where the templates are, and where its stores go.
     var directory: String?
+    /// `--postgres URL`: the PostgreSQL workloads, against raw libpq, on that database (see `PostgresBenchmark`).
+    var postgres: String?
 
     static let usage = """
         USAGE: swift run -c release Benchmarks [--rows N] [--repetitions R] [--filter WORKLOADS] [--instructions]
                                                [--json]
+               swift run -c release Benchmarks --postgres URL [--rows N] [--repetitions R]
 
         Runs each workload through SwiftData and through the raw SQLite C API, and prints their median times,
         the ratio, and the peak resident memory of each side.
@@ -29,6 +32,8 @@ struct Options {
                                must be installed), and print them with their ratio; workloads that measure
                                latency are left out: waiting costs no instructions
           --json               print the results as JSON instead of a table
+          --postgres URL       run workloads 1 to 5 and 9 on the PostgreSQL database at URL instead, through
+                               SwiftData and through libpq, in schemas bench_swiftdata and bench_raw (replaced)
           --help               print this text
         """
 
@@ -62,6 +67,7 @@ struct Options {
             case "--instructions": instructions = true
             case "--filter": filter = try value(of: argument)
             case "--json": json = true
+            case "--postgres": postgres = try value(of: argument)
             case "--help", "-h": throw OptionsError(nil)
             case "--directory": directory = try value(of: argument)
             case "--child":

@@ -22,7 +22,9 @@ do {
 }
 
 do {
-    if let (workload, side) = options.child {
+    if let url = options.postgres {
+        print(try PostgresBenchmark.run(url: url, rows: options.rows, repetitions: options.repetitions))
+    } else if let (workload, side) = options.child {
         guard let directory = options.directory else { throw ChildError("--child needs --directory") }
         try ChildProcess.run(workload, side: side, rows: options.rows, directory: URL(fileURLWithPath: directory))
     } else {

@@ -273,18 +273,19 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
             "SELECT pg_advisory_xact_lock(hashtext($1))", [.text("swiftdata:" + postgresSchema)])
     }
 
+    /// Empties the store's tables with `TRUNCATE`, which gives their space back at once (fetches of other
+    /// sessions wait for it to commit); keys are not reused afterwards.
     package func erase() throws {
+        var tables = [Self.externalTable]
+        for entity in schema.entities {
+            tables.append(dialect.quote(entity.name))
+            for relationship in entity.orderedRelationships {
+                if case .joinTable(let table, true) = relationship.storage { tables.append(dialect.quote(table)) }
+            }
+        }
         try write { transaction in
             guard let transaction = transaction as? PostgresTransaction else { return }
-            for entity in schema.entities {
-                try transaction.connection.execute("DELETE FROM \(dialect.quote(entity.name))")
-                for relationship in entity.orderedRelationships {
-                    if case .joinTable(let table, true) = relationship.storage {
-                        try transaction.connection.execute("DELETE FROM \(dialect.quote(table))")
-                    }
-                }
-            }
-            try transaction.connection.execute("DELETE FROM \(Self.externalTable)")
+            try transaction.connection.execute("TRUNCATE \(tables.joined(separator: ", "))")
         }
     }
 
