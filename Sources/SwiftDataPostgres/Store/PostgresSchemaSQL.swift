@@ -23,25 +23,50 @@ enum PostgresSchemaSQL {
         return type == .string || type == .url
     }
 
-    /// The definition of an attribute's column. NaN is kept as `NULL`, so floating-point columns accept it.
-    static func column(_ attribute: Schema.Attribute) -> String {
-        let type = attribute.postgresType
-        let nullable = attribute.isOptional || attribute.layout?.valueType == .double
-        return "\(dialect.quote(attribute.name)) \(type.sqlName)\(nullable ? "" : " NOT NULL")"
+    /// A column of an entity's table, after its key.
+    struct Column {
+        let name: String
+        /// The PostgreSQL type.
+        let type: String
+        /// Whether it is `NOT NULL`.
+        let isRequired: Bool
+
+        var definition: String { "\(PostgreSQLDialect().quote(name)) \(type)\(isRequired ? " NOT NULL" : "")" }
+    }
+
+    /// The columns of an entity's table after its key: the attributes (NaN is kept as `NULL`, so `Double` columns
+    /// accept it), then each to-one relationship's foreign key and position.
+    static func columns(_ entity: Schema.Entity) -> [Column] {
+        var columns: [Column] = []
+        for attribute in entity.orderedAttributes where !attribute.options.contains(.ephemeral) {
+            let nullable = attribute.isOptional || attribute.layout?.valueType == .double
+            columns.append(Column(name: attribute.name, type: attribute.postgresType.sqlName, isRequired: !nullable))
+        }
+        for relationship in entity.orderedRelationships where relationship.storage == .column {
+            columns.append(Column(name: relationship.name, type: "bigint", isRequired: false))
+            if let position = relationship.positionColumn {
+                columns.append(Column(name: position, type: "bigint", isRequired: false))
+            }
+        }
+        return columns
+    }
+
+    /// How the store records an attribute's storage in its schema: its column's type, as if kept in the row (an
+    /// externally stored one's column holds a reference), with a `Date` told apart from a `Double`.
+    static func recordedStorage(of attribute: Schema.Attribute) -> String {
+        let type = attribute.layout?.valueType ?? .data
+        return type == .date ? "double precision (seconds since 2001)" : PostgresType(storing: type).sqlName
     }
 
     /// `CREATE TABLE` for an entity, the indexes of its foreign keys, unique constraints and indexes, and the join
     /// tables it owns.
     static func createTable(_ entity: Schema.Entity) -> [String] {
-        var columns = ["\(dialect.quote(PostgresRowStore.keyColumn)) bigint PRIMARY KEY"]
+        let columns =
+            ["\(dialect.quote(PostgresRowStore.keyColumn)) bigint PRIMARY KEY"] + columns(entity).map(\.definition)
         var statements: [String] = []
-        for attribute in entity.orderedAttributes where !attribute.options.contains(.ephemeral) {
-            columns.append(column(attribute))
-        }
         for relationship in entity.orderedRelationships {
             switch relationship.storage {
             case .column:
-                columns += relationshipColumns(relationship)
                 statements.append(foreignKeyIndex(entity, relationship))
             case .joinTable(let name, true):
                 statements += createJoinTable(name)

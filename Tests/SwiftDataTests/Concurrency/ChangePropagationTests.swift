@@ -7,8 +7,8 @@ import Testing
 
 /// A save in one context reaches the container's other contexts: registered models refresh, keeping unsaved edits.
 @Suite struct ChangePropagationTests {
-    @Test func registeredModelsRefreshKeepingUnsavedEdits() throws {
-        let container = try makeMemoryContainer(Counter.self)
+    @Test(arguments: StoreKind.all) func registeredModelsRefreshKeepingUnsavedEdits(store: StoreKind) throws {
+        let container = try store.makeContainer(Counter.self)
         let writer = ModelContext(container)
         let reader = ModelContext(container)
         let shared = Counter(label: "shared")
@@ -33,8 +33,8 @@ import Testing
         #expect(fired.isSet, "observers hear of the refreshed value")
     }
 
-    @Test func modelsDeletedElsewhereLeaveTheContext() throws {
-        let container = try makeMemoryContainer(Counter.self)
+    @Test(arguments: StoreKind.all) func modelsDeletedElsewhereLeaveTheContext(store: StoreKind) throws {
+        let container = try store.makeContainer(Counter.self)
         let writer = ModelContext(container)
         let reader = ModelContext(container)
         let doomed = Counter(label: "doomed")
@@ -48,8 +48,8 @@ import Testing
         #expect(reader.registeredModel(for: seen.persistentModelID) as Counter? == nil)
     }
 
-    @MainActor @Test func theMainContextUpdatesOnItsOwn() async throws {
-        let container = try makeMemoryContainer(Counter.self)
+    @MainActor @Test(arguments: StoreKind.all) func theMainContextUpdatesOnItsOwn(store: StoreKind) async throws {
+        let container = try store.makeContainer(Counter.self)
         let counter = Counter(label: "main")
         container.mainContext.insert(counter)
         try container.mainContext.save()
@@ -64,18 +64,14 @@ import Testing
         #expect(counter.value == 7, "the main context applied the background save without being asked")
     }
 
-    @Test func changesByAnotherProcessAreSeenOnTheNextFetch() throws {
-        let directory = TemporaryDirectory()
-        let container = try ModelContainer(for: Visit.self, configurations: ModelConfiguration(url: directory.store()))
+    @Test(arguments: StoreKind.all) func changesByAnotherProcessAreSeenOnTheNextFetch(store: StoreKind) throws {
+        let directory = store.location()
+        let container = try directory.container(Visit.self)
         let context = ModelContext(container)
         let visit = Visit(name: "here")
         context.insert(visit)
         try context.save()
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("TestChildProcess")
-        child.arguments = ["increment-all", directory.store().path]
-        try child.run()
+        let child = try directory.runChild(["increment-all"])
         child.waitUntilExit()
         try #require(child.terminationStatus == 0)
         #expect(visit.count == 1)

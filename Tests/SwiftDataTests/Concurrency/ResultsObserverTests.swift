@@ -26,8 +26,8 @@ import Testing
         return counters
     }
 
-    @Test func savesInAnotherContextReachTheResults() throws {
-        let container = try makeMemoryContainer(Counter.self)
+    @Test(arguments: StoreKind.all) func savesInAnotherContextReachTheResults(store: StoreKind) throws {
+        let container = try store.makeContainer(Counter.self)
         let writer = ModelContext(container)
         let counters = try insert(["a": 10, "b": 20, "small": 1], into: writer)
         let observer = try bigCounters(in: ModelContext(container))
@@ -54,16 +54,16 @@ import Testing
         #expect(labels(observer) == ["small", "a"], "a delete removes the model")
     }
 
-    @Test func savesOfTheObserversOwnContextReachTheResults() throws {
-        let container = try makeMemoryContainer(Counter.self)
+    @Test(arguments: StoreKind.all) func savesOfTheObserversOwnContextReachTheResults(store: StoreKind) throws {
+        let container = try store.makeContainer(Counter.self)
         let context = ModelContext(container)
         let observer = try bigCounters(in: context)
         _ = try insert(["mine": 11], into: context)
         #expect(labels(observer) == ["mine"])
     }
 
-    @Test func observationTrackingFiresOnEachRelevantSave() throws {
-        let container = try makeMemoryContainer(Counter.self, User.self)
+    @Test(arguments: StoreKind.all) func observationTrackingFiresOnEachRelevantSave(store: StoreKind) throws {
+        let container = try store.makeContainer(Counter.self, User.self)
         let writer = ModelContext(container)
         let observer = try bigCounters(in: ModelContext(container))
         let fired = Flag()
@@ -80,8 +80,8 @@ import Testing
         #expect(labels(observer) == ["x"])
     }
 
-    @Test func settingTheFilterOrSortRefetchesAtOnce() throws {
-        let container = try makeMemoryContainer(Counter.self)
+    @Test(arguments: StoreKind.all) func settingTheFilterOrSortRefetchesAtOnce(store: StoreKind) throws {
+        let container = try store.makeContainer(Counter.self)
         let context = ModelContext(container)
         _ = try insert(["a": 10, "b": 20, "c": 5], into: context)
         let observer = try bigCounters(in: context)
@@ -100,8 +100,8 @@ import Testing
         #expect(observer.sections == nil)
     }
 
-    @Test func sectionsGroupByTheKeyPath() throws {
-        let container = try makeMemoryContainer(User.self)
+    @Test(arguments: StoreKind.all) func sectionsGroupByTheKeyPath(store: StoreKind) throws {
+        let container = try store.makeContainer(User.self)
         let context = ModelContext(container)
         for (name, email) in [("Ann", "b.org"), ("Bob", "a.org"), ("Cid", "b.org"), ("Dee", "a.org")] {
             context.insert(User(name: name, email: email))
@@ -137,8 +137,10 @@ import Testing
         #expect(await snapshots.next() == [])
     }
 
-    @MainActor @Test func aMainActorObserverSeesAModelActorsSaves() async throws {
-        let container = try makeMemoryContainer(Counter.self)
+    @MainActor @Test(arguments: StoreKind.all) func aMainActorObserverSeesAModelActorsSaves(store: StoreKind)
+        async throws
+    {
+        let container = try store.makeContainer(Counter.self)
         let observer = try ResultsObserver(
             filterBy: #Predicate<Counter> { $0.value >= 0 }, sortBy: [SortDescriptor(\.label)],
             modelContext: container.mainContext)
@@ -149,9 +151,9 @@ import Testing
         #expect(observer.results.map(\.label) == ["from an actor"])
     }
 
-    @Test func anotherProcessesChangesArriveWithoutFetching() async throws {
-        let directory = TemporaryDirectory()
-        let container = try ModelContainer(for: Visit.self, configurations: ModelConfiguration(url: directory.store()))
+    @Test(arguments: StoreKind.all) func anotherProcessesChangesArriveWithoutFetching(store: StoreKind) async throws {
+        let directory = store.location()
+        let container = try directory.container(Visit.self)
         let observer = try ResultsObserver(sortBy: [SortDescriptor(\Visit.name)], modelContainer: container)
         let fired = Flag()
         withObservationTracking {
@@ -159,15 +161,11 @@ import Testing
         } onChange: {
             fired.set()
         }
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("TestChildProcess")
-        child.arguments = ["insert-and-save", directory.store().path, "elsewhere"]
-        try child.run()
+        let child = try directory.runChild(["insert-and-save", "elsewhere"])
         child.waitUntilExit()
         try #require(child.terminationStatus == 0)
         for _ in 0..<100 where !fired.isSet { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(fired.isSet, "the file watch noticed the other process's save")
+        #expect(fired.isSet, "the store noticed the other process's save")
         #expect(observer.results.map(\.name) == ["elsewhere"])
     }
 

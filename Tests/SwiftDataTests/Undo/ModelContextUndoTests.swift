@@ -4,17 +4,16 @@ import Testing
 
 /// A context with an undo manager records inserts, deletes and changes, and undo and redo restore them exactly.
 @Suite struct ModelContextUndoTests {
-    func makeContext(_ types: any PersistentModel.Type...) throws -> (ModelContext, UndoManager) {
-        let container = try ModelContainer(
-            for: Schema(types), configurations: [ModelConfiguration(isStoredInMemoryOnly: true)])
+    func makeContext(on store: StoreKind, _ types: any PersistentModel.Type...) throws -> (ModelContext, UndoManager) {
+        let container = try store.location().container(Schema(types), inMemory: true)
         let context = ModelContext(container)
         let undoManager = UndoManager()
         context.undoManager = undoManager
         return (context, undoManager)
     }
 
-    @Test func insertsUndoAndRedoWithTheSameIdentity() throws {
-        let (context, undoManager) = try makeContext(User.self)
+    @Test(arguments: StoreKind.all) func insertsUndoAndRedoWithTheSameIdentity(store: StoreKind) throws {
+        let (context, undoManager) = try makeContext(on: store, User.self)
         let user = User(name: "Ann", email: "ann@example.com")
         context.insert(user)
         let id = user.persistentModelID
@@ -30,8 +29,8 @@ import Testing
         #expect(try context.fetch(FetchDescriptor<User>()).map(\.name) == ["Ann"])
     }
 
-    @Test func attributeChangesRestoreValuesAndChangeState() throws {
-        let (context, undoManager) = try makeContext(User.self)
+    @Test(arguments: StoreKind.all) func attributeChangesRestoreValuesAndChangeState(store: StoreKind) throws {
+        let (context, undoManager) = try makeContext(on: store, User.self)
         let user = User(name: "Ann", email: "ann@example.com")
         context.insert(user)
         try context.save()
@@ -57,8 +56,8 @@ import Testing
         #expect(try reread.fetch(FetchDescriptor<User>()).map(\.name) == ["Ann"])
     }
 
-    @Test func processPendingChangesClosesAGroup() throws {
-        let (context, undoManager) = try makeContext(User.self)
+    @Test(arguments: StoreKind.all) func processPendingChangesClosesAGroup(store: StoreKind) throws {
+        let (context, undoManager) = try makeContext(on: store, User.self)
         let user = User(name: "Ann", email: "")
         context.insert(user)
         context.processPendingChanges()
@@ -75,8 +74,8 @@ import Testing
         #expect(context.insertedModelsArray.isEmpty)
     }
 
-    @Test func deletesUndoBeforeAndAfterTheSave() throws {
-        let (context, undoManager) = try makeContext(User.self)
+    @Test(arguments: StoreKind.all) func deletesUndoBeforeAndAfterTheSave(store: StoreKind) throws {
+        let (context, undoManager) = try makeContext(on: store, User.self)
         let user = User(name: "Ann", email: "ann@example.com")
         context.insert(user)
         try context.save()
@@ -99,8 +98,8 @@ import Testing
         #expect(try context.fetch(FetchDescriptor<User>()).map(\.email) == ["ann@example.com"])
     }
 
-    @Test func relationshipChangesRestoreBothSidesInOrder() throws {
-        let (context, undoManager) = try makeContext(Node.self)
+    @Test(arguments: StoreKind.all) func relationshipChangesRestoreBothSidesInOrder(store: StoreKind) throws {
+        let (context, undoManager) = try makeContext(on: store, Node.self)
         let root = Node(name: "root")
         context.insert(root)
         let children = ["a", "b", "c"].map { Node(name: $0) }
@@ -128,8 +127,8 @@ import Testing
         #expect(stored.first?.children.map(\.name) == ["b"])
     }
 
-    @Test func undoingADeleteAfterTheSaveRelinksRelatedModels() throws {
-        let (context, undoManager) = try makeContext(Node.self)
+    @Test(arguments: StoreKind.all) func undoingADeleteAfterTheSaveRelinksRelatedModels(store: StoreKind) throws {
+        let (context, undoManager) = try makeContext(on: store, Node.self)
         let root = Node(name: "root")
         let leaf = Node(name: "leaf", parent: root)
         context.insert(root)
@@ -149,8 +148,8 @@ import Testing
         #expect(stored.first?.children.map(\.name) == ["leaf"])
     }
 
-    @Test func rollbackEmptiesTheStack() throws {
-        let (context, undoManager) = try makeContext(User.self)
+    @Test(arguments: StoreKind.all) func rollbackEmptiesTheStack(store: StoreKind) throws {
+        let (context, undoManager) = try makeContext(on: store, User.self)
         context.insert(User(name: "Ann", email: ""))
         context.processPendingChanges()
         #expect(undoManager.canUndo)
