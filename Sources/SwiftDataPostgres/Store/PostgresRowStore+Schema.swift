@@ -6,7 +6,7 @@ extension PostgresRowStore {
     /// What the metadata table records.
     struct Metadata {
         var identifier: String?
-        var schema: PostgresStoredSchema?
+        var schema: StoredSchema?
         var version: Schema.Version?
     }
 
@@ -36,8 +36,9 @@ extension PostgresRowStore {
             }
             let tables = try tableNames(connection, namespace: namespace)
             let stored = try readMetadata(connection, tables: tables, namespace: namespace, server: server)
-            if let identifier = stored.identifier, let recorded = stored.schema, recorded.holds(schema),
-                stored.version == schema.version
+            let current = StoredSchema(schema, storage: PostgresSchemaSQL.recordedStorage).entities
+            if let identifier = stored.identifier, let recorded = stored.schema,
+                current.allSatisfy(recorded.entities.contains), stored.version == schema.version
             {
                 return identifier
             }
@@ -46,10 +47,16 @@ extension PostgresRowStore {
                     reason: "the store in the PostgreSQL schema '\(namespace)' on \(server) does not hold the models",
                     suggestion: "Open the store with allowsSave: true once, so that it is created or migrates")
             }
+            if stored.schema == nil, let foreign = schema.entities.first(where: { tables.contains($0.name) }) {
+                throw SwiftDataError.loadIssueModelContainer.with(
+                    reason:
+                        "the PostgreSQL schema '\(namespace)' on \(server) has a table \(foreign.name) that this framework did not create",
+                    model: foreign.name, suggestion: "Use another PostgreSQL schema (postgresSchema:)")
+            }
             for statement in PostgresSchemaSQL.storeTables { try connection.execute(statement) }
             let identifier = stored.identifier ?? UUID().uuidString
             var migration = PostgresMigration(
-                connection: connection, stored: stored.schema ?? PostgresStoredSchema(entities: []),
+                connection: connection, recorded: stored.schema ?? StoredSchema(entities: []),
                 configuration: configuration, identifier: identifier)
             if let plan = migrationPlan, stored.schema != nil {
                 let version =
@@ -59,8 +66,8 @@ extension PostgresRowStore {
                     try MigrationPlanRun.run(plan, from: version, to: schema.version, on: &migration)
                 }
             }
-            try migration.migrate(to: schema, existingTables: stored.schema == nil ? tables : [])
-            let json = String(decoding: try JSONEncoder().encode(migration.stored), as: UTF8.self)
+            try LightweightMigration.migrate(&migration, to: schema, checkingForeignTables: stored.schema == nil)
+            let json = String(decoding: try JSONEncoder().encode(migration.recorded), as: UTF8.self)
             try connection.preparedQuery(
                 """
                 INSERT INTO \(metadataTable) (key, value) VALUES ('schema', $1), ('store_identifier', $2), \
@@ -92,7 +99,7 @@ extension PostgresRowStore {
                 if parts.count == 3 { metadata.version = Schema.Version(parts[0], parts[1], parts[2]) }
             case "schema":
                 do {
-                    metadata.schema = try JSONDecoder().decode(PostgresStoredSchema.self, from: Data(value.utf8))
+                    metadata.schema = try JSONDecoder().decode(StoredSchema.self, from: Data(value.utf8))
                 } catch {
                     throw SwiftDataError.loadIssueModelContainer.with(
                         reason:

@@ -78,12 +78,6 @@ enum PostgresSchemaSQL {
             + indexStatements(entity)
     }
 
-    /// The columns of a to-one relationship: its foreign key, and its position in an ordered inverse.
-    static func relationshipColumns(_ relationship: Schema.Relationship) -> [String] {
-        ["\(dialect.quote(relationship.name)) bigint"]
-            + (relationship.positionColumn.map { ["\(dialect.quote($0)) bigint"] } ?? [])
-    }
-
     /// The index of a foreign-key column, followed by its position column when it has one.
     static func foreignKeyIndex(_ entity: Schema.Entity, _ relationship: Schema.Relationship) -> String {
         let columns = [relationship.name] + (relationship.positionColumn.map { [$0] } ?? [])
