@@ -110,11 +110,13 @@ final class RawPostgres {
         connection = try PostgresConnection(url)
     }
 
-    /// Creates the raw side's schema and table, with the indexes SwiftData's side has.
+    /// Creates the raw side's schema and table, with the indexes SwiftData's side has, and drops SwiftData's side's
+    /// schema, which the store creates again.
     func reset() throws {
         try connection.execute(
             """
-            SET client_min_messages TO warning; DROP SCHEMA IF EXISTS bench_raw CASCADE; CREATE SCHEMA bench_raw;
+            SET client_min_messages TO warning; DROP SCHEMA IF EXISTS bench_swiftdata CASCADE;
+            DROP SCHEMA IF EXISTS bench_raw CASCADE; CREATE SCHEMA bench_raw;
             SET search_path TO bench_raw;
             CREATE TABLE record ("_pk" bigint PRIMARY KEY, "key" bigint NOT NULL, "group" bigint NOT NULL,
                 "amount" bigint NOT NULL, "rank" bigint NOT NULL, "price" double precision, "weight" double precision,
