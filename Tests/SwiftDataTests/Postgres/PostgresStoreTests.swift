@@ -45,6 +45,28 @@ import Testing
         #expect(!String(reflecting: try configuration("x")).contains(try PostgresTestServer.shared().password))
     }
 
+    @Test func libpqKeyValueStringsWorkAndBadConfigurationsAreRefused() throws {
+        let server = try PostgresTestServer.shared()
+        let location = StoreKind.postgres.location()
+        let configuration = PostgresConfiguration(
+            url:
+                "host=127.0.0.1 port=\(server.port) dbname=\(server.database) user=\(server.user) password=\(server.password)",
+            postgresSchema: location.postgresSchema)
+        let context = ModelContext(try ModelContainer(for: Counter.self, configurations: configuration))
+        context.insert(Counter(label: "kv"))
+        try context.save()
+        #expect(try ModelContext(try location.container(Counter.self)).fetchCount(FetchDescriptor<Counter>()) == 1)
+        #expect(!String(reflecting: configuration).contains(server.password))
+        for bad in [
+            PostgresConfiguration(url: " "), PostgresConfiguration(url: server.url, postgresSchema: ""),
+            PostgresConfiguration(url: server.url, maximumConnections: 0),
+        ] {
+            #expect(throws: SwiftDataError.loadIssueModelContainer) {
+                try ModelContainer(for: Counter.self, configurations: bad)
+            }
+        }
+    }
+
     @Test func valuesKeepTheirMeaningInNativeColumns() throws {
         let location = StoreKind.postgres.location()
         let date = Date(timeIntervalSinceReferenceDate: 123_456.789_012_345_6)
