@@ -1,9 +1,11 @@
 /// Turns a class into a stored model: every stored `var` becomes a persisted property with change tracking
-/// and observation, and the class conforms to `PersistentModel` and `Observable`.
+/// and observation, and the class conforms to `PersistentModel` and `Observable`. A subclass of a `@Model` class
+/// is marked `@Model` too: its persisted properties add to the ones it inherits.
 @attached(
-    member, names: named(_$persistentState), named(_$observationRegistrar), named(_$isObserved), named(init),
-    named(persistentBackingData), named(schemaMetadata), named(_$load), named(_$store), named(_$get), named(_$set),
-    named(_$uniquenessConstraints), named(_$indices), named(_$spatialIndices))
+    member, conformances: PersistentModel, names: named(_$persistentState), named(_$observationRegistrar),
+    named(_$isObserved), named(init), named(persistentBackingData), named(schemaMetadata), named(_$load),
+    named(_$store), named(_$get), named(_$set), named(_$uniquenessConstraints), named(_$indices),
+    named(_$spatialIndices), named(_$RootModel), named(_$propertyMetadata), named(_$InheritedProperties))
 @attached(memberAttribute)
 @attached(extension, conformances: PersistentModel, Observable)
 public macro Model() = #externalMacro(module: "SwiftDataMacros", type: "ModelMacro")
@@ -28,10 +30,11 @@ public macro Relationship(
 @attached(peer)
 public macro Transient() = #externalMacro(module: "SwiftDataMacros", type: "TransientMacro")
 
-/// Makes a stored property persisted (added by `@Model`; not written by hand).
-@attached(accessor, names: named(get), named(set))
+/// Makes a stored property persisted (added by `@Model`; not written by hand). `afterInherited` numbers it after
+/// the persisted properties the class may inherit.
+@attached(accessor, names: named(init), named(get), named(set))
 @attached(peer, names: prefixed(`_$`))
-public macro _PersistedProperty(_ index: Int) =
+public macro _PersistedProperty(_ index: Int, afterInherited: Bool = false) =
     #externalMacro(module: "SwiftDataMacros", type: "PersistedPropertyMacro")
 
 /// Declares unique constraints of a model: each array is one constraint over one or more properties

@@ -19,63 +19,38 @@ public enum ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
             return []
         }
         diagnoseMembers(of: classDecl, in: context)
-        let className = classDecl.name.trimmedDescription
-        let access = accessModifier(of: classDecl)
-        let properties = ModelProperty.persisted(in: classDecl.memberBlock.members)
-
-        let metadata = properties.map { property in
-            "SwiftData.Schema.PropertyMetadata(name: \(literal(property.name)), keypath: \\\(className).\(property.name), defaultValue: \(defaultValue(of: property)), metadata: \(schemaProperty(of: property, in: context)))"
+        let model = GeneratedModel(classDecl, in: context)
+        if let superclass = modelSuperclass(of: classDecl, conformingTo: protocols) {
+            return model.subclassMembers(of: superclass)
         }
-        let loads = properties.enumerated().map { index, property in
-            "case \(index): try reader.read(column, into: &_$\(property.name))"
-        }
-        let stores = properties.enumerated().map { index, property in
-            "case \(index): try writer.write(_$\(property.name), parameter, property: \(literal("\(className).\(property.name)")))"
-        }
-        let gets = properties.enumerated().map { index, property in
-            "case \(index): return _$\(property.name).map { $0 as Any } ?? _$linkedValue(\(index))"
-        }
-        let sets = properties.enumerated().map { index, property in
-            """
-            case \(index):
-                if _$isObserved {
-                    _$observationRegistrar.withMutation(of: self, keyPath: \\.\(property.name)) { _$\(property.name) = SwiftData._storedValue(value, as: _$\(property.name)) }
-                } else {
-                    _$\(property.name) = SwiftData._storedValue(value, as: _$\(property.name))
-                }
-            """
-        }
-
+        let access = model.access
         return [
             "@exclusivity(unchecked) \(raw: access)var _$persistentState = SwiftData._PersistentState()",
             "\(raw: access)let _$observationRegistrar = Observation.ObservationRegistrar()",
             // Set by the first read of a persisted property, the only way an observer can start watching the
             // model: until then changes skip the registrar, whose bookkeeping is most of a new model's cost.
             "@exclusivity(unchecked) \(raw: access)var _$isObserved = false",
-            "\(raw: access)required init(backingData: any SwiftData.BackingData<\(raw: className)>) {}",
+            "\(raw: access)required init(backingData: any SwiftData.BackingData<\(raw: model.className)>) {}",
             """
-            \(raw: access)var persistentBackingData: any SwiftData.BackingData<\(raw: className)> {
+            \(raw: access)var persistentBackingData: any SwiftData.BackingData<\(raw: model.className)> {
                 get {
                     SwiftData.DefaultBackingData(for: self)
                 }
                 set {}
             }
             """,
-            """
-            \(raw: access)static var schemaMetadata: [SwiftData.Schema.PropertyMetadata] {
-                [\(raw: metadata.isEmpty ? "" : "\n" + metadata.joined(separator: ",\n") + "\n")]
-            }
-            """,
+        ] + (model.isFinal ? [model.finalSchemaMetadata] : model.openRootMembers) + [
             switchFunction(
                 "\(access)func _$load(_ property: Int, from reader: any SwiftData._RowReader, column: Int32) throws",
-                cases: loads),
+                cases: model.loads),
             switchFunction(
                 "\(access)func _$store(_ property: Int, into writer: any SwiftData._RowWriter, parameter: Int32) throws",
-                cases: stores),
-            switchFunction("\(access)func _$get(_ property: Int) -> Any?", cases: gets, otherwise: "return nil"),
-        ] + constraints(of: classDecl, className: className, access: access) + [
+                cases: model.stores),
             switchFunction(
-                "\(access)func _$set(_ property: Int, _ value: Any?)", cases: sets, first: "_$unlink(property)")
+                "\(access)func _$get(_ property: Int) -> Any?", cases: model.gets(), otherwise: "return nil"),
+        ] + (model.isFinal ? model.constraints(emptyOnes: false) : []) + [
+            switchFunction(
+                "\(access)func _$set(_ property: Int, _ value: Any?)", cases: model.sets, first: "_$unlink(property)")
         ]
     }
 
@@ -91,7 +66,10 @@ public enum ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
             let index = properties.firstIndex(where: { $0.name == name }),
             variable.attribute(named: "_PersistedProperty") == nil
         else { return [] }
-        return ["@_PersistedProperty(\(raw: index))"]
+        // A class that inherits from anything might inherit persisted properties: its properties are numbered
+        // after them, and may be assigned before `super.init`.
+        guard classDecl.inheritanceClause != nil else { return ["@_PersistedProperty(\(raw: index))"] }
+        return ["@_PersistedProperty(\(raw: index), afterInherited: true)"]
     }
 
     public static func expansion(
@@ -111,85 +89,33 @@ public enum ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
 
     // MARK: Generated code
 
-    /// `_$uniquenessConstraints`, `_$indices` and `_$spatialIndices` from the class body's `#Unique` and `#Index`,
-    /// when it has any. An `#Index` argument is a list of key paths or `.binary(list)` (a binary index), or
-    /// `.rtree(list)` (a spatial one).
-    private static func constraints(of classDecl: ClassDeclSyntax, className: String, access: String) -> [DeclSyntax] {
-        let macros = classDecl.memberBlock.members.compactMap { $0.decl.as(MacroExpansionDeclSyntax.self) }
-        var lists: [String: [String]] = [:]
-        for macro in macros {
-            for argument in macro.arguments {
-                let (member, list): (String, ExprSyntax)
-                switch macro.macroName.text {
-                case "Unique": (member, list) = ("_$uniquenessConstraints", argument.expression)
-                case "Index":
-                    let (kind, indexed) = indexKind(argument.expression)
-                    (member, list) = (kind == "rtree" ? "_$spatialIndices" : "_$indices", indexed)
-                default: continue
-                }
-                lists[member, default: []].append("\(rooted(list, at: className)) as [AnyKeyPath]")
-            }
+    /// The superclass a subclass of a `@Model` class inherits `PersistentModel` from, or `nil` for a root model.
+    /// The compiler lists the protocols the class does not conform to yet: a class whose superclass clause gives
+    /// it `PersistentModel` is a subclass of a model (a class that inherits from `NSObject`, or only conforms to
+    /// `Identifiable`, still needs the conformance).
+    static func modelSuperclass(of classDecl: ClassDeclSyntax, conformingTo protocols: [TypeSyntax]) -> TypeSyntax? {
+        func name(_ type: TypeSyntax) -> String {
+            type.trimmedDescription.split(separator: ".").last.map(String.init) ?? ""
         }
-        return ["_$uniquenessConstraints", "_$indices", "_$spatialIndices"].compactMap { member in
-            guard let member = lists[member].map({ (member, $0) }) else { return nil }
-            return
-                "\(raw: access)static var \(raw: member.0): [[AnyKeyPath]] { [\(raw: member.1.joined(separator: ", "))] }"
-        }
-    }
-
-    /// The kind of an `#Index` argument (`binary` or `rtree`) and its list of key paths: `.rtree([...])` and
-    /// `.binary([...])` (with or without their type) name their kind, a bare list is binary.
-    private static func indexKind(_ expression: ExprSyntax) -> (kind: String, list: ExprSyntax) {
-        guard let call = expression.as(FunctionCallExprSyntax.self),
-            let member = call.calledExpression.as(MemberAccessExprSyntax.self),
-            ["binary", "rtree"].contains(member.declName.baseName.text), call.arguments.count == 1,
-            let list = call.arguments.first?.expression
-        else { return ("binary", expression) }
-        return (member.declName.baseName.text, list)
-    }
-
-    /// The expression with every root-less key path (`\.name`) given the class as its root.
-    private static func rooted(_ expression: ExprSyntax, at className: String) -> String {
-        final class Rooter: SyntaxRewriter {
-            let root: String
-            init(root: String) { self.root = root }
-            override func visit(_ node: KeyPathExprSyntax) -> ExprSyntax {
-                guard node.root == nil else { return ExprSyntax(node) }
-                return ExprSyntax(node.with(\.root, TypeSyntax(IdentifierTypeSyntax(name: .identifier(root)))))
-            }
-        }
-        return Rooter(root: className).rewrite(expression).trimmedDescription
+        guard !protocols.contains(where: { name($0) == "PersistentModel" }),
+            let inherited = classDecl.inheritanceClause?.inheritedTypes,
+            let first = inherited.first?.type.trimmed,
+            !inherited.contains(where: { name($0.type) == "PersistentModel" })
+        else { return nil }
+        return first
     }
 
     /// `public ` for a public or open class, nothing otherwise.
-    private static func accessModifier(of classDecl: ClassDeclSyntax) -> String {
+    static func accessModifier(of classDecl: ClassDeclSyntax) -> String {
         classDecl.modifiers.contains { ["public", "open"].contains($0.name.text) } ? "public " : ""
     }
 
-    private static func literal(_ text: String) -> String {
+    static func literal(_ text: String) -> String {
         "\"" + text.flatMap { $0 == "\\" || $0 == "\"" ? ["\\", $0] : [$0] } + "\""
     }
 
-    /// The default value recorded in the schema: the initial value, typed as the property is.
-    private static func defaultValue(of property: ModelProperty) -> String {
-        guard let initializer = property.initializer else { return "nil" }
-        guard let type = property.storableType else { return initializer.trimmedDescription }
-        return "(\(initializer.trimmedDescription) as \(type.trimmedDescription))"
-    }
-
-    /// `Schema.Attribute(...)` / `Schema.Relationship(...)` from the property's `@Attribute` / `@Relationship`.
-    private static func schemaProperty(of property: ModelProperty, in context: some MacroExpansionContext) -> String {
-        if let attribute = property.attribute {
-            return "SwiftData.Schema.Attribute(\(arguments(of: attribute, droppingCascade: true)))"
-        }
-        if let relationship = property.relationship {
-            return "SwiftData.Schema.Relationship(\(arguments(of: relationship, droppingCascade: false)))"
-        }
-        return "nil"
-    }
-
     /// The attribute's arguments as written, without a misplaced `.cascade` (diagnosed separately).
-    private static func arguments(of attribute: AttributeSyntax, droppingCascade: Bool) -> String {
+    static func arguments(of attribute: AttributeSyntax, droppingCascade: Bool) -> String {
         guard case .argumentList(let list) = attribute.arguments else { return "" }
         let kept = list.filter { !(droppingCascade && isCascade($0)) }
         return kept.map { element in
@@ -202,13 +128,14 @@ public enum ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         element.label == nil && element.expression.trimmedDescription.hasSuffix(".cascade")
     }
 
-    private static func switchFunction(
-        _ signature: String, cases: [String], otherwise: String = "break", first: String? = nil
+    static func switchFunction(
+        _ signature: String, cases: [String], otherwise: String = "break", on subject: String = "property",
+        first: String? = nil
     ) -> DeclSyntax {
         let body =
             cases.isEmpty
             ? (otherwise == "break" ? "" : otherwise)
-            : "switch property {\n\(cases.joined(separator: "\n"))\ndefault: \(otherwise)\n}"
+            : "switch \(subject) {\n\(cases.joined(separator: "\n"))\ndefault: \(otherwise)\n}"
         let statements = cases.isEmpty ? body : [first, body].compactMap { $0 }.joined(separator: "\n")
         return "\(raw: signature) {\n\(raw: statements)\n}"
     }

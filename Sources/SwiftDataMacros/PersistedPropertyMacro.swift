@@ -6,16 +6,32 @@ import SwiftSyntaxMacros
 /// storage `_$name`, with observation and change tracking. The storage is `Optional` of the property's type
 /// (`nil` means "no value yet"), so it exists before the class's own initializer runs; the storage's type comes
 /// from the declared type, or from the initial value when no type is written.
+///
+/// With `afterInherited: true` (in a class that may inherit persisted properties), the property's number counts
+/// from the inherited ones (`_$InheritedProperties.count`: zero for a root model, read once at run time for a
+/// subclass), and the property has an `init` accessor, so that a subclass's initializer can assign it before
+/// `super.init`, as Swift requires of a stored property.
 public enum PersistedPropertyMacro: AccessorMacro, PeerMacro {
     public static func expansion(
         of node: AttributeSyntax, providingAccessorsOf declaration: some DeclSyntaxProtocol,
         in context: some MacroExpansionContext
     ) throws -> [AccessorDeclSyntax] {
-        guard let (property, index) = property(declaration, node) else { return [] }
+        guard let (property, number, afterInherited) = property(declaration, node) else { return [] }
         let name = property.name
+        let index = afterInherited ? "_$InheritedProperties.count + \(number)" : "\(number)"
         // A transformable value's type is the transformer's business, not the compiler's.
         let didSet = property.isTransformable ? "_$didSetTransformable" : "_$didSet"
-        return [
+        let initializer: [AccessorDeclSyntax] =
+            afterInherited
+            ? [
+                """
+                @storageRestrictions(initializes: _$\(raw: name))
+                init(initialValue) {
+                    _$\(raw: name) = .some(initialValue)
+                }
+                """
+            ] : []
+        return initializer + [
             """
             get {
                 _$isObserved = true
@@ -50,7 +66,7 @@ public enum PersistedPropertyMacro: AccessorMacro, PeerMacro {
         of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,
         in context: some MacroExpansionContext
     ) throws -> [DeclSyntax] {
-        guard let (property, _) = property(declaration, node) else { return [] }
+        guard let (property, _, _) = property(declaration, node) else { return [] }
         let storage = "_$\(property.name)"
         // Only the generated accessors touch the storage, one statement at a time, so the run-time exclusivity
         // check each access of a class's stored property would make (a fifth of a fetch's time) finds nothing.
@@ -72,17 +88,21 @@ public enum PersistedPropertyMacro: AccessorMacro, PeerMacro {
         }
     }
 
+    /// The property, its number, and whether the number counts from inherited properties.
     private static func property(
         _ declaration: some DeclSyntaxProtocol, _ node: AttributeSyntax
-    ) -> (ModelProperty, Int)? {
+    ) -> (ModelProperty, Int, afterInherited: Bool)? {
         guard let variable = declaration.as(VariableDeclSyntax.self), let binding = variable.bindings.first,
             let identifier = binding.pattern.as(IdentifierPatternSyntax.self),
             case .argumentList(let arguments) = node.arguments,
             let index = arguments.first.flatMap({ Int($0.expression.trimmedDescription) })
         else { return nil }
+        let afterInherited = arguments.contains {
+            $0.label?.text == "afterInherited" && $0.expression.trimmedDescription == "true"
+        }
         let property = ModelProperty(
             declaration: variable, binding: binding, name: identifier.identifier.trimmedDescription,
             type: binding.typeAnnotation?.type, initializer: binding.initializer?.value)
-        return (property, index)
+        return (property, index, afterInherited)
     }
 }

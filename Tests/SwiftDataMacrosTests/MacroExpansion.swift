@@ -35,13 +35,18 @@ var allMacros: [String: any Macro.Type] {
     ]
 }
 
-func expand(_ source: String, macros: [String: any Macro.Type] = allMacros) -> Expansion {
+/// Expands `source` as the compiler would for a class that does not conform to `conformances` yet: a subclass of
+/// a `@Model` class already conforms to `PersistentModel` and `Observable`, so the compiler passes none.
+func expand(
+    _ source: String, macros: [String: any Macro.Type] = allMacros,
+    conformances: [TypeSyntax] = ["PersistentModel", "Observable"]
+) -> Expansion {
     let file = Parser.parse(source: source)
     let context = BasicMacroExpansionContext(
         sourceFiles: [file: .init(moduleName: "TestModule", fullFilePath: "test.swift")])
     let specs = macros.mapValues { macro in
         switch macro {
-        case is ModelMacro.Type: MacroSpec(type: macro, conformances: ["PersistentModel", "Observable"])
+        case is ModelMacro.Type: MacroSpec(type: macro, conformances: conformances)
         case is ModelActorMacro.Type: MacroSpec(type: macro, conformances: ["ModelActor"])
         default: MacroSpec(type: macro)
         }
@@ -84,9 +89,10 @@ private func apply(
 /// the expected diagnostics.
 func assertExpansion(
     _ source: String, expandsTo expected: String, diagnostics expectedDiagnostics: [ExpectedDiagnostic] = [],
-    macros: [String: any Macro.Type] = allMacros, sourceLocation: Testing.SourceLocation = #_sourceLocation
+    macros: [String: any Macro.Type] = allMacros, conformances: [TypeSyntax] = ["PersistentModel", "Observable"],
+    sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) {
-    let expansion = expand(source, macros: macros)
+    let expansion = expand(source, macros: macros, conformances: conformances)
     let actualLines = expansion.expanded.split(separator: "\n", omittingEmptySubsequences: false).map {
         $0.replacing(/\s+$/, with: "")
     }

@@ -1,0 +1,237 @@
+import SwiftSyntax
+import SwiftSyntaxBuilder
+import SwiftSyntaxMacros
+
+/// The members `@Model` writes for one class, from its persisted properties.
+///
+/// A root model numbers its persisted properties from 0. A subclass of a model numbers its own after the ones it
+/// inherits, whose count it reads once at run time (`_$InheritedProperties.count`, its superclass's
+/// `schemaMetadata.count`): the macro sees only the subclass's source. Its generated functions handle its own
+/// properties and pass the others to `super`. Key paths in `schemaMetadata` are rooted at the class asked, so a
+/// subclass's metadata lists its inherited properties as `\Subclass.name`, the key paths its predicates use.
+struct GeneratedModel {
+    let classDecl: ClassDeclSyntax
+    let className: String
+    /// `public ` or nothing.
+    let access: String
+    let isFinal: Bool
+    let properties: [ModelProperty]
+
+    init(_ classDecl: ClassDeclSyntax, in context: some MacroExpansionContext) {
+        self.classDecl = classDecl
+        className = classDecl.name.trimmedDescription
+        access = ModelMacro.accessModifier(of: classDecl)
+        isFinal = classDecl.modifiers.contains { $0.name.tokenKind == .keyword(.final) }
+        properties = ModelProperty.persisted(in: classDecl.memberBlock.members)
+    }
+
+    // MARK: Property functions
+
+    var loads: [String] {
+        properties.enumerated().map { index, property in
+            "case \(index): try reader.read(column, into: &_$\(property.name))"
+        }
+    }
+
+    var stores: [String] {
+        properties.enumerated().map { index, property in
+            "case \(index): try writer.write(_$\(property.name), parameter, property: \(ModelMacro.literal("\(className).\(property.name)")))"
+        }
+    }
+
+    /// `_$get`'s cases. A property without a value may be a linked relationship, found by its number: the case's
+    /// in a root model, `number` in a subclass, whose cases count from its own first property.
+    func gets(number: String? = nil) -> [String] {
+        properties.enumerated().map { index, property in
+            "case \(index): return _$\(property.name).map { $0 as Any } ?? _$linkedValue(\(number ?? "\(index)"))"
+        }
+    }
+
+    var sets: [String] {
+        properties.enumerated().map { index, property in
+            """
+            case \(index):
+                if _$isObserved {
+                    _$observationRegistrar.withMutation(of: self, keyPath: \\.\(property.name)) { _$\(property.name) = SwiftData._storedValue(value, as: _$\(property.name)) }
+                } else {
+                    _$\(property.name) = SwiftData._storedValue(value, as: _$\(property.name))
+                }
+            """
+        }
+    }
+
+    // MARK: Schema metadata
+
+    /// `schemaMetadata` of a final root model: its properties, rooted at the class.
+    var finalSchemaMetadata: DeclSyntax {
+        """
+        \(raw: access)static var schemaMetadata: [SwiftData.Schema.PropertyMetadata] {
+            [\(raw: metadataList(root: className))]
+        }
+        """
+    }
+
+    /// The members of a root model that may have subclasses: its metadata for any subclass as root, the root's
+    /// name for subclasses' `init(backingData:)`, and constraints that subclasses may override.
+    var openRootMembers: [DeclSyntax] {
+        [
+            "\(raw: access)typealias _$RootModel = \(raw: className)",
+            """
+            \(raw: access)class var schemaMetadata: [SwiftData.Schema.PropertyMetadata] {
+                _$propertyMetadata(\(raw: className).self)
+            }
+            """,
+            """
+            \(raw: access)static func _$propertyMetadata<Root: \(raw: className)>(_ root: Root.Type) -> [SwiftData.Schema.PropertyMetadata] {
+                [\(raw: metadataList(root: "Root"))]
+            }
+            """,
+        ] + constraints(emptyOnes: true)
+    }
+
+    /// The properties' metadata, with key paths rooted at `root`.
+    private func metadataList(root: String) -> String {
+        let entries = properties.map { property in
+            "SwiftData.Schema.PropertyMetadata(name: \(ModelMacro.literal(property.name)), keypath: \\\(root).\(property.name), defaultValue: \(Self.defaultValue(of: property)), metadata: \(Self.schemaProperty(of: property)))"
+        }
+        return entries.isEmpty ? "" : "\n" + entries.joined(separator: ",\n") + "\n"
+    }
+
+    // MARK: Subclasses
+
+    /// The members of a subclass of the `@Model` class `superclass`.
+    func subclassMembers(of superclass: TypeSyntax) -> [DeclSyntax] {
+        let parent = superclass.trimmedDescription
+        let list = metadataList(root: "Root")
+        var members: [DeclSyntax] = [
+            """
+            enum _$InheritedProperties {
+                static let count = \(raw: parent).schemaMetadata.count
+            }
+            """
+        ]
+        // Without an initializer of its own the class inherits every initializer of its superclass; with one, it
+        // must provide the required one.
+        if hasDesignatedInitializer {
+            members.append(
+                """
+                \(raw: access)required init(backingData: any SwiftData.BackingData<_$RootModel>) {
+                    super.init(backingData: backingData)
+                }
+                """)
+        }
+        members += [
+            """
+            \(raw: access)override class var schemaMetadata: [SwiftData.Schema.PropertyMetadata] {
+                _$propertyMetadata(\(raw: className).self)
+            }
+            """,
+            """
+            \(raw: access)static func _$propertyMetadata<Root: \(raw: className)>(_ root: Root.Type) -> [SwiftData.Schema.PropertyMetadata] {
+                \(raw: parent)._$propertyMetadata(root) + [\(raw: list)]
+            }
+            """,
+            override(
+                "func _$load(_ property: Int, from reader: any SwiftData._RowReader, column: Int32) throws",
+                cases: loads, otherwise: "try super._$load(property, from: reader, column: column)"),
+            override(
+                "func _$store(_ property: Int, into writer: any SwiftData._RowWriter, parameter: Int32) throws",
+                cases: stores, otherwise: "try super._$store(property, into: writer, parameter: parameter)"),
+            override(
+                "func _$get(_ property: Int) -> Any?", cases: gets(number: "property"),
+                otherwise: "return super._$get(property)"),
+            override(
+                "func _$set(_ property: Int, _ value: Any?)", cases: sets, otherwise: "super._$set(property, value)",
+                first: "_$unlink(property)"),
+        ]
+        return members + constraints(emptyOnes: false, overriding: true)
+    }
+
+    private func override(_ signature: String, cases: [String], otherwise: String, first: String? = nil)
+        -> DeclSyntax
+    {
+        ModelMacro.switchFunction(
+            "\(access)override \(signature)", cases: cases, otherwise: otherwise,
+            on: "property - _$InheritedProperties.count", first: first)
+    }
+
+    /// Whether the class declares a designated initializer (a convenience one keeps the inherited ones).
+    private var hasDesignatedInitializer: Bool {
+        classDecl.memberBlock.members.contains { member in
+            guard let initializer = member.decl.as(InitializerDeclSyntax.self) else { return false }
+            return !initializer.modifiers.contains { $0.name.tokenKind == .keyword(.convenience) }
+        }
+    }
+
+    // MARK: Constraints
+
+    /// `_$uniquenessConstraints`, `_$indices` and `_$spatialIndices` from the class body's `#Unique` and `#Index`:
+    /// those it has (all of them, empty or not, with `emptyOnes`), as class members of a class that may have
+    /// subclasses. An `#Index` argument is a list of key paths or `.binary(list)` (a binary index), or
+    /// `.rtree(list)` (a spatial one).
+    func constraints(emptyOnes: Bool, overriding: Bool = false) -> [DeclSyntax] {
+        let keyword = overriding ? "override class" : isFinal ? "static" : "class"
+        let macros = classDecl.memberBlock.members.compactMap { $0.decl.as(MacroExpansionDeclSyntax.self) }
+        var lists: [String: [String]] = [:]
+        for macro in macros {
+            for argument in macro.arguments {
+                let (member, list): (String, ExprSyntax)
+                switch macro.macroName.text {
+                case "Unique": (member, list) = ("_$uniquenessConstraints", argument.expression)
+                case "Index":
+                    let (kind, indexed) = Self.indexKind(argument.expression)
+                    (member, list) = (kind == "rtree" ? "_$spatialIndices" : "_$indices", indexed)
+                default: continue
+                }
+                lists[member, default: []].append("\(Self.rooted(list, at: className)) as [AnyKeyPath]")
+            }
+        }
+        return ["_$uniquenessConstraints", "_$indices", "_$spatialIndices"].compactMap { member in
+            guard let list = lists[member] ?? (emptyOnes ? [] : nil) else { return nil }
+            return
+                "\(raw: access)\(raw: keyword) var \(raw: member): [[AnyKeyPath]] { [\(raw: list.joined(separator: ", "))] }"
+        }
+    }
+
+    /// The kind of an `#Index` argument (`binary` or `rtree`) and its list of key paths: `.rtree([...])` and
+    /// `.binary([...])` (with or without their type) name their kind, a bare list is binary.
+    private static func indexKind(_ expression: ExprSyntax) -> (kind: String, list: ExprSyntax) {
+        guard let call = expression.as(FunctionCallExprSyntax.self),
+            let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+            ["binary", "rtree"].contains(member.declName.baseName.text), call.arguments.count == 1,
+            let list = call.arguments.first?.expression
+        else { return ("binary", expression) }
+        return (member.declName.baseName.text, list)
+    }
+
+    /// The expression with every root-less key path (`\.name`) given the class as its root.
+    private static func rooted(_ expression: ExprSyntax, at className: String) -> String {
+        final class Rooter: SyntaxRewriter {
+            let root: String
+            init(root: String) { self.root = root }
+            override func visit(_ node: KeyPathExprSyntax) -> ExprSyntax {
+                guard node.root == nil else { return ExprSyntax(node) }
+                return ExprSyntax(node.with(\.root, TypeSyntax(IdentifierTypeSyntax(name: .identifier(root)))))
+            }
+        }
+        return Rooter(root: className).rewrite(expression).trimmedDescription
+    }
+
+    /// The default value recorded in the schema: the initial value, typed as the property is.
+    private static func defaultValue(of property: ModelProperty) -> String {
+        guard let initializer = property.initializer else { return "nil" }
+        guard let type = property.storableType else { return initializer.trimmedDescription }
+        return "(\(initializer.trimmedDescription) as \(type.trimmedDescription))"
+    }
+
+    /// `Schema.Attribute(...)` / `Schema.Relationship(...)` from the property's `@Attribute` / `@Relationship`.
+    private static func schemaProperty(of property: ModelProperty) -> String {
+        if let attribute = property.attribute {
+            return "SwiftData.Schema.Attribute(\(ModelMacro.arguments(of: attribute, droppingCascade: true)))"
+        }
+        if let relationship = property.relationship {
+            return "SwiftData.Schema.Relationship(\(ModelMacro.arguments(of: relationship, droppingCascade: false)))"
+        }
+        return "nil"
+    }
+}

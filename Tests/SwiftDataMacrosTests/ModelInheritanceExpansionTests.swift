@@ -1,0 +1,300 @@
+import Testing
+
+/// Expansions for model inheritance: a class that may have subclasses, and a subclass of a `@Model` class.
+@Suite("@Model expansion with inheritance")
+struct ModelInheritanceExpansionTests {
+    /// A root that is not final: its metadata is rooted at whichever subclass asks, subclasses can name it in
+    /// `init(backingData:)`, and its constraints can be overridden.
+    @Test func expandsARootThatMayHaveSubclasses() {
+        assertExpansion(
+            """
+            @Model class Media {
+                #Unique<Media>([\\.title])
+                var title: String
+                init(title: String) { self.title = title }
+            }
+            """,
+            expandsTo: #"""
+                class Media {
+                    #Unique<Media>([\.title])
+                    var title: String {
+                        get {
+                            _$isObserved = true
+                            _$observationRegistrar.access(self, keyPath: \.title)
+                            if _$title == nil {
+                                if let linked = _$linked(0, _$title) {
+                                    return linked
+                                }
+                                _$fault(0)
+                            }
+                            return _$title!
+                        }
+                        set {
+                            _$willSet(0, _$title)
+                            let oldValue = _$title
+                            if _$isObserved {
+                                _$observationRegistrar.withMutation(of: self, keyPath: \.title) {
+                                    _$title = newValue
+                                }
+                            } else {
+                                _$title = newValue
+                            }
+                            _$didSet(0, oldValue, newValue)
+                        }
+                    }
+
+                    @exclusivity(unchecked) private var _$title: Swift.Optional<String> = nil
+                    init(title: String) { self.title = title }
+
+                    @exclusivity(unchecked) var _$persistentState = SwiftData._PersistentState()
+
+                    let _$observationRegistrar = Observation.ObservationRegistrar()
+
+                    @exclusivity(unchecked) var _$isObserved = false
+
+                    required init(backingData: any SwiftData.BackingData<Media>) {
+                    }
+
+                    var persistentBackingData: any SwiftData.BackingData<Media> {
+                        get {
+                            var backingData = SwiftData.DefaultBackingData(for: Media.self)
+                            backingData.persistentModelID = persistentModelID
+                            return backingData
+                        }
+                        set {
+                        }
+                    }
+
+                    typealias _$RootModel = Media
+
+                    class var schemaMetadata: [SwiftData.Schema.PropertyMetadata] {
+                        _$propertyMetadata(Media.self)
+                    }
+
+                    static func _$propertyMetadata<Root: Media>(_ root: Root.Type) -> [SwiftData.Schema.PropertyMetadata] {
+                        [
+                            SwiftData.Schema.PropertyMetadata(name: "title", keypath: \Root.title, defaultValue: nil, metadata: nil)
+                        ]
+                    }
+
+                    class var _$uniquenessConstraints: [[AnyKeyPath]] {
+                        [[\Media.title] as [AnyKeyPath]]
+                    }
+
+                    class var _$indices: [[AnyKeyPath]] {
+                        []
+                    }
+
+                    func _$load(_ property: Int, from reader: any SwiftData._RowReader, column: Int32) throws {
+                        switch property {
+                        case 0:
+                            try reader.read(column, into: &_$title)
+                        default:
+                            break
+                        }
+                    }
+
+                    func _$store(_ property: Int, into writer: any SwiftData._RowWriter, parameter: Int32) throws {
+                        switch property {
+                        case 0:
+                            try writer.write(_$title, parameter, property: "Media.title")
+                        default:
+                            break
+                        }
+                    }
+
+                    func _$get(_ property: Int) -> Any? {
+                        switch property {
+                        case 0:
+                            return _$title.map {
+                                $0 as Any
+                            } ?? _$linkedValue(0)
+                        default:
+                            return nil
+                        }
+                    }
+
+                    func _$set(_ property: Int, _ value: Any?) {
+                        _$unlink(property)
+                        switch property {
+                        case 0:
+                            if _$isObserved {
+                                _$observationRegistrar.withMutation(of: self, keyPath: \.title) {
+                                    _$title = SwiftData._storedValue(value, as: _$title)
+                                }
+                            } else {
+                                _$title = SwiftData._storedValue(value, as: _$title)
+                            }
+                        default:
+                            break
+                        }
+                    }
+                }
+
+                extension Media: SwiftData.PersistentModel, Observation.Observable {
+                }
+                """#)
+    }
+
+    /// A subclass: the compiler passes no conformance to add, since the superclass has them. Its properties are
+    /// numbered after the inherited ones, may be assigned before `super.init`, and its functions pass the
+    /// inherited properties to `super`.
+    @Test func expandsASubclassWithAnInitializer() {
+        assertExpansion(
+            """
+            @Model final class Movie: Media {
+                var director: String
+                init(title: String, director: String) {
+                    self.director = director
+                    super.init(title: title)
+                }
+            }
+            """,
+            expandsTo: #"""
+                final class Movie: Media {
+                    var director: String {
+                        @storageRestrictions(initializes: _$director)
+                        init(initialValue) {
+                            _$director = .some(initialValue)
+                        }
+                        get {
+                            _$isObserved = true
+                            _$observationRegistrar.access(self, keyPath: \.director)
+                            if _$director == nil {
+                                if let linked = _$linked(_$InheritedProperties.count + 0, _$director) {
+                                    return linked
+                                }
+                                _$fault(_$InheritedProperties.count + 0)
+                            }
+                            return _$director!
+                        }
+                        set {
+                            _$willSet(_$InheritedProperties.count + 0, _$director)
+                            let oldValue = _$director
+                            if _$isObserved {
+                                _$observationRegistrar.withMutation(of: self, keyPath: \.director) {
+                                    _$director = newValue
+                                }
+                            } else {
+                                _$director = newValue
+                            }
+                            _$didSet(_$InheritedProperties.count + 0, oldValue, newValue)
+                        }
+                    }
+
+                    @exclusivity(unchecked) private var _$director: Swift.Optional<String> = nil
+                    init(title: String, director: String) {
+                        self.director = director
+                        super.init(title: title)
+                    }
+
+                    enum _$InheritedProperties {
+                        static let count = Media.schemaMetadata.count
+                    }
+
+                    required init(backingData: any SwiftData.BackingData<_$RootModel>) {
+                        super.init(backingData: backingData)
+                    }
+
+                    override class var schemaMetadata: [SwiftData.Schema.PropertyMetadata] {
+                        _$propertyMetadata(Movie.self)
+                    }
+
+                    static func _$propertyMetadata<Root: Movie>(_ root: Root.Type) -> [SwiftData.Schema.PropertyMetadata] {
+                        Media._$propertyMetadata(root) + [
+                            SwiftData.Schema.PropertyMetadata(name: "director", keypath: \Root.director, defaultValue: nil, metadata: nil)
+                        ]
+                    }
+
+                    override func _$load(_ property: Int, from reader: any SwiftData._RowReader, column: Int32) throws {
+                        switch property - _$InheritedProperties.count {
+                        case 0:
+                            try reader.read(column, into: &_$director)
+                        default:
+                            try super._$load(property, from: reader, column: column)
+                        }
+                    }
+
+                    override func _$store(_ property: Int, into writer: any SwiftData._RowWriter, parameter: Int32) throws {
+                        switch property - _$InheritedProperties.count {
+                        case 0:
+                            try writer.write(_$director, parameter, property: "Movie.director")
+                        default:
+                            try super._$store(property, into: writer, parameter: parameter)
+                        }
+                    }
+
+                    override func _$get(_ property: Int) -> Any? {
+                        switch property - _$InheritedProperties.count {
+                        case 0:
+                            return _$director.map {
+                                $0 as Any
+                            } ?? _$linkedValue(property)
+                        default:
+                            return super._$get(property)
+                        }
+                    }
+
+                    override func _$set(_ property: Int, _ value: Any?) {
+                        _$unlink(property)
+                        switch property - _$InheritedProperties.count {
+                        case 0:
+                            if _$isObserved {
+                                _$observationRegistrar.withMutation(of: self, keyPath: \.director) {
+                                    _$director = SwiftData._storedValue(value, as: _$director)
+                                }
+                            } else {
+                                _$director = SwiftData._storedValue(value, as: _$director)
+                            }
+                        default:
+                            super._$set(property, value)
+                        }
+                    }
+                }
+                """#, conformances: [])
+    }
+
+    /// Without an initializer of its own a subclass keeps every inherited initializer, so none is generated; its
+    /// own constraints override the parent's list.
+    @Test func subclassWithoutAnInitializerInheritsThem() {
+        let expanded = expand(
+            """
+            @Model final class Episode: Podcast {
+                #Unique<Episode>([\\.number])
+                var number: Int = 1
+            }
+            """, conformances: []
+        ).expanded
+        #expect(!expanded.contains("init(backingData:"))
+        #expect(expanded.contains("override class var _$uniquenessConstraints: [[AnyKeyPath]] {"))
+        #expect(expanded.contains("[[\\Episode.number] as [AnyKeyPath]]"))
+        #expect(expanded.contains("Podcast._$propertyMetadata(root) + ["))
+        #expect(!expanded.contains("_$persistentState"), "the bookkeeping is inherited")
+    }
+
+    /// A class that conforms to a protocol, or inherits from a class that is not a model, is a root: the compiler
+    /// still asks for `PersistentModel`. Its properties count from `SwiftData._$InheritedProperties`, which is zero.
+    @Test func inheritanceClauseWithoutAModelParentIsARoot() {
+        let expanded = expand(
+            """
+            @Model class Item: Identifiable {
+                var name: String
+                init(name: String) { self.name = name }
+            }
+            """
+        ).expanded
+        #expect(expanded.contains("_$fault(_$InheritedProperties.count + 0)"))
+        #expect(expanded.contains("@storageRestrictions(initializes: _$name)"))
+        #expect(expanded.contains("@exclusivity(unchecked) var _$persistentState = SwiftData._PersistentState()"))
+        #expect(expanded.contains("required init(backingData: any SwiftData.BackingData<Item>) {"))
+        #expect(expanded.contains("extension Item: SwiftData.PersistentModel, Observation.Observable {"))
+        #expect(!expanded.contains("enum _$InheritedProperties"))
+    }
+
+    /// Spelling out `PersistentModel` in the inheritance clause keeps a class a root, though it conforms already.
+    @Test func explicitConformanceIsARoot() {
+        let expanded = expand("@Model class Note: PersistentModel {\n    var text = \"\"\n}", conformances: []).expanded
+        #expect(expanded.contains("var _$persistentState"))
+        #expect(!expanded.contains("override"))
+    }
+}
