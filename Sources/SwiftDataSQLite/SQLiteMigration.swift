@@ -39,6 +39,13 @@ struct SQLiteMigration: SchemaMigrationTarget {
         return 0
     }
 
+    func rowCount(of table: String, entities: [String]) throws -> Int64 {
+        let rows = try database.rows(
+            "SELECT count(*) FROM \(dialect.quote(table))\(SQLiteStore.entityClause(entities))")
+        if case .integer(let count) = rows.first?.first { return count }
+        return 0
+    }
+
     func nilCount(of table: String, column: String) throws -> Int64 {
         let rows = try database.rows(
             "SELECT count(*) FROM \(dialect.quote(table)) WHERE \(dialect.quote(column)) IS NULL")

@@ -80,10 +80,13 @@ enum SQLiteSpatialIndex {
     /// The condition that selects, through the entity's indexes, the candidates of a predicate that bounds indexed
     /// columns; `nil` when it bounds none.
     static func filter<T: PersistentModel>(for predicate: Predicate<T>, entity: Schema.Entity) -> SQLExpression? {
-        guard !entity.spatialIndices.isEmpty else { return nil }
+        // A subentity's table is its hierarchy's, with the indexes of every entity above it too.
+        let indices =
+            entity.isInHierarchy ? entity.selfAndAncestors.flatMap(\.spatialIndices) : entity.spatialIndices
+        guard !indices.isEmpty else { return nil }
         var bounds = SpatialBounds(entity: entity, variable: predicate.variable.key)
         bounds.add(predicate.expression)
-        let filters = entity.spatialIndices.compactMap { columns -> SQLExpression? in
+        let filters = indices.compactMap { columns -> SQLExpression? in
             let alias = "_spatial"
             let conditions = columns.flatMap { column -> [SQLExpression] in
                 let range = bounds.ranges[column]
@@ -97,7 +100,7 @@ enum SQLiteSpatialIndex {
             guard let first = conditions.first else { return nil }
             let subquery = SQLSubquery(
                 result: .qualifiedColumn(table: alias, column: "id"),
-                sources: [SQLSource(.table(table(of: entity.name, columns)), alias: alias)],
+                sources: [SQLSource(.table(table(of: StoreLayout.table(of: entity), columns)), alias: alias)],
                 condition: conditions.dropFirst().reduce(first, SQLExpression.and))
             return .inSubquery(.column(SQLiteStore.keyColumn), subquery)
         }

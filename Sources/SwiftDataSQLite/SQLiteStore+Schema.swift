@@ -40,8 +40,10 @@ extension SQLiteStore {
         }
     }
 
-    /// The key column name is the store's; a model cannot use it.
+    /// The key column name is the store's; a model cannot use it. A hierarchy's table must hold every entity's
+    /// columns (see `StoreLayout.hierarchyProblems`).
     static func checkReservedNames(_ schema: Schema) throws {
+        if let problem = StoreLayout.hierarchyProblems(in: schema).first { throw problem }
         for entity in schema.entities {
             for relationship in entity.orderedRelationships where relationship.storage != .column {
                 guard let destination = relationship.destinationType,
@@ -180,8 +182,8 @@ extension SQLiteStore {
     /// A read-only store cannot migrate: its recorded schema must already hold every entity as the models
     /// describe it.
     private static func checkReadOnly(_ recorded: StoredSchema?, against schema: Schema) throws {
-        for entity in schema.entities {
-            let model = StoredSchema.entity(entity, storage: recordedStorage)
+        for entity in schema.entities where entity.superentity == nil {
+            let model = StoredSchema.table(of: entity, storage: recordedStorage)
             guard let old = recorded?.entities.first(where: { $0.name == entity.name }) else {
                 throw SwiftDataError.loadIssueModelContainer.with(
                     reason: "the read-only store has no table for \(entity.name)", model: entity.name,
@@ -309,15 +311,18 @@ extension SQLiteStore {
     /// use the index and uniqueness follows Swift's `==`.
     static func indexStatements(_ entity: Schema.Entity) -> [String] {
         let dialect = SQLiteDialect()
-        func create(_ columns: [String], unique: Bool) -> String {
-            let name = "\(entity.name)_\(unique ? "unique" : "index")_\(columns.joined(separator: "_"))"
+        func create(_ columns: [String], unique: Bool, entities: [String]?) -> String {
+            // A subentity's unique index covers its rows only, and is named after it.
+            let scope = entities.map { "_\($0[0])" } ?? ""
+            let name = "\(entity.name)_\(unique ? "unique" : "index")_\(columns.joined(separator: "_"))\(scope)"
             let terms = columns.map { column in
                 dialect.quote(column) + (collation(of: entity.attributesByName[column]).map { " COLLATE \($0)" } ?? "")
             }
             return
                 "CREATE \(unique ? "UNIQUE " : "")INDEX \(dialect.quote(name)) ON \(dialect.quote(entity.name)) (\(terms.joined(separator: ", ")))"
+                + (entities.map(entityClause) ?? "")
         }
-        return entity.uniquenessConstraints.map { create($0, unique: true) }
-            + entity.indices.map { create($0, unique: false) } + SQLiteSpatialIndex.createStatements(entity)
+        return tableIndexes(of: entity).map { create($0.columns, unique: $0.isUnique, entities: $0.entities) }
+            + SQLiteSpatialIndex.createStatements(entity)
     }
 }

@@ -6,7 +6,8 @@ import Synchronization
 
 /// The embedded default store: one SQLite file per configuration (or a private in-memory database), in WAL
 /// mode, one table per entity named after the model class, one column per attribute named after the
-/// property, plus an integer primary key column `_pk`. A metadata table records the schema.
+/// property, plus an integer primary key column `_pk`. A model hierarchy shares its root's table, which has an
+/// `_entity` column naming each row's entity (see `StoreLayout`). A metadata table records the schema.
 ///
 /// Writes go through one connection, one at a time (a writer waits for another instead of failing); fetches use
 /// a pool of other connections and run concurrently, never waiting for a write. An in-memory store has a single
@@ -178,13 +179,14 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
 
     package func fetchMembers(
         of relationship: Schema.Relationship, owners: [Int64], destination: Schema.Entity, properties: [Int],
+        subentityProperties: [SubentityProperties],
         row: (_ owner: Int64, _ member: Int64, any _RowReader) throws -> Void
     ) throws {
-        let memberColumns = properties.compactMap { columnName(of: $0, in: destination) }.map {
+        let memberColumns = columnNames(properties, of: destination, subentityProperties: subentityProperties).map {
             "d.\(dialect.quote($0))"
         }
         let key = dialect.quote(SQLiteStore.keyColumn)
-        let table = dialect.quote(destination.name)
+        let table = dialect.quote(StoreLayout.table(of: destination))
         let select: (String) -> String
         switch relationship.storage {
         case .inverseColumn:
@@ -214,6 +216,25 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
                 }
             }
         }
+    }
+
+    /// The columns a fetch reads after the key(s): for an entity with subentities the entity column first; then the
+    /// properties, then each subentity's own (see `DataStore.fetch`).
+    func columnNames(
+        _ properties: [Int], of entity: Schema.Entity, subentityProperties: [SubentityProperties]
+    ) -> [String] {
+        let readsEntity = StoreLayout.readsEntity(entity)
+        var names: [String] = []
+        names.reserveCapacity(properties.count + 1)
+        if readsEntity { names.append(StoreLayout.entityColumn) }
+        for property in properties {
+            if let column = columnName(of: property, in: entity) { names.append(column) }
+        }
+        guard readsEntity else { return names }
+        for level in subentityProperties {
+            names += level.properties.compactMap { columnName(of: $0, in: level.entity) }
+        }
+        return names
     }
 
     /// The column of a persisted property: an attribute's, or a to-one relationship's foreign key.
@@ -295,9 +316,10 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
             let collected: Void? = try database.tryImmediateTransaction {
                 var referenced = Set<String>()
                 for entity in schema.entities {
-                    for attribute in entity.orderedAttributes where attribute.isExternal {
+                    for attribute in entity.storedProperties.compactMap({ $0 as? Schema.Attribute })
+                    where attribute.isExternal {
                         let rows = try database.rows(
-                            "SELECT \(dialect.quote(attribute.name)) FROM \(dialect.quote(entity.name)) WHERE \(dialect.quote(attribute.name)) IS NOT NULL"
+                            "SELECT \(dialect.quote(attribute.name)) FROM \(dialect.quote(StoreLayout.table(of: entity))) WHERE \(dialect.quote(attribute.name)) IS NOT NULL"
                         )
                         for case .text(let name)? in rows.map(\.first) { referenced.insert(name) }
                     }
@@ -313,8 +335,8 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
         try write { _ in
             try withoutLock { database in
                 for entity in schema.entities {
-                    try database.execute("DELETE FROM \(dialect.quote(entity.name))")
-                    for relationship in entity.orderedRelationships {
+                    if entity.superentity == nil { try database.execute("DELETE FROM \(dialect.quote(entity.name))") }
+                    for relationship in entity.ownRelationships {
                         if case .joinTable(let table, true) = relationship.storage {
                             try database.execute("DELETE FROM \(dialect.quote(table))")
                         }
@@ -393,13 +415,11 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
 
     /// The `SELECT` of a request's rows (without the keys it may be limited to).
     func select<T: PersistentModel>(_ request: FetchRequest<T>, plan: SelectPlan) -> SQLSelect {
-        var columns: [String] = []
-        columns.reserveCapacity(request.properties.count)
-        for property in request.properties {
-            if let column = columnName(of: property, in: request.entity) { columns.append(column) }
-        }
+        let columns = columnNames(
+            request.properties, of: request.entity, subentityProperties: request.subentityProperties)
         return .fetch(
-            from: request.entity.name, columns: columns, condition: plan.condition,
+            from: StoreLayout.table(of: request.entity), columns: columns,
+            condition: condition(request, plan.condition),
             orderings: plan.orderings ?? [], limit: request.fetchLimit, offset: request.fetchOffset,
             isComplete: plan.coverage.isComplete)
     }
@@ -412,8 +432,17 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
             inner.sql = "SELECT count(*) FROM (\(inner.sql))"
             return inner
         }
-        let count = SQLSelect.count(from: request.entity.name, condition: plan(request).condition)
+        let count = SQLSelect.count(
+            from: StoreLayout.table(of: request.entity), condition: condition(request, plan(request).condition))
         return SQLGenerator.statement(of: count, in: dialect)
+    }
+
+    /// The planned condition and the one that keeps the rows of the request's entity in its hierarchy's table, if
+    /// it needs one.
+    func condition<T: PersistentModel>(_ request: FetchRequest<T>, _ planned: SQLExpression?) -> SQLExpression? {
+        guard let scope = StoreLayout.entityCondition(request.entity, includingSubentities: request.includesSubentities)
+        else { return planned }
+        return planned.map { .and(scope, $0) } ?? scope
     }
 
     /// Steps a fetch's statement, reporting a failure of the predicate's SQL as the Swift error it stands for.

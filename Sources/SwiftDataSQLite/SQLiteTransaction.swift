@@ -16,24 +16,30 @@ struct SQLiteTransaction: RowStoreTransaction {
     }
 
     func allocateKeys(count: Int, entity: Schema.Entity) throws -> Int64 {
+        // Keys are per table: a hierarchy's entities share theirs.
+        let table = StoreLayout.table(of: entity)
         let sequence = try database.rows(
-            "SELECT last_key FROM \(SQLiteStore.sequenceTable) WHERE entity = ?", [.string(entity.name)])
-        let highest = try database.rows("SELECT max(\(keyColumn)) FROM \(dialect.quote(entity.name))")
+            "SELECT last_key FROM \(SQLiteStore.sequenceTable) WHERE entity = ?", [.string(table)])
+        let highest = try database.rows("SELECT max(\(keyColumn)) FROM \(dialect.quote(table))")
         var last: Int64 = 0
         if case .integer(let value) = sequence.first?.first { last = value }
         if case .integer(let value) = highest.first?.first { last = max(last, value) }
         try database.execute(
             "INSERT OR REPLACE INTO \(SQLiteStore.sequenceTable) (entity, last_key) VALUES (?, ?)",
-            [.string(entity.name), .int64(last + Int64(count))])
+            [.string(table), .int64(last + Int64(count))])
         return last + 1
     }
 
     func insert(_ rows: [RowWrite], entity: Schema.Entity) throws {
         try write(rows, entity: entity) { row in
-            let assignments = self.assignments(entity, attributes: row.attributes, references: row.references)
+            var assignments = self.assignments(entity, attributes: row.attributes, references: row.references)
+            if StoreLayout.hasEntityColumn(entity) {
+                // The row's entity, a name from the schema: a literal, so that the statement is one per entity.
+                assignments.append((dialect.quote(StoreLayout.entityColumn), "'\(entity.name)'"))
+            }
             let columns = [keyColumn] + assignments.map(\.column)
             return (
-                "INSERT INTO \(dialect.quote(entity.name)) (\(columns.joined(separator: ", "))) VALUES (\((["?"] + assignments.map(\.value)).joined(separator: ", ")))",
+                "INSERT INTO \(dialect.quote(StoreLayout.table(of: entity))) (\(columns.joined(separator: ", "))) VALUES (\((["?"] + assignments.map(\.value)).joined(separator: ", ")))",
                 keyFirst: true
             )
         }
@@ -48,7 +54,7 @@ struct SQLiteTransaction: RowStoreTransaction {
         try write(rows.filter { !$0.attributes.isEmpty || !$0.references.isEmpty }, entity: entity) { row in
             let assignments = self.assignments(entity, attributes: row.attributes, references: row.references)
             return (
-                "UPDATE \(dialect.quote(entity.name)) SET \(assignments.map { "\($0.column) = \($0.value)" }.joined(separator: ", ")) WHERE \(keyColumn) = ?",
+                "UPDATE \(dialect.quote(StoreLayout.table(of: entity))) SET \(assignments.map { "\($0.column) = \($0.value)" }.joined(separator: ", ")) WHERE \(keyColumn) = ?",
                 keyFirst: false
             )
         }
@@ -125,7 +131,7 @@ struct SQLiteTransaction: RowStoreTransaction {
                 guard let inverse = relationship.inverse else { continue }
                 let column = dialect.quote(inverse.name)
                 sql =
-                    "SELECT \(column), \(keyColumn) FROM \(dialect.quote(relationship.destination)) WHERE \(column) IN \(list)"
+                    "SELECT \(column), \(keyColumn) FROM \(dialect.quote(table(named: relationship.destination))) WHERE \(column) IN \(list)"
             case .joinTable:
                 guard let join = JoinColumns(relationship) else { continue }
                 sql =
@@ -170,14 +176,18 @@ struct SQLiteTransaction: RowStoreTransaction {
     func delete(keys: [Int64], entity: Schema.Entity) throws {
         guard !keys.isEmpty else { return }
         try replaceFiles(of: keys, entity: entity)
-        let statement = try database.statement("DELETE FROM \(dialect.quote(entity.name)) WHERE \(keyColumn) = ?")
+        let statement = try database.statement(
+            "DELETE FROM \(dialect.quote(StoreLayout.table(of: entity))) WHERE \(keyColumn) = ?")
         defer { statement.reset() }
         for key in keys.sorted() {
             try statement.bind(key, 1)
             try run(statement, entity: entity)
             statement.rewind()
         }
-        for relationship in entity.orderedRelationships {
+        // The keys may be of subentities' rows, whose own relationships have join rows too.
+        for relationship in entity.orderedRelationships
+            + entity.selfAndDescendants.dropFirst().flatMap(\.ownRelationships)
+        {
             guard let join = JoinColumns(relationship) else { continue }
             for chunk in keys.chunked(by: 10_000) {
                 try database.execute(
@@ -196,10 +206,15 @@ struct SQLiteTransaction: RowStoreTransaction {
             }
         }
         guard conditions.count == values.count, !values.contains(where: { $0.value == .null }) else { return nil }
-        let rows = try database.rows(
-            "SELECT \(keyColumn) FROM \(dialect.quote(entity.name)) WHERE \(conditions.joined(separator: " AND ")) LIMIT 1",
-            values.map(\.value))
-        return database.statementKeys(rows).first
+        var sql =
+            "SELECT \(keyColumn) FROM \(dialect.quote(StoreLayout.table(of: entity))) WHERE \(conditions.joined(separator: " AND "))"
+        var parameters = values.map(\.value)
+        if let names = StoreLayout.entityNames(selectedBy: entity) {
+            // A subentity's constraint spans its rows only.
+            sql += " AND \(dialect.quote(StoreLayout.entityColumn)) IN \(placeholders(names.count))"
+            parameters += names.map { .string($0) }
+        }
+        return database.statementKeys(try database.rows(sql + " LIMIT 1", parameters)).first
     }
 
     /// The keys of the rows the request selects. When SQL cannot express its whole predicate, each candidate
@@ -207,19 +222,26 @@ struct SQLiteTransaction: RowStoreTransaction {
     func fetchKeys<T: PersistentModel>(_ request: FetchRequest<T>) throws -> [Int64] {
         var request = request
         let predicate = store.coverage(of: request).predicate ? nil : request.predicate
-        if predicate != nil { request.properties = request.entity.orderedAttributes.map(\.index) }
+        var detached: DetachedModels<T>?
+        if predicate != nil {
+            request.properties = request.entity.orderedAttributes.map(\.index)
+            // A row of a subentity becomes a model of its class, which the predicate may test for.
+            if StoreLayout.readsEntity(request.entity) {
+                request.subentityProperties = request.entity.selfAndDescendants.dropFirst().map { subentity in
+                    let own = subentity.storedProperties.compactMap { $0 as? Schema.Attribute }
+                    return SubentityProperties(subentity, own.filter { !$0.options.contains(.ephemeral) }.map(\.index))
+                }
+            }
+            detached = DetachedModels(request, schema: store.schema)
+        }
         var keys: [Int64] = []
         for select in try store.selectStatements(request) {
             let statement = try database.statement(select.sql)
             defer { statement.reset() }
             try statement.bind(select.parameters)
             while try SQLiteStore.step(statement, entity: request.entity) {
-                if let predicate {
-                    let model = T(backingData: DefaultBackingData(for: T.self))
-                    for (column, property) in request.properties.enumerated() {
-                        try model._$load(property, from: statement, column: Int32(column + 1))
-                    }
-                    guard try predicate.evaluate(model) else { continue }
+                if let predicate, let detached {
+                    guard try predicate.evaluate(try detached.model(of: statement)) else { continue }
                 }
                 keys.append(statement.columnInteger(0))
             }
@@ -232,8 +254,14 @@ struct SQLiteTransaction: RowStoreTransaction {
     /// The entity that holds a column relationship: the inverse's destination, or its own entity when it has no
     /// inverse (found through the schema).
     private func relationshipOwner(_ relationship: Schema.Relationship) -> String {
-        if let inverse = relationship.inverse { return inverse.destination }
-        return store.schema.entities.first { $0.orderedRelationships.contains { $0 === relationship } }?.name ?? ""
+        if let inverse = relationship.inverse { return table(named: inverse.destination) }
+        return store.schema.entities.first { $0.ownRelationships.contains { $0 === relationship } }
+            .map(StoreLayout.table) ?? ""
+    }
+
+    /// The table of the entity with this name.
+    private func table(named entity: String) -> String {
+        store.schema.entitiesByName[entity].map(StoreLayout.table) ?? entity
     }
 
     /// Column assignments of a row: `(quoted column, value SQL)`, attributes first, then each reference's foreign
@@ -251,7 +279,7 @@ struct SQLiteTransaction: RowStoreTransaction {
                 result.append(
                     (
                         column,
-                        "(SELECT coalesce(max(\(column)), -1) + 1 FROM \(dialect.quote(entity.name)) WHERE \(dialect.quote(reference.relationship.name)) = ?)"
+                        "(SELECT coalesce(max(\(column)), -1) + 1 FROM \(dialect.quote(StoreLayout.table(of: entity))) WHERE \(dialect.quote(reference.relationship.name)) = ?)"
                     ))
             case .index?, nil:
                 result.append((column, "?"))
@@ -304,12 +332,21 @@ struct SQLiteTransaction: RowStoreTransaction {
     /// replaced: they are deleted once the transaction commits.
     private func replaceFiles(of keys: [Int64], entity: Schema.Entity, attributes: [Int]? = nil) throws {
         guard let external = store.external else { return }
-        let columns = entity.orderedAttributes.filter { $0.isExternal && (attributes?.contains($0.index) ?? true) }
+        // Without a list, the rows may be of subentities, whose own attributes count too.
+        let subentityAttributes =
+            attributes == nil
+            ? entity.selfAndDescendants.dropFirst().flatMap {
+                $0.storedProperties.compactMap { $0 as? Schema.Attribute }
+            }
+            : []
+        let columns = (entity.orderedAttributes + subentityAttributes).filter {
+            $0.isExternal && (attributes?.contains($0.index) ?? true)
+        }
         guard !columns.isEmpty else { return }
         for chunk in keys.chunked(by: 10_000) {
             for column in columns {
                 let rows = try database.rows(
-                    "SELECT \(dialect.quote(column.name)) FROM \(dialect.quote(entity.name)) WHERE \(keyColumn) IN \(placeholders(chunk.count)) AND \(dialect.quote(column.name)) IS NOT NULL",
+                    "SELECT \(dialect.quote(column.name)) FROM \(dialect.quote(StoreLayout.table(of: entity))) WHERE \(keyColumn) IN \(placeholders(chunk.count)) AND \(dialect.quote(column.name)) IS NOT NULL",
                     chunk.map { .int64($0) })
                 for case .text(let name)? in rows.map(\.first) where !name.isEmpty { external.replace(name) }
             }

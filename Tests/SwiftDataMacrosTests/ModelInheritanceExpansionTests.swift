@@ -57,9 +57,7 @@ struct ModelInheritanceExpansionTests {
 
                     var persistentBackingData: any SwiftData.BackingData<Media> {
                         get {
-                            var backingData = SwiftData.DefaultBackingData(for: Media.self)
-                            backingData.persistentModelID = persistentModelID
-                            return backingData
+                            SwiftData.DefaultBackingData(for: self)
                         }
                         set {
                         }
@@ -82,6 +80,10 @@ struct ModelInheritanceExpansionTests {
                     }
 
                     class var _$indices: [[AnyKeyPath]] {
+                        []
+                    }
+
+                    class var _$spatialIndices: [[AnyKeyPath]] {
                         []
                     }
 

@@ -56,6 +56,16 @@ public class ModelContainer: Equatable, @unchecked Sendable, CustomDebugStringCo
                     model: missing, suggestion: "Add \(missing) to the container's models")
             }
             let entities = schema.entities.filter { names.contains($0.name) }
+            // A model hierarchy lives in one table.
+            if let entity = entities.first(where: { entity in
+                entity.rootEntity.selfAndDescendants.contains { !names.contains($0.name) }
+            }) {
+                let hierarchy = entity.rootEntity.selfAndDescendants.map(\.name).joined(separator: ", ")
+                throw SwiftDataError.loadIssueModelContainer.with(
+                    reason:
+                        "configuration '\(configurations[index].name)' holds only part of the model hierarchy \(hierarchy)",
+                    model: entity.name, suggestion: "Keep a model class and its subclasses in one configuration")
+            }
             configurations[index].schema = Schema(entities: entities, version: schema.version)
             let store =
                 try openStore?(configurations[index])

@@ -17,12 +17,17 @@ package protocol RowStore: AnyObject, Sendable {
 
     /// Calls `row` for every row the request selects, with the row's primary key and a reader whose column
     /// `i + 1` holds property `request.properties[i]` (for a to-one relationship stored in a column, the related
-    /// row's key or NULL).
+    /// row's key or NULL). When the entity has subentities (`fetchReadsEntity`), column 1 holds the row's entity
+    /// name instead and the properties start at column 2, followed by each of `request.subentityProperties` in
+    /// order (NULL in rows of other entities).
     func fetch<T: PersistentModel>(_ request: FetchRequest<T>, row: (Int64, any _RowReader) throws -> Void) throws
     /// Calls `row` for every member of a relationship of the given owners, in each owner's order, with the owner's
-    /// key, the member's key and a reader whose column `i + 2` holds the member's property `properties[i]`.
+    /// key, the member's key and a reader whose column `i + 2` holds the member's property `properties[i]`. When the
+    /// destination has subentities, column 2 holds the member's entity name, and the properties start at column 3,
+    /// followed by `subentityProperties`, as in `fetch`.
     func fetchMembers(
         of relationship: Schema.Relationship, owners: [Int64], destination: Schema.Entity, properties: [Int],
+        subentityProperties: [SubentityProperties],
         row: (_ owner: Int64, _ member: Int64, any _RowReader) throws -> Void) throws
     /// Which parts of the request the store runs itself (see `FetchCoverage`); the context does the rest.
     func coverage<T: PersistentModel>(of request: FetchRequest<T>) -> FetchCoverage
@@ -149,10 +154,27 @@ package struct FetchRequest<T: PersistentModel> {
     package var keys: [Int64]?
     /// The editing state of the context that fetches, when one does.
     package var editingState: EditingState?
+    /// For an entity with subentities: each subentity's own properties to read after `properties`, so that one
+    /// query loads models of every class (empty reads only `properties`).
+    package var subentityProperties: [SubentityProperties] = []
+    /// Whether rows of the entity's subentities are selected too.
+    package var includesSubentities = true
 
     package init(entity: Schema.Entity, predicate: Predicate<T>? = nil, properties: [Int]) {
         self.entity = entity
         self.predicate = predicate
+        self.properties = properties
+    }
+}
+
+/// The properties of a subentity's own that a fetch of its superentity reads after the superentity's (see
+/// `DataStore.fetch`).
+package struct SubentityProperties: Sendable {
+    package let entity: Schema.Entity
+    package let properties: [Int]
+
+    package init(_ entity: Schema.Entity, _ properties: [Int]) {
+        self.entity = entity
         self.properties = properties
     }
 }
@@ -175,7 +197,27 @@ package final class EntityBinding: Sendable {
         codedAttributes = externalAttributes.union(stored.filter { $0.coding != nil }.map(\.index))
         fetchedProperties = attributeIndexes + columns.map(\.index)
         lazyRelationships = entity.orderedRelationships.filter { $0.storage != .column }.map(\.index)
+        uniquenessConstraints = entity.inheritedUniquenessConstraints
+        subentityProperties = entity.selfAndDescendants.dropFirst().map { subentity in
+            SubentityProperties(
+                subentity, EntityBinding.fetchedProperties(of: subentity).filter { $0 >= subentity.inheritedCount })
+        }
     }
+
+    /// What a fetch reads of an entity's rows: its stored attributes, then its to-one relationships kept in a
+    /// column of the row.
+    static func fetchedProperties(of entity: Schema.Entity) -> [Int] {
+        entity.orderedAttributes.filter { !$0.options.contains(.ephemeral) }.map(\.index)
+            + entity.orderedRelationships.filter { $0.storage == .column }.map(\.index)
+    }
+
+    /// The unique constraints a model of the entity must satisfy, with the entity each spans (see
+    /// `Schema.Entity.inheritedUniquenessConstraints`).
+    package let uniquenessConstraints: [(constraint: [String], scope: Schema.Entity)]
+
+    /// For an entity with subentities: the own properties of each subentity that a full fetch reads after the
+    /// entity's, parents first (see `DataStore.fetch`).
+    package let subentityProperties: [SubentityProperties]
 
     /// The properties a fetch reads, in order: the attributes, then the to-one relationships stored in a
     /// column of this entity.

@@ -9,13 +9,15 @@ extension ModelContext {
     /// stored rows that match and the models of the context that match (inserted ones included), when it is
     /// called. Models inserted afterwards are never affected, also when their unique values equal a deleted row's:
     /// the save deletes before it inserts. Until the save, fetches that include pending changes leave the deleted
-    /// models out, and those their cascade rules reach.
+    /// models out, and those their cascade rules reach. With `includeSubclasses` (the default), models of the
+    /// type's subclasses are deleted too; without it, only models of exactly this class.
     public func delete<T: PersistentModel>(
         model: T.Type, where predicate: Predicate<T>? = nil, includeSubclasses: Bool = true
     ) throws {
         catchUp()
         let binding = try binding(for: T.self)
         var probe = FetchRequest<T>(entity: binding.entity, predicate: predicate, properties: [])
+        probe.includesSubentities = includeSubclasses
         probe.fetchLimit = 0
         if let predicate, !binding.store.coverage(of: probe).predicate,
             PredicateReach(predicate, in: container).readsOtherRows
@@ -29,12 +31,19 @@ extension ModelContext {
         stored.includePendingChanges = false
         var matched: [T] = []
         var rows: [Int64] = []
-        for key in try storedKeys(stored, binding: binding) {
-            if let model = registry.model(T.self, key: key) { matched.append(model) } else { rows.append(key) }
+        // A model of a subclass is registered as its own class.
+        let classes = includeSubclasses ? binding.entity.selfAndDescendants : [binding.entity]
+        for key in try storedKeys(stored, binding: binding, includingSubentities: includeSubclasses) {
+            if let model = registeredModel(key: key, in: binding.entity) as? T {
+                if includeSubclasses || type(of: model) == T.self { matched.append(model) }
+            } else {
+                rows.append(key)
+            }
         }
         let unsaved =
-            registry.models(of: T.self).filter { $0._$persistentState.status == .registered }
-            + registry.pendingInserts.compactMap { $0 as? T }
+            classes.compactMap(\.modelType).flatMap { registry.models(ofType: $0) }.compactMap { $0 as? T }.filter {
+                $0._$persistentState.status == .registered
+            } + registry.pendingInserts.compactMap { $0 as? T }.filter { includeSubclasses || type(of: $0) == T.self }
         for model in unsaved where try predicate?.evaluate(model) ?? true { matched.append(model) }
         if !rows.isEmpty { try deleteRows(rows, of: binding) }
         for model in matched { delete(model) }
@@ -65,14 +74,14 @@ extension ModelContext {
             let new = keys.filter { known.insert($0).inserted }
             deletedRows[binding.entity.name] = known
             guard !new.isEmpty else { continue }
-            for relationship in binding.entity.orderedRelationships where relationship.deleteRule == .cascade {
+            // The rows may be of subentities (a delete of a superclass), whose own rules apply too.
+            for (owner, relationship) in cascades(of: binding) {
                 guard let type = relationship.destinationType, let destination = container.binding(for: type) else {
                     continue
                 }
                 var rows: [Int64] = []
-                for key in try storedMembers(of: relationship, owners: new, binding: binding, destination: destination)
-                {
-                    guard let model = registry.anyModel(type, key: key) else {
+                for key in try storedMembers(of: relationship, owners: new, binding: owner, destination: destination) {
+                    guard let model = registeredTarget(of: relationship, key: key) else {
                         rows.append(key)
                         continue
                     }
@@ -91,6 +100,20 @@ extension ModelContext {
         }
     }
 
+    /// The `.cascade` relationships of the entity and of the entities below it, each with the binding of the entity
+    /// that declares it (rows of a superentity's table may be of any of them).
+    private func cascades(of binding: EntityBinding) -> [(EntityBinding, Schema.Relationship)] {
+        let own = binding.entity.orderedRelationships.filter { $0.deleteRule == .cascade }.map { (binding, $0) }
+        guard !binding.entity.subentities.isEmpty else { return own }
+        return own
+            + binding.entity.selfAndDescendants.dropFirst().flatMap { entity in
+                guard let type = entity.modelType, let subentity = container.binding(for: type) else {
+                    return [(EntityBinding, Schema.Relationship)]()
+                }
+                return entity.ownRelationships.filter { $0.deleteRule == .cascade }.map { (subentity, $0) }
+            }
+    }
+
     /// The keys of the stored members of a relationship of the given owners.
     private func storedMembers(
         of relationship: Schema.Relationship, owners: [Int64], binding: EntityBinding, destination: EntityBinding
@@ -98,7 +121,8 @@ extension ModelContext {
         var members: [Int64] = []
         guard relationship.storage == .column else {
             try binding.store.fetchMembers(
-                of: relationship, owners: owners, destination: destination.entity, properties: []
+                of: relationship, owners: owners, destination: destination.entity, properties: [],
+                subentityProperties: []
             ) { _, member, _ in members.append(member) }
             return members
         }

@@ -36,7 +36,7 @@ extension ModelContext {
         if mergesPendingChanges(descriptor, entity: binding.entity) {
             return try fetch(descriptor).map(\.persistentModelID)
         }
-        return try storedKeys(descriptor, binding: binding).map { identifier(key: $0, binding: binding) }
+        return try storedIdentifiers(descriptor, binding: binding)
     }
 
     /// The models the descriptor selects, loaded `batchSize` at a time as the collection is read. Throws
@@ -86,7 +86,7 @@ extension ModelContext {
         catchUp()
         let binding = try binding(for: T.self)
         try refuseBatchingPendingChanges(descriptor, entity: binding.entity)
-        let identifiers = try storedKeys(descriptor, binding: binding).map { identifier(key: $0, binding: binding) }
+        let identifiers = try storedIdentifiers(descriptor, binding: binding)
         return FetchResultsCollection(count: identifiers.count, batchSize: batchSize) { Array(identifiers[$0]) }
     }
 
@@ -127,6 +127,16 @@ extension ModelContext {
             properties: try fetchedProperties(descriptor.propertiesToFetch, binding: binding))
         request.sortBy = descriptor.sortBy
         request.editingState = editingState
+        if !binding.subentityProperties.isEmpty {
+            // Some attributes only: subentities' attributes load when first read, their foreign keys come along.
+            request.subentityProperties =
+                descriptor.propertiesToFetch.isEmpty
+                ? binding.subentityProperties
+                : binding.subentityProperties.map { level in
+                    SubentityProperties(
+                        level.entity, level.properties.filter { level.entity.relationship(at: $0) != nil })
+                }
+        }
         if window {
             request.fetchLimit = descriptor.fetchLimit
             request.fetchOffset = descriptor.fetchOffset
@@ -178,7 +188,10 @@ extension ModelContext {
     /// Runs a store fetch and returns the context's object for every row, creating or refreshing them.
     func load<T: PersistentModel>(_ request: FetchRequest<T>, binding: EntityBinding) throws -> [T] {
         var results: [T] = []
-        try withMaterializer(T.self, binding: binding, properties: request.properties) { materialize in
+        try withMaterializer(
+            T.self, binding: binding, properties: request.properties,
+            subentityProperties: request.subentityProperties
+        ) { materialize in
             try binding.store.fetch(request) { key, reader in
                 results.append(try materialize(key, reader, 1))
             }
@@ -190,16 +203,45 @@ extension ModelContext {
     /// into the context's object for it: the registered one, refreshed where it has no unsaved changes, or a new
     /// one. To-one relationships stored in the row resolve to registered models or to models loaded later; one
     /// whose target holds the model back (`linking`, the inverse of the relationship whose members are loading, or
-    /// a registered target whose inverse is loaded) is linked rather than held (see `_PersistentState`).
+    /// a registered target whose inverse is loaded) is linked rather than held (see `_PersistentState`). For an
+    /// entity with subentities, the row's entity name comes first, and each row becomes a model of its own class
+    /// (see `DataStore.fetch`).
     func withMaterializer<T: PersistentModel>(
         _ type: T.Type, binding: EntityBinding, properties: [Int], linking: Schema.Relationship? = nil,
+        subentityProperties: [SubentityProperties] = [],
         _ body: (_ materialize: (Int64, any _RowReader, Int32) throws -> T) throws -> Void
     ) throws {
+        var pending: [PendingReference] = []
+        if binding.entity.fetchReadsEntity {
+            try withHierarchyMaterializer(
+                T.self, binding: binding, properties: properties, linking: linking,
+                subentityProperties: subentityProperties, pending: &pending, body)
+        } else {
+            try withMaterializer(
+                T.self, binding: binding, properties: properties, columns: nil, linking: linking, pending: &pending,
+                body)
+        }
+        if !pending.isEmpty { try resolve(pending) }
+    }
+
+    /// `withMaterializer` for models of one class. Property `properties[i]` is read from column `first + i`, or
+    /// `first + columns[i]` when given; references to models whose class only their row tells are left in
+    /// `pending`.
+    func withMaterializer<T: PersistentModel>(
+        _ type: T.Type, binding: EntityBinding, properties: [Int], columns: [Int32]?,
+        linking: Schema.Relationship?, pending: inout [PendingReference],
+        _ body: (_ materialize: (Int64, any _RowReader, Int32) throws -> T) throws -> Void
+    ) throws {
+        let contiguous = columns == nil
+        let offsets = columns ?? []
         let map = registry.map(for: ObjectIdentifier(T.self))
         let registry = self.registry
         let backingData: any BackingData<T> = DefaultBackingData(for: T.self)
         let references = properties.map { binding.entity.relationship(at: $0) }
         let hasReferences = references.contains { $0 != nil }
+        // Where each reference leads, looked up once rather than for every row.
+        let destinations = hasReferences ? try references.map { try $0.map(destination) } : []
+        let polymorphic = destinations.map { $0?.binding.entity.fetchReadsEntity ?? false }
         let coded = binding.codedAttributes
         let isPartial = properties.count < binding.fetchedProperties.count
         let fetched = Set(properties)
@@ -218,6 +260,12 @@ extension ModelContext {
                 model = T(backingData: backingData)
                 registry.register(model, key: key, binding: binding, in: map, isNew: wasEmpty)
                 if isPlain {
+                    if !contiguous {
+                        for (offset, property) in properties.enumerated() {
+                            try model._$load(property, from: reader, column: first + offsets[offset])
+                        }
+                        return model
+                    }
                     var column = first
                     for property in properties {
                         do {
@@ -233,7 +281,7 @@ extension ModelContext {
             }
             let changes = model._$persistentState.changes
             for (offset, property) in properties.enumerated() where isNew || !changes.contains(property) {
-                let column = first + Int32(offset)
+                let column = first + (contiguous ? Int32(offset) : offsets[offset])
                 if hasReferences, let relationship = references[offset] {
                     let target = try reader.relatedKey(column)
                     let linkedKey = isNew ? nil : model._$persistentState.linkedKey(property)
@@ -244,17 +292,28 @@ extension ModelContext {
                     {
                         continue
                     }
-                    guard let target, let inverse = relationship.inverse, let destination = relationship.destinationType
-                    else {
-                        model._$set(property, try reference(to: target, relationship))
+                    guard let target, let destination = destinations[offset] else {
+                        model._$set(property, Optional<Any>.none as Any)
                         continue
                     }
-                    let registered = registry.anyModel(destination, key: target)
-                    if relationship === linking || registered.map({ $0._$get(inverse.index) != nil }) == true {
+                    // A model of a hierarchy may be registered as any class below the destination's.
+                    let registered =
+                        polymorphic[offset]
+                        ? registeredModel(key: target, in: destination.binding.entity)
+                        : registry.anyModel(destination.type, key: target)
+                    if let inverse = relationship.inverse,
+                        relationship === linking || registered.map({ $0._$get(inverse.index) != nil }) == true
+                    {
                         model._$set(property, nil)
                         model._$persistentState.link(property, to: target)
+                    } else if let registered {
+                        model._$set(property, registered)
+                    } else if polymorphic[offset] {
+                        // A model of a hierarchy whose row alone tells its class: found once the rows are read.
+                        pending.append(PendingReference(model, property: property, relationship, key: target))
                     } else {
-                        model._$set(property, try registered ?? reference(to: target, relationship))
+                        model._$set(
+                            property, registeredOrHollow(destination.type, key: target, binding: destination.binding))
                     }
                 } else if !coded.isEmpty, coded.contains(property) {
                     if !isNew, model._$persistentState.externalReferences?[property] == nil,
@@ -348,6 +407,7 @@ extension ModelContext {
     {
         var request = FetchRequest<T>(entity: binding.entity, properties: binding.fetchedProperties)
         request.keys = keys
+        request.subentityProperties = binding.subentityProperties
         let models = try load(request, binding: binding)
         guard inOrder else { return models }
         let byKey = Dictionary(models.map { ($0._$persistentState.key, $0) }, uniquingKeysWith: { first, _ in first })
@@ -379,15 +439,42 @@ extension ModelContext {
     }
 
     /// The primary keys a descriptor selects in the store, in order.
-    func storedKeys<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, binding: EntityBinding) throws -> [Int64] {
+    func storedKeys<T: PersistentModel>(
+        _ descriptor: FetchDescriptor<T>, binding: EntityBinding, includingSubentities: Bool = true
+    ) throws -> [Int64] {
         var request = try request(descriptor, binding: binding, window: true)
         request.properties = []
+        request.includesSubentities = includingSubentities
         guard binding.store.coverage(of: request).isComplete else {
-            return try storedModels(descriptor, binding: binding, window: true).map(\._$persistentState.key)
+            return try storedModels(descriptor, binding: binding, window: true).filter {
+                includingSubentities || type(of: $0) == T.self
+            }.map(\._$persistentState.key)
         }
         var keys: [Int64] = []
         try binding.store.fetch(request) { key, _ in keys.append(key) }
         return keys
+    }
+
+    /// The identifiers of the stored models a descriptor selects, in order, each of its model's entity.
+    private func storedIdentifiers<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, binding: EntityBinding) throws
+        -> [PersistentIdentifier]
+    {
+        guard binding.entity.fetchReadsEntity else {
+            return try storedKeys(descriptor, binding: binding).map { identifier(key: $0, binding: binding) }
+        }
+        var request = try request(descriptor, binding: binding, window: true)
+        request.properties = []
+        request.subentityProperties = []
+        guard binding.store.coverage(of: request).isComplete else {
+            return try storedModels(descriptor, binding: binding, window: true).map(\.persistentModelID)
+        }
+        var identifiers: [PersistentIdentifier] = []
+        try binding.store.fetch(request) { key, reader in
+            // The row's entity (column 1, see `RowStore.fetch`) names it.
+            let entityBinding = reader.isNull(1) ? binding : container.binding(forEntityName: try reader.string(1))
+            identifiers.append((entityBinding ?? binding).identifier(forKey: key))
+        }
+        return identifiers
     }
 
     func identifier(key: Int64, binding: EntityBinding) -> PersistentIdentifier {
@@ -405,8 +492,17 @@ extension ModelContext {
     }
 
     func hasPendingChanges<T: PersistentModel>(for type: T.Type) -> Bool {
-        registry.hasPendingChanges(for: T.self)
-            || (!deletedRows.isEmpty && deletedRows[Schema.entityName(for: T.self)] != nil)
+        registry.hasPendingChanges(for: T.self) || !deletedRowKeys(of: T.self).isEmpty
+    }
+
+    /// The keys of stored rows that `delete(model:where:)` or its cascades delete at the next save, of `T`'s table:
+    /// a hierarchy's rows may have been deleted as any of its classes.
+    func deletedRowKeys<T: PersistentModel>(of type: T.Type) -> Set<Int64> {
+        guard !deletedRows.isEmpty else { return [] }
+        guard let entity = try? cachedBinding(for: T.self).entity, entity.isInHierarchy else {
+            return deletedRows[Schema.entityName(for: T.self)] ?? []
+        }
+        return entity.rootEntity.selfAndDescendants.reduce(into: []) { $0.formUnion(deletedRows[$1.name] ?? []) }
     }
 
     private func refuseBatchingPendingChanges<T: PersistentModel>(
@@ -424,7 +520,7 @@ extension ModelContext {
     private func mergePendingChanges<T: PersistentModel>(
         into stored: [T], _ descriptor: FetchDescriptor<T>, reevaluating: Bool
     ) throws -> [T] {
-        let deletedRows = self.deletedRows.isEmpty ? [] : self.deletedRows[Schema.entityName(for: T.self)] ?? []
+        let deletedRows = deletedRowKeys(of: T.self)
         func matches(_ model: T) throws -> Bool { try descriptor.predicate?.evaluate(model) ?? true }
 
         var results: [T] = []

@@ -8,12 +8,23 @@ extension ModelContext {
         guard let predicate, hasChanges else { return false }
         let types = PredicateReach(predicate, in: container).relatedTypes
         guard !types.isEmpty else { return false }
-        func isRelated(_ model: any PersistentModel) -> Bool { types.contains(ObjectIdentifier(type(of: model))) }
+        // A model of a subclass is a model of each class above it.
+        func isRelated(_ type: any PersistentModel.Type) -> Bool {
+            var current: (any PersistentModel.Type)? = type
+            while let next = current {
+                if types.contains(ObjectIdentifier(next)) { return true }
+                current = Schema.superModelType(of: next)
+            }
+            return false
+        }
+        func isRelated(_ model: any PersistentModel) -> Bool { isRelated(type(of: model)) }
         return insertedModelsArray.contains(where: isRelated) || changedModelsArray.contains(where: isRelated)
             || deletedModelsArray.contains(where: isRelated)
             || deletedRows.keys.contains { name in
-                container.binding(forEntityName: name)?.entity.modelType.map { types.contains(ObjectIdentifier($0)) }
-                    ?? false
+                // Rows deleted as a superclass's may be of a subclass the predicate reaches.
+                container.binding(forEntityName: name)?.entity.selfAndDescendants.contains {
+                    $0.modelType.map(isRelated) ?? false
+                } ?? false
             }
     }
 

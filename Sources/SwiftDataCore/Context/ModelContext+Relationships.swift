@@ -1,17 +1,33 @@
 import Foundation
 
 extension ModelContext {
-    /// The value of a to-one relationship whose stored key is `key`: the registered model, a model that loads when
-    /// first read, or no model.
-    func reference(to key: Int64?, _ relationship: Schema.Relationship) throws -> Any {
-        guard let key else { return Optional<Any>.none as Any }
+    /// The model type and binding a relationship leads to, or an error that says the container lacks it.
+    func destination(
+        of relationship: Schema.Relationship
+    ) throws -> (type: any PersistentModel.Type, binding: EntityBinding) {
         guard let type = relationship.destinationType, let binding = container.binding(for: type) else {
             throw SwiftDataError.configurationSchemaNotFoundInContainerSchema.with(
                 reason:
                     "the relationship leads to \(relationship.destination), which is not one of the container's models",
                 property: relationship.name, suggestion: "Add \(relationship.destination) to the container's models")
         }
-        return registeredOrHollow(type, key: key, binding: binding)
+        return (type, binding)
+    }
+
+    /// The value of a to-one relationship whose stored key is `key`: the registered model, a model that loads when
+    /// first read, or no model. A model of a hierarchy is of the class its row names (read with one query when the
+    /// context has no model of the row).
+    func reference(to key: Int64?, _ relationship: Schema.Relationship) throws -> Any {
+        guard let key else { return Optional<Any>.none as Any }
+        let (type, binding) = try destination(of: relationship)
+        if binding.entity.fetchReadsEntity {
+            if let model = registeredModel(key: key, in: binding.entity) { return model }
+            if let model = try models(forKeys: [key], of: binding)[key] { return model }
+        }
+        func hollow<D: PersistentModel>(_ type: D.Type) -> Any {
+            registeredOrHollow(D.self, key: key, binding: binding)
+        }
+        return hollow(type)
     }
 
     /// The target of a linked to-one relationship of `model` (see `_PersistentState`): the registered model for
@@ -19,14 +35,14 @@ extension ModelContext {
     func linkedTarget(of model: some PersistentModel, _ relationship: Schema.Relationship, key: Int64)
         -> (any PersistentModel)?
     {
-        guard let type = relationship.destinationType else { return nil }
-        if let target = registry.anyModel(type, key: key) { return target }
+        if let target = registeredTarget(of: relationship, key: key) { return target }
         guard let value = try? reference(to: key, relationship) else { return nil }
         model._$set(relationship.index, value)
         return value as? any PersistentModel
     }
 
-    private func registeredOrHollow<D: PersistentModel>(_ type: D.Type, key: Int64, binding: EntityBinding) -> D {
+    /// A registered model of the row `key` of `D`, or one that loads when first read.
+    func registeredOrHollow<D: PersistentModel>(_ type: D.Type, key: Int64, binding: EntityBinding) -> D {
         let map = registry.map(for: ObjectIdentifier(D.self))
         // unsafeDowncast: the registry files each model under its own type's ObjectIdentifier.
         if let object = map.model(key) { return unsafeDowncast(object, to: D.self) }
@@ -38,7 +54,7 @@ extension ModelContext {
     func makeHollow<D: PersistentModel>(_ type: D.Type, key: Int64, binding: EntityBinding, in map: IdentityMap) -> D {
         let model = D(backingData: DefaultBackingData(for: D.self))
         registry.register(model, key: key, binding: binding, in: map)
-        for property in binding.entity.storedProperties.indices { model._$set(property, nil) }
+        for property in binding.entity.indexedProperties.indices { model._$set(property, nil) }
         registry.noteHollow(key, of: ObjectIdentifier(D.self), in: map)
         return model
     }
@@ -47,6 +63,8 @@ extension ModelContext {
     /// relationship. Models of the same entity that need the same load are loaded with it, so walking a
     /// relationship across many models costs a constant number of queries.
     func faultIn<M: PersistentModel>(_ model: M, property: Int) {
+        // A subclass's model reached through a superclass's accessor loads as its own class.
+        guard type(of: model) == M.self else { return faultIn(ofClass: model, property: property) }
         guard let binding = model._$persistentState.binding else { return }
         do {
             if model._$persistentState.externalReferences?[property] != nil {
@@ -57,7 +75,10 @@ extension ModelContext {
                 try loadHollow(M.self, binding: binding, including: model._$persistentState.key)
             }
         } catch {
-            Log.error("\(M.self).\(binding.entity.storedProperties[property].name) could not be loaded: \(error)")
+            let name =
+                binding.entity.indexedProperties.indices.contains(property)
+                ? binding.entity.indexedProperties[property].name : "#\(property)"
+            Log.error("\(M.self).\(name) could not be loaded: \(error)")
         }
     }
 
@@ -93,6 +114,11 @@ extension ModelContext {
         }
     }
 
+    /// `faultIn` with the model's own class (opening the existential gives its dynamic type).
+    private func faultIn(ofClass model: any PersistentModel, property: Int) {
+        faultIn(model, property: property)
+    }
+
     /// Loads the rows of every model of the type that was registered without its values.
     func loadHollow<M: PersistentModel>(_ type: M.Type, binding: EntityBinding, including key: Int64) throws {
         // Hollow models that went away meanwhile need no loading.
@@ -102,6 +128,7 @@ extension ModelContext {
         if !keys.contains(key) { keys.append(key) }
         var request = FetchRequest<M>(entity: binding.entity, properties: binding.fetchedProperties)
         request.keys = keys
+        request.subentityProperties = binding.subentityProperties
         _ = try load(request, binding: binding)
     }
 
@@ -158,11 +185,13 @@ extension ModelContext {
         var members: [Int64: [D]] = [:]
         // Members whose foreign key holds the owner refer to it by a link: the owner holds them.
         let linking = relationship.storage == .inverseColumn ? relationship.inverse : nil
-        try withMaterializer(D.self, binding: destination, properties: destination.fetchedProperties, linking: linking)
-        { materialize in
+        try withMaterializer(
+            D.self, binding: destination, properties: destination.fetchedProperties, linking: linking,
+            subentityProperties: destination.subentityProperties
+        ) { materialize in
             try destination.store.fetchMembers(
                 of: relationship, owners: owners.map(\._$persistentState.key), destination: destination.entity,
-                properties: destination.fetchedProperties
+                properties: destination.fetchedProperties, subentityProperties: destination.subentityProperties
             ) { owner, member, reader in
                 members[owner, default: []].append(try materialize(member, reader, 2))
             }
@@ -236,8 +265,7 @@ extension ModelContext {
                 for reference in references {
                     guard let key = model._$persistentState.linkedKey(reference.index),
                         leaving[reference.destination]?.contains(key) == true,
-                        let destination = reference.destinationType,
-                        let target = registry.anyModel(destination, key: key)
+                        let target = registeredTarget(of: reference, key: key)
                     else { continue }
                     model._$set(reference.index, target)
                 }
@@ -260,11 +288,16 @@ extension ModelContext {
 
     /// Inserts the model and every unmanaged model its loaded relationships reach.
     func insertRelated<M: PersistentModel>(of model: M) {
-        guard let entity = (try? cachedBinding(for: M.self))?.entity ?? Relationships.entity(of: model),
+        guard let entity = (try? cachedBinding(for: type(of: model)))?.entity ?? Relationships.entity(of: model),
             !entity.orderedRelationships.isEmpty
         else { return }
         for relationship in entity.orderedRelationships {
             guard let value = model._$get(relationship.index) as? any _RelationshipValue else { continue }
+            if entity.superentity != nil, relationship.inverse != nil, !value._relatedModels.isEmpty {
+                // A subclass's initializer assigns its relationships before `super.init`, when no setter can run:
+                // their inverses are brought in step now.
+                Relationships.didChange(model, property: relationship.index, from: [], to: value._relatedModels)
+            }
             for related in value._relatedModels where related._$persistentState.status == .unmanaged {
                 insert(related)
             }

@@ -81,7 +81,7 @@ extension ModelContext {
         updatedIdentifiers += updates.map(\.persistentModelID)
         for model in updates { model._$persistentState.changes.removeAll() }
         var deletedIdentifiers: [PersistentIdentifier] = []
-        if !operation.deletedKeys.isEmpty { holdLinkedTargets(operation.deletedKeys) }
+        if !operation.deletedKeys.isEmpty { holdLinkedTargets(withHierarchies(operation.deletedKeys)) }
         var removed: [any PersistentModel] = []
         for model in deletes where model._$persistentState.status == .deleted {
             registry.detach(model)
@@ -89,13 +89,20 @@ extension ModelContext {
         }
         // Rows the save deleted beyond the deleted models (cascades, `delete(model:where:)`) may have models too.
         let deletedCount = operation.deletedKeys.values.reduce(0) { $0 + $1.count }
-        for (entityName, keys) in operation.deletedKeys {
+        var hierarchyKeys: [String: Set<Int64>] = [:]
+        for (entityName, var keys) in operation.deletedKeys {
             guard let binding = container.binding(forEntityName: entityName) else { continue }
+            if binding.entity.isInHierarchy {
+                // A row may have been deleted as more than one of its hierarchy's entities.
+                let root = binding.entity.rootEntity.name
+                keys.subtract(hierarchyKeys[root] ?? [])
+                hierarchyKeys[root, default: []].formUnion(keys)
+            }
             for key in keys.sorted() {
-                deletedIdentifiers.append(binding.identifier(forKey: key))
-                if deletedCount > removed.count, let type = binding.entity.modelType,
-                    let model = registry.anyModel(type, key: key)
-                {
+                // The model's identifier names its own class, which the row's entity may be above.
+                let model = deletedCount > removed.count ? registeredModel(key: key, in: binding.entity) : nil
+                deletedIdentifiers.append(identifier(key: key, binding: model?._$persistentState.binding ?? binding))
+                if let model {
                     registry.detach(model)
                     removed.append(model)
                 }
@@ -121,6 +128,7 @@ extension ModelContext {
     /// After deletes are committed, takes the deleted models out of the loaded relationships of the models left,
     /// as the store did (except where the delete rule is `.noAction`).
     func removeReferences(toDeleted deleted: [String: Set<Int64>]) {
+        let deleted = withHierarchies(deleted)
         for entity in container.schema.entities {
             let references = entity.orderedRelationships.filter {
                 deleted[$0.destination] != nil && $0.inverse?.deleteRule != .noAction
@@ -180,7 +188,21 @@ extension ModelContext {
     }
 
     func detachRegistered(_ binding: EntityBinding, key: Int64) {
-        if let type = binding.entity.modelType { registry.detachRegistered(type, key: key) }
+        guard let model = registeredModel(key: key, in: binding.entity) else { return }
+        registry.detach(model)
+    }
+
+    /// Deleted keys by entity name, with the keys of a hierarchy's entities under each of its entities' names:
+    /// they are rows of one table, and references to any of its entities may name them.
+    func withHierarchies(_ deleted: [String: Set<Int64>]) -> [String: Set<Int64>] {
+        var result = deleted
+        for (name, keys) in deleted {
+            guard let entity = container.schema.entitiesByName[name], entity.isInHierarchy else { continue }
+            for member in entity.rootEntity.selfAndDescendants where member.name != name {
+                result[member.name, default: []].formUnion(keys)
+            }
+        }
+        return result
     }
 
     private func resetPendingLists() {

@@ -221,10 +221,13 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
         applyPendingChanges()
         if let model = registeredAnyModel(for: id) { return model as? T }
         guard let binding = container.binding(forEntityName: id.entityName), let key = binding.key(for: id),
-            binding.entity.modelType.map(ObjectIdentifier.init) == ObjectIdentifier(T.self)
+            let modelType = binding.entity.modelType, Schema.typesOverlap(modelType, T.self)
         else { return nil }
+        func load<M: PersistentModel>(_ type: M.Type) throws -> T? {
+            try self.load(M.self, keys: [key], binding: binding).first as? T
+        }
         do {
-            return try load(T.self, keys: [key], binding: binding).first
+            return try load(modelType)
         } catch {
             Log.error("the model \(id) could not be loaded: \(error)")
             return nil
@@ -240,10 +243,10 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
         if id.isTemporary {
             return registry.pendingInserts.first { $0.persistentModelID == id }
         }
-        guard let binding = container.binding(forEntityName: id.entityName), let key = binding.key(for: id),
-            let type = binding.entity.modelType
-        else { return nil }
-        return registry.anyModel(type, key: key)
+        guard let binding = container.binding(forEntityName: id.entityName), let key = binding.key(for: id) else {
+            return nil
+        }
+        return registeredModel(key: key, in: binding.entity)
     }
 
     /// `binding(for:)`, remembering the last type asked about: models mostly come one type at a time.

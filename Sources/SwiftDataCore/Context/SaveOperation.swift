@@ -150,11 +150,12 @@ struct SaveOperation {
         var survivorOf: [ObjectIdentifier: any PersistentModel] = [:]
         for (model, binding) in zip(inserts, insertBindings) where binding.store === store {
             let entity = binding.entity
-            for (number, constraint) in entity.uniquenessConstraints.enumerated() {
+            // A constraint a superentity declares spans every model of it, whatever its class.
+            for (constraint, scope) in binding.uniquenessConstraints {
                 guard let values = try constraintValues(model, constraint, entity), !values.contains(.null) else {
                     continue
                 }
-                let bucket = "\(entity.name)#\(number)"
+                let bucket = "\(scope.name)#\(constraint.joined(separator: ","))"
                 if let earlier = survivors[bucket]?[values], earlier !== model {
                     survivorOf[ObjectIdentifier(earlier)] = model
                 }
@@ -173,12 +174,18 @@ struct SaveOperation {
                 continue
             }
             var existing: Int64?
-            for constraint in binding.entity.uniquenessConstraints {
-                guard let values = try constraintValues(model, constraint, binding.entity),
-                    let key = try transaction.existingKey(
-                        in: binding.entity,
-                        matching: zip(indexes(of: constraint, in: binding.entity), values).map { ($0, $1) })
-                else { continue }
+            for (constraint, scope) in binding.uniquenessConstraints {
+                guard let values = try constraintValues(model, constraint, binding.entity) else { continue }
+                let matching = zip(indexes(of: constraint, in: binding.entity), values).map { ($0, $1) }
+                guard let key = try transaction.existingKey(in: scope, matching: matching) else { continue }
+                if scope !== binding.entity, try transaction.existingKey(in: binding.entity, matching: matching) != key
+                {
+                    throw SwiftDataError.modelValidationFailure.with(
+                        reason:
+                            "a new \(binding.entity.name) has the unique values of a stored \(scope.name) of another class, whose row it cannot take",
+                        model: binding.entity.name, property: constraint.joined(separator: ", "),
+                        suggestion: "Change the values, or delete the stored model first")
+                }
                 if let existing, existing != key {
                     throw SwiftDataError.modelValidationFailure.with(
                         reason:
@@ -317,7 +324,8 @@ struct SaveOperation {
             let (entity, keys) = pending[next]
             next += 1
             if !deletedEntities.contains(where: { $0 === entity }) { deletedEntities.append(entity) }
-            for relationship in entity.orderedRelationships where relationship.deleteRule == .cascade {
+            // The keys may be of subentities' rows (a batch delete of a superclass), whose own rules apply too.
+            for relationship in entity.relationshipsOfSelfAndDescendants where relationship.deleteRule == .cascade {
                 guard let destination = context.container.binding(forEntityName: relationship.destination) else {
                     continue
                 }
@@ -326,7 +334,7 @@ struct SaveOperation {
         }
         for entity in deletedEntities {
             let keys = Array(deletedKeys[entity.name] ?? [])
-            for relationship in entity.orderedRelationships where relationship.deleteRule == .deny {
+            for relationship in entity.relationshipsOfSelfAndDescendants where relationship.deleteRule == .deny {
                 let remaining = try transaction.related(relationship, owners: keys).filter {
                     !(deletedKeys[relationship.destination]?.contains($0.member) ?? false)
                 }
@@ -346,7 +354,9 @@ struct SaveOperation {
     {
         for (source, reference) in references(to: entity) {
             let cleared = try transaction.clearReferences(reference, to: keys)
-            let survivors = cleared.filter { !(deletedKeys[source.name]?.contains($0) ?? false) }
+            // A hierarchy's rows are one table's: a key deleted as any of its entities is gone.
+            let table = source.rootEntity.selfAndDescendants.map(\.name)
+            let survivors = cleared.filter { key in !table.contains { deletedKeys[$0]?.contains(key) ?? false } }
             if reference.isToOneRelationship, !reference.isOptional, !survivors.isEmpty {
                 throw SwiftDataError.modelValidationFailure.with(
                     reason:
@@ -389,11 +399,13 @@ struct SaveOperation {
     }
 
     /// The relationships (with their entity) that refer to `entity` and whose references are cleared when its
-    /// rows are deleted: all of them, except inverses of `.noAction` relationships.
+    /// rows are deleted: all of them, except inverses of `.noAction` relationships. In a hierarchy, references to
+    /// any of its entities may name the deleted rows.
     func references(to entity: Schema.Entity) -> [(Schema.Entity, Schema.Relationship)] {
-        context.container.schema.entities.flatMap { source in
-            source.orderedRelationships.filter { reference in
-                reference.destination == entity.name && reference.storage != .inverseColumn
+        let names = Set(entity.rootEntity.selfAndDescendants.map(\.name))
+        return context.container.schema.entities.flatMap { source in
+            source.ownRelationships.filter { reference in
+                names.contains(reference.destination) && reference.storage != .inverseColumn
                     && reference.inverse?.deleteRule != .noAction
             }.map { (source, $0) }
         }

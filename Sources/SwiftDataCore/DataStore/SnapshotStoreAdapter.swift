@@ -45,6 +45,13 @@ package final class SnapshotStoreAdapter<Store: DataStore>: RowStore, @unchecked
                 reason: "\(Store.self) keeps \(Store.Snapshot.self) snapshots, whose values SwiftData cannot read",
                 suggestion: "Declare typealias Snapshot = DefaultSnapshot in the store")
         }
+        if let root = store.schema.entities.first(where: { !$0.subentities.isEmpty }) {
+            // A fetch of a superclass reads each row's class, which snapshots do not carry in the adapter's rows.
+            throw SwiftDataError.loadIssueModelContainer.with(
+                reason:
+                    "\(Store.self) would hold the model hierarchy of \(root.name), which stores of your own cannot yet",
+                model: root.name, suggestion: "Keep model hierarchies in the default store")
+        }
         self.store = store
         self.schema = store.schema
         self.identifier = store.identifier
@@ -201,8 +208,10 @@ package final class SnapshotStoreAdapter<Store: DataStore>: RowStore, @unchecked
 
     package func fetchMembers(
         of relationship: Schema.Relationship, owners: [Int64], destination: Schema.Entity, properties: [Int],
+        subentityProperties: [SubentityProperties],
         row: (_ owner: Int64, _ member: Int64, any _RowReader) throws -> Void
     ) throws {
+        // No hierarchies here (see `init`): `subentityProperties` is empty.
         try lock.withLock {
             let reader = SnapshotRowReader(entity: destination)
             for owner in owners {

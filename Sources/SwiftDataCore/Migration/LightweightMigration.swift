@@ -1,14 +1,20 @@
 /// Brings a store's tables from the schema it records to a model schema, when the change is lightweight (see
 /// `SchemaDiff`), inside the store's migration transaction: a failure leaves the store as it was.
 package enum LightweightMigration {
-    /// Migrates every entity of `schema`; entities the store has and `schema` lacks are kept as they are.
+    /// Migrates every entity of `schema`, a model hierarchy as one table; entities the store has and `schema` lacks
+    /// are kept as they are.
     /// With `checkingForeignTables` (a store that records no schema yet), a table the store did not create that a
     /// model would need is an error.
     package static func migrate(
         _ store: inout some SchemaMigrationTarget, to schema: Schema, checkingForeignTables: Bool = false
     ) throws {
-        for entity in schema.entities {
+        // A model hierarchy migrates as its table (see `Schema.Entity.tableEntity`).
+        for root in schema.entities where root.superentity == nil {
+            let entity = root.tableEntity
             if let old = store.recorded.entities.first(where: { $0.name == entity.name }) {
+                if !root.subentities.isEmpty || old.subentities != nil {
+                    try SchemaDiff.checkHierarchy(of: root, old: old, in: store)
+                }
                 if let migration = try SchemaDiff.migration(from: old, to: entity, in: store) {
                     try store.migrateTable(migration)
                     if migration.changesColumns || migration.changesIndexes {
@@ -24,7 +30,7 @@ package enum LightweightMigration {
                 }
                 try store.createTable(for: entity)
             }
-            let recorded = StoredSchema.entity(entity, storage: store.storage)
+            let recorded = StoredSchema.table(of: root, storage: store.storage)
             if let index = store.recorded.entities.firstIndex(where: { $0.name == entity.name }) {
                 store.recorded.entities[index] = recorded
             } else {

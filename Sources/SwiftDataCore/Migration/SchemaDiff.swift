@@ -9,8 +9,10 @@ package enum SchemaDiff {
     package static func migration(
         from old: StoredSchema.StoredEntity, to entity: Schema.Entity, in store: some SchemaMigrationTarget
     ) throws -> EntityMigration? {
-        let new = StoredSchema.entity(entity, storage: store.storage)
-        guard old != new else { return nil }
+        var new = StoredSchema.entity(entity, storage: store.storage)
+        new.subentities = old.subentities
+        // A hierarchy's table migrates whenever the schema has one: its subentities' indexes are recreated.
+        guard old != new || !entity.subentities.isEmpty else { return nil }
         var migration = EntityMigration(entity: entity)
         var used = Set<String>()
         for attribute in entity.orderedAttributes where !attribute.options.contains(.ephemeral) {
@@ -66,7 +68,7 @@ package enum SchemaDiff {
         }
         migration.changesIndexes =
             old.uniquenessConstraints ?? [] != entity.uniquenessConstraints || old.indices ?? [] != entity.indices
-            || old.spatialIndices ?? [] != entity.spatialIndices
+            || old.spatialIndices ?? [] != entity.spatialIndices || !entity.subentities.isEmpty
         return migration
     }
 
@@ -93,8 +95,9 @@ package enum SchemaDiff {
                         "Migrate it with a MigrationStage.custom")
                 }
                 if source?.name != relationship.name { migration.changesColumns = true }
+                // A subentity's required relationship is checked against its rows (`checkHierarchy`).
                 if !relationship.isOptional, relationship.isToOneRelationship, source == nil,
-                    try store.rowCount(of: entity.name) > 0
+                    !entity.isSubentityColumn(relationship.name), try store.rowCount(of: entity.name) > 0
                 {
                     throw problem(
                         entity, relationship.name,

@@ -15,6 +15,8 @@ package protocol SchemaMigrationTarget {
 
     /// The number of rows of a table.
     func rowCount(of table: String) throws -> Int64
+    /// The number of rows of a hierarchy's table whose entity column names one of `entities`.
+    func rowCount(of table: String, entities: [String]) throws -> Int64
     /// The number of rows of a table whose column holds no value.
     func nilCount(of table: String, column: String) throws -> Int64
     /// The columns a table has, except the store's own key.
@@ -45,6 +47,12 @@ package protocol SchemaMigrationTarget {
 }
 
 extension SchemaMigrationTarget {
+    /// All of the table's rows: a store that cannot tell its rows' entities counts them all, which refuses more
+    /// migrations of a hierarchy than needed, never fewer.
+    package func rowCount(of table: String, entities: [String]) throws -> Int64 {
+        try rowCount(of: table)
+    }
+
     package func recordedTables(match schema: Schema) -> RecordedTablesMatch {
         let entities = StoredSchema(schema, storage: storage).entities
         guard entities.allSatisfy({ recorded.entities.contains($0) }) else { return .different }

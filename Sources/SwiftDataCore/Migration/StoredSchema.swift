@@ -14,6 +14,9 @@ package struct StoredSchema: Codable, Equatable, Sendable {
         package var indices: [[String]]? = nil
         /// The `.rtree` indexes; `nil` when there are none, as in stores written before they existed.
         package var spatialIndices: [[String]]? = nil
+        /// For the table of a model hierarchy: the entities below the root that it holds, each as a table of its own
+        /// would record it.
+        package var subentities: [StoredEntity]? = nil
     }
 
     package struct StoredRelationship: Codable, Equatable, Sendable {
@@ -51,9 +54,10 @@ package struct StoredSchema: Codable, Equatable, Sendable {
         package var isExternal: Bool { options?.contains("externalStorage") == true }
     }
 
-    /// The description of a schema's entities; `storage` names how the store keeps an attribute's values.
+    /// The tables of a schema's entities, one per entity or per hierarchy; `storage` names how the store keeps an
+    /// attribute's values.
     package init(_ schema: Schema, storage: (Schema.Attribute) -> String) {
-        entities = schema.entities.map { StoredSchema.entity($0, storage: storage) }
+        entities = schema.entities.filter { $0.superentity == nil }.map { StoredSchema.table(of: $0, storage: storage) }
     }
 
     package init(entities: [StoredEntity]) {
@@ -81,6 +85,16 @@ package struct StoredSchema: Codable, Equatable, Sendable {
             },
             uniquenessConstraints: entity.uniquenessConstraints, indices: entity.indices,
             spatialIndices: entity.spatialIndices.isEmpty ? nil : entity.spatialIndices)
+    }
+
+    /// The table of a root entity: the entity itself, or the table of its hierarchy with the subentities it holds
+    /// (see `Schema.Entity.tableEntity`).
+    package static func table(of root: Schema.Entity, storage: (Schema.Attribute) -> String) -> StoredEntity {
+        var table = entity(root.tableEntity, storage: storage)
+        if !root.subentities.isEmpty {
+            table.subentities = root.selfAndDescendants.dropFirst().map { entity($0, storage: storage) }
+        }
+        return table
     }
 
     /// The options of an attribute the store records.

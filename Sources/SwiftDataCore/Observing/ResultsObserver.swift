@@ -182,12 +182,23 @@ public final class ResultsObserver<Element: PersistentModel, SectionTitle: Hasha
                 $0.modelType.map(ObjectIdentifier.init) == ObjectIdentifier(type)
             })
         else { return [] }
-        var names: Set<String> = [start.name]
-        var pending = [start]
+        // A hierarchy's entities are one table's: a save of any of them (a subclass's model, a superclass's batch
+        // delete) may change what a fetch of another returns.
+        var names: Set<String> = []
+        var pending: [Schema.Entity] = []
+        func reach(_ entity: Schema.Entity) {
+            for member in entity.rootEntity.selfAndDescendants where names.insert(member.name).inserted {
+                pending.append(member)
+            }
+        }
+        reach(start)
         while let entity = pending.popLast() {
             for relationship in entity.relationships where !names.contains(relationship.destination) {
-                names.insert(relationship.destination)
-                if let destination = schema.entitiesByName[relationship.destination] { pending.append(destination) }
+                if let destination = schema.entitiesByName[relationship.destination] {
+                    reach(destination)
+                } else {
+                    names.insert(relationship.destination)
+                }
             }
         }
         return names

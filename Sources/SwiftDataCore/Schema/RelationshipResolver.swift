@@ -4,32 +4,46 @@
 /// destination has exactly one relationship back (and which is the only relationship of its entity to that
 /// destination) is paired with it, as Apple's SwiftData does, unless both are to-many: Apple's SwiftData never infers
 /// a many-to-many pair, so two arrays between two models without `inverse:` are two independent relationships.
-/// Anything else that could pair in more than one way is a problem the container reports, naming the properties.
+/// Anything else that could pair in more than one way is a problem the container reports, naming the properties. A
+/// subentity's inherited relationships are its superentity's, resolved there.
 enum RelationshipResolver {
     static func resolve(_ entities: [Schema.Entity]) {
         let byName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         for entity in entities {
             // A relationship without a key path (decoded, or built by hand) has its inverse from its name or none.
-            for relationship in entity.orderedRelationships
+            for relationship in entity.ownRelationships
             where relationship.inverse == nil && relationship.keypath != nil {
                 guard let destination = byName[relationship.destination] else { continue }
-                if let inverse = inverse(of: relationship, in: entity, destination: destination) {
+                if let inverse = inverse(of: relationship, in: entity, destination: destination, entities: byName) {
                     relationship.inverse = inverse
                     inverse.inverse = relationship
                 }
             }
         }
         for entity in entities {
-            for relationship in entity.orderedRelationships {
+            for relationship in entity.ownRelationships {
                 relationship.storage = storage(of: relationship, in: entity)
             }
         }
     }
 
+    /// Whether `keyPath`, written for a model of `entity` (or of a subentity, which roots inherited properties at
+    /// itself), names `relationship`.
+    private static func keyPath(
+        _ keyPath: AnyKeyPath?, names relationship: Schema.Relationship, in entities: [String: Schema.Entity]
+    ) -> Bool {
+        guard let keyPath else { return false }
+        if keyPath == relationship.keypath { return true }
+        guard let entity = entities[String(describing: type(of: keyPath).rootType)] else { return false }
+        return entity.propertyIndex(for: keyPath) == relationship.index
+            && entity.relationship(at: relationship.index)?.name == relationship.name
+    }
+
     /// The inverse of `relationship`, or `nil`; records a problem when the declarations are contradictory or
     /// ambiguous.
     private static func inverse(
-        of relationship: Schema.Relationship, in entity: Schema.Entity, destination: Schema.Entity
+        of relationship: Schema.Relationship, in entity: Schema.Entity, destination: Schema.Entity,
+        entities: [String: Schema.Entity]
     ) -> Schema.Relationship? {
         // Two to-many sides pair only when one names the other.
         let backward = destination.orderedRelationships.filter {
@@ -37,7 +51,11 @@ enum RelationshipResolver {
                 && ($0.inverseKeyPath != nil || $0.isToOneRelationship || relationship.isToOneRelationship)
         }
         if let keyPath = relationship.inverseKeyPath {
-            guard let inverse = destination.orderedRelationships.first(where: { $0.keypath == keyPath }) else {
+            guard
+                let inverse = destination.orderedRelationships.first(where: {
+                    self.keyPath(keyPath, names: $0, in: entities)
+                })
+            else {
                 entity.problems.append(
                     problem(
                         "the inverse of \(entity.name).\(relationship.name) is not a relationship of \(destination.name) back to \(entity.name)",
@@ -51,7 +69,7 @@ enum RelationshipResolver {
                         entity, relationship))
                 return nil
             }
-            if let declared = inverse.inverseKeyPath, declared != relationship.keypath {
+            if let declared = inverse.inverseKeyPath, !self.keyPath(declared, names: relationship, in: entities) {
                 entity.problems.append(
                     problem(
                         "\(entity.name).\(relationship.name) names \(destination.name).\(inverse.name) as its inverse, but \(destination.name).\(inverse.name) names another",
@@ -60,7 +78,10 @@ enum RelationshipResolver {
             }
             return inverse
         }
-        if let declaring = backward.first(where: { $0.inverseKeyPath == relationship.keypath }) { return declaring }
+        if let declaring = backward.first(where: { self.keyPath($0.inverseKeyPath, names: relationship, in: entities) })
+        {
+            return declaring
+        }
         let candidates = backward.filter { $0.inverseKeyPath == nil && $0.inverse == nil }
         guard !candidates.isEmpty else { return nil }
         let rivals = entity.orderedRelationships.filter { rival in

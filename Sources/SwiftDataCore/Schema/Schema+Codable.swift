@@ -10,6 +10,9 @@ extension Schema: Codable {
     public convenience init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let entities = try container.decode([Entity].self, forKey: .entities)
+        // A hierarchy links its entities by their superentities' names (the copies of subentities nested in their
+        // superentities' coding are left out).
+        for entity in entities where !entity.subentities.isEmpty { entity.subentities = [] }
         // Pair relationships with the inverses they recorded, before the resolver would infer any.
         let byName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         for entity in entities {

@@ -1,20 +1,30 @@
 import Foundation
 
 extension Schema {
-    /// The description of one model class: its name and persisted properties. `@unchecked Sendable` as `Schema`
-    /// is: settable only while it is built, before it is shared.
+    /// The description of one model class: its name and persisted properties.
+    ///
+    /// The entity of a `@Model` subclass of a `@Model` class has the superclass's entity as `superentity`, and is
+    /// one of its `subentities`. Its `storedProperties` are the ones its class declares; `inheritedProperties` are
+    /// its superentity's `properties`. `attributes`, `relationships` and their `...ByName` dictionaries cover both,
+    /// as Core Data's entity descriptions do. `@unchecked Sendable` as `Schema` is: settable only while it is
+    /// built, before it is shared.
     public final class Entity: Hashable, CustomDebugStringConvertible, @unchecked Sendable {
-        /// The entity's name: the model class's name, which is also its table's.
+        /// The entity's name: the model class's name.
         public var name: String
-        /// The entities of model subclasses; always empty here, where entities do not inherit from each other.
-        public var subentities: Set<Entity> = []
-        /// The name of the entity of the model's superclass; always `nil` here.
+        /// The entities of the model class's `@Model` subclasses that the schema has.
+        public var subentities: Set<Entity> = [] {
+            didSet { isInHierarchy = superentity != nil || !subentities.isEmpty }
+        }
+        /// The name of the entity of the model class's superclass, when that class is a `@Model` class.
         public var superentityName: String?
-        /// The entity of the model's superclass; always `nil` here.
-        public var superentity: Entity?
+        /// The entity of the model class's superclass, when that class is a `@Model` class (held weakly: the
+        /// schema keeps its entities).
+        public weak var superentity: Entity? {
+            didSet { isInHierarchy = superentity != nil || !subentities.isEmpty }
+        }
         /// The properties the model class declares, attributes and relationships, in declaration order.
         public var storedProperties: [any SchemaProperty] = []
-        /// The properties inherited from a superentity; always empty here.
+        /// The properties inherited from the superentity: its `properties`.
         public var inheritedProperties: [any SchemaProperty] = []
         /// The unique constraints (`#Unique`, `@Attribute(.unique)`): each one the property names whose values,
         /// together, no two models share.
@@ -27,9 +37,17 @@ extension Schema {
 
         /// The model class, when the entity was built from one.
         package var modelType: (any PersistentModel.Type)?
-        /// Persisted attributes in declaration order.
+        /// The model class's superclass, when it is a model class too.
+        package var superModelType: (any PersistentModel.Type)?
+        /// Whether the entity belongs to a hierarchy: it has a superentity or subentities (a flag kept as they
+        /// change, since every fetch and save reads it and most entities are in no hierarchy).
+        package private(set) var isInHierarchy = false
+        /// Every persisted property by its index (its place in `schemaMetadata`): the inherited ones, then the
+        /// entity's own.
+        package private(set) var indexedProperties: [any SchemaProperty] = []
+        /// Persisted attributes in index order, inherited ones included.
         package var orderedAttributes: [Attribute] = []
-        /// Relationships in declaration order.
+        /// Relationships in index order, inherited ones included.
         package var orderedRelationships: [Relationship] = []
         /// Problems found while reading the model class; the container reports them when it opens.
         package var problems: [SwiftDataError] = []
@@ -46,22 +64,56 @@ extension Schema {
             for property in properties { add(property) }
         }
 
-        /// The entity of a `@Model` class, read from its `schemaMetadata`.
+        /// The entity of a `@Model` class, read from its `schemaMetadata`. For a subclass of a model class, the
+        /// properties are its own (those after its superclass's); `inherit(from:)` adds the inherited ones.
         package convenience init(modelType: any PersistentModel.Type) {
             self.init(String(describing: modelType))
             self.modelType = modelType
             let metadata = modelType.schemaMetadata
+            superModelType = Schema.superModelType(of: modelType)
+            superentityName = superModelType.map { String(describing: $0) }
+            let inherited = superModelType?.schemaMetadata.count ?? 0
+            if let first = metadata.first, type(of: first.keyPath).rootType != modelType {
+                // The class inherited `schemaMetadata` without declaring its own.
+                problems.append(
+                    SwiftDataError.loadIssueModelContainer.with(
+                        reason: "\(name) is a subclass of a model class, but is not marked @Model", model: name,
+                        suggestion: "Mark every class of a model hierarchy @Model"))
+            }
             for (index, property) in metadata.enumerated() {
-                add(Entity.property(property, index: index, entity: name, problems: &problems))
                 indexByKeyPath[property.keyPath] = index
+                guard index >= inherited else { continue }
+                add(Entity.property(property, index: index, entity: name, problems: &problems))
+            }
+            // A subclass that declares no constraints of its own inherits its superclass's list, rooted there.
+            let own = { (lists: [[AnyKeyPath]]) in
+                lists.filter { $0.allSatisfy { type(of: $0).rootType == modelType } }
             }
             uniquenessConstraints =
                 orderedAttributes.filter(\.isUnique).map { [$0.name] }
                 + orderedRelationships.filter(\.isUnique).map { [$0.name] }
-                + names(of: modelType._$uniquenessConstraints, metadata, what: "#Unique")
-            indices = names(of: modelType._$indices, metadata, what: "#Index")
-            spatialIndices = names(of: modelType._$spatialIndices, metadata, what: "#Index")
+                + names(of: own(modelType._$uniquenessConstraints), metadata, what: "#Unique")
+            indices = names(of: own(modelType._$indices), metadata, what: "#Index")
+            spatialIndices = names(of: own(modelType._$spatialIndices), metadata, what: "#Index")
             checkSpatialIndices()
+        }
+
+        /// Makes this entity a subentity of `parent`: its superclass's entity, which has inherited its own
+        /// properties already.
+        package func inherit(from parent: Entity) {
+            guard superentity !== parent else { return }
+            superentity = parent
+            superentityName = parent.name
+            parent.subentities.insert(self)
+            // Numbered after the inherited properties (a model's already are; a decoded entity's are not yet).
+            for (offset, property) in storedProperties.enumerated() {
+                (property as? Attribute)?.index = parent.indexedProperties.count + offset
+                (property as? Relationship)?.index = parent.indexedProperties.count + offset
+            }
+            inheritedProperties = parent.indexedProperties
+            indexedProperties = parent.indexedProperties + storedProperties
+            orderedAttributes = parent.orderedAttributes + storedProperties.compactMap { $0 as? Attribute }
+            orderedRelationships = parent.orderedRelationships + storedProperties.compactMap { $0 as? Relationship }
         }
 
         /// An `.rtree` index takes one to five attributes that are numbers or dates; anything else is a problem the
@@ -121,6 +173,7 @@ extension Schema {
                 return
             }
             storedProperties.append(property)
+            indexedProperties.append(property)
             if let attribute = property as? Attribute { orderedAttributes.append(attribute) }
             if let relationship = property as? Relationship { orderedRelationships.append(relationship) }
         }
@@ -140,15 +193,15 @@ extension Schema {
 
         /// The relationship at a persisted property index, if that property is one.
         package func relationship(at index: Int) -> Relationship? {
-            guard storedProperties.indices.contains(index), let relationship = storedProperties[index] as? Relationship,
-                relationship.index == index
+            guard indexedProperties.indices.contains(index),
+                let relationship = indexedProperties[index] as? Relationship, relationship.index == index
             else { return orderedRelationships.first { $0.index == index } }
             return relationship
         }
 
         /// The attribute at a persisted property index, if that property is one.
         package func attribute(at index: Int) -> Attribute? {
-            guard storedProperties.indices.contains(index), let attribute = storedProperties[index] as? Attribute,
+            guard indexedProperties.indices.contains(index), let attribute = indexedProperties[index] as? Attribute,
                 attribute.index == index
             else { return orderedAttributes.first { $0.index == index } }
             return attribute
@@ -240,17 +293,17 @@ extension Schema {
 
         /// Every property: the inherited ones, then the stored ones.
         public var properties: [any SchemaProperty] { inheritedProperties + storedProperties }
-        /// The attributes among the stored properties.
-        public var attributes: Set<Attribute> { Set(storedProperties.compactMap { $0 as? Attribute }) }
-        /// The relationships among the stored properties.
-        public var relationships: Set<Relationship> { Set(storedProperties.compactMap { $0 as? Relationship }) }
-        /// The attributes by name.
+        /// The attributes, inherited ones included.
+        public var attributes: Set<Attribute> { Set(properties.compactMap { $0 as? Attribute }) }
+        /// The relationships, inherited ones included.
+        public var relationships: Set<Relationship> { Set(properties.compactMap { $0 as? Relationship }) }
+        /// The attributes by name, inherited ones included.
         public var attributesByName: [String: Attribute] {
             Dictionary(orderedAttributes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         }
-        /// The relationships by name.
+        /// The relationships by name, inherited ones included.
         public var relationshipsByName: [String: Relationship] {
-            Dictionary(relationships.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+            Dictionary(orderedRelationships.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         }
         /// The stored properties by name.
         public var storedPropertiesByName: [String: any SchemaProperty] {
@@ -262,7 +315,8 @@ extension Schema {
         }
 
         public static func == (lhs: Entity, rhs: Entity) -> Bool {
-            lhs.name == rhs.name && lhs.storedProperties.count == rhs.storedProperties.count
+            lhs.name == rhs.name && lhs.superentityName == rhs.superentityName
+                && lhs.storedProperties.count == rhs.storedProperties.count
                 && zip(lhs.storedProperties, rhs.storedProperties).allSatisfy { $0.isEqual(to: $1) }
                 && lhs.uniquenessConstraints == rhs.uniquenessConstraints && lhs.indices == rhs.indices
                 && lhs.spatialIndices == rhs.spatialIndices
@@ -271,7 +325,9 @@ extension Schema {
         public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 
         public var debugDescription: String {
-            "Entity(\(name): \(storedProperties.map { String(describing: $0) }.joined(separator: ", ")))"
+            let parent = superentityName.map { " < \($0)" } ?? ""
+            return
+                "Entity(\(name)\(parent): \(storedProperties.map { String(describing: $0) }.joined(separator: ", ")))"
         }
     }
 }

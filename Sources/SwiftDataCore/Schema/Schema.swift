@@ -34,7 +34,9 @@ public final class Schema: Hashable, @unchecked Sendable, CustomDebugStringConve
         self.init(types, version: version)
     }
 
-    /// A schema of the given model types and every model their relationships reach.
+    /// A schema of the given model types, the model classes they inherit from, and every model their
+    /// relationships reach. Subclasses of a model class are in the schema when they are listed (or reached), as
+    /// Apple's SwiftData requires them to be.
     public convenience init(_ types: [any PersistentModel.Type], version: Version = Version(1, 0, 0)) {
         var entities: [Entity] = []
         var seen = Set<ObjectIdentifier>()
@@ -44,7 +46,8 @@ public final class Schema: Hashable, @unchecked Sendable, CustomDebugStringConve
             guard seen.insert(ObjectIdentifier(type)).inserted else { continue }
             let entity = Entity(modelType: type)
             entities.append(entity)
-            pending += entity.relationships.compactMap(\.destinationType)
+            if let superclass = entity.superModelType { pending.append(superclass) }
+            pending += entity.storedProperties.compactMap { ($0 as? Relationship)?.destinationType }
         }
         self.init(entities: entities, version: version)
     }
@@ -56,6 +59,7 @@ public final class Schema: Hashable, @unchecked Sendable, CustomDebugStringConve
 
     /// A schema of already-built entities.
     package init(entities: [Entity], version: Version) {
+        Schema.linkHierarchies(entities)
         RelationshipResolver.resolve(entities)
         for relationship in entities.lazy.flatMap(\.orderedRelationships) {
             relationship.inverseName = relationship.inverse?.name
@@ -74,6 +78,45 @@ public final class Schema: Hashable, @unchecked Sendable, CustomDebugStringConve
     /// The entity name of a model type: its class name.
     public static func entityName<T: PersistentModel>(for type: T.Type) -> String {
         String(describing: type)
+    }
+
+    /// The superclass of a model class when it is a model class too.
+    package static func superModelType(of type: any PersistentModel.Type) -> (any PersistentModel.Type)? {
+        _getSuperclass(type) as? any PersistentModel.Type
+    }
+
+    /// Whether `type` is `ancestor` or one of its subclasses.
+    package static func inherits(_ type: any PersistentModel.Type, from ancestor: any PersistentModel.Type) -> Bool {
+        var current: AnyClass? = type
+        while let next = current {
+            if ObjectIdentifier(next) == ObjectIdentifier(ancestor) { return true }
+            current = _getSuperclass(next)
+        }
+        return false
+    }
+
+    /// Whether models of one type can be models of the other: one inherits from the other.
+    package static func typesOverlap(_ one: any PersistentModel.Type, _ other: any PersistentModel.Type) -> Bool {
+        inherits(one, from: other) || inherits(other, from: one)
+    }
+
+    /// Makes each entity of a model subclass a subentity of its superclass's entity, parents first. An entity
+    /// without a model class (decoded, or built by hand) names its superentity.
+    private static func linkHierarchies(_ entities: [Entity]) {
+        let byType = Dictionary(
+            entities.compactMap { entity in entity.modelType.map { (ObjectIdentifier($0), entity) } },
+            uniquingKeysWith: { first, _ in first })
+        let byName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        func parent(of entity: Entity) -> Entity? {
+            if let superclass = entity.superModelType { return byType[ObjectIdentifier(superclass)] }
+            return entity.modelType == nil ? entity.superentityName.flatMap { byName[$0] } : nil
+        }
+        func link(_ entity: Entity) {
+            guard let parent = parent(of: entity), parent !== entity, entity.superentity !== parent else { return }
+            link(parent)
+            entity.inherit(from: parent)
+        }
+        entities.forEach(link)
     }
 
     public static func == (lhs: Schema, rhs: Schema) -> Bool {

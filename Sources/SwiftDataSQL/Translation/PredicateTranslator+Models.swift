@@ -16,7 +16,9 @@ extension PredicateTranslator {
         case (nil, nil):
             guard let leftEntity = left.entity ?? left.identifies, let rightEntity = right.entity ?? right.identifies
             else { throw unsupported("a compared model has no SQL translation") }
-            keys = leftEntity.name == rightEntity.name ? (left.expression, right.expression) : nil
+            // Models of one hierarchy share a table, and so the keys of its rows.
+            let sameTable = StoreLayout.table(of: leftEntity) == StoreLayout.table(of: rightEntity)
+            keys = sameTable ? (left.expression, right.expression) : nil
         case (let constant?, nil):
             keys = try storedKey(of: constant, comparedWith: right).map {
                 (.bind(.int64($0), .integer), right.expression)
@@ -54,7 +56,9 @@ extension PredicateTranslator {
         } else {
             return nil
         }
-        guard identifier.entityName == entity.name, let key = identifier.primaryKey else { return nil }
+        guard identifier.entityName == entity.name || sharesTable(identifier.entityName, with: entity),
+            let key = identifier.primaryKey
+        else { return nil }
         if let storeIdentifier, let other = identifier.storeIdentifier, other != storeIdentifier { return nil }
         return key
     }
@@ -84,5 +88,10 @@ extension PredicateTranslator {
         }
         let expression = conditions.count == 2 ? .or(conditions[0], conditions[1]) : conditions.first ?? .false
         return .condition(expression, canFail: element.canFail)
+    }
+
+    /// Whether the entity named `name` keeps its rows in the table of `entity`: both are of one hierarchy.
+    private func sharesTable(_ name: String, with entity: Schema.Entity) -> Bool {
+        schema.entitiesByName[name].map { StoreLayout.table(of: $0) == StoreLayout.table(of: entity) } ?? false
     }
 }

@@ -16,7 +16,7 @@ extension PredicateTranslator {
         case .lookup:
             if name == StoreLayout.keyColumn { return model.expression }
             if case .subquery(var finding) = model.expression, finding.sources.count == 1,
-                finding.sources[0].source == .table(entity.name),
+                finding.sources[0].source == .table(StoreLayout.table(of: entity)),
                 finding.result == .qualifiedColumn(table: finding.sources[0].alias, column: StoreLayout.keyColumn)
             {
                 // The key is found by a subquery over the model's table: it can select the column instead.
@@ -26,10 +26,10 @@ extension PredicateTranslator {
             let alias = aliases.next()
             let lookup = SQLSubquery(
                 result: .qualifiedColumn(table: alias, column: name),
-                sources: [SQLSource(.table(entity.name), alias: alias)],
+                sources: [SQLSource(.table(StoreLayout.table(of: entity)), alias: alias)],
                 condition: .binary(
                     .qualifiedColumn(table: alias, column: StoreLayout.keyColumn), .equal, model.expression))
-            return .subquery(lookup.qualifyingColumns(with: self.entity.name))
+            return .subquery(lookup.qualifyingColumns(with: fetchedTable))
         }
     }
 
@@ -67,10 +67,10 @@ extension PredicateTranslator {
             let alias = aliases.next()
             let keyColumn = SQLExpression.qualifiedColumn(table: alias, column: StoreLayout.keyColumn)
             let finding = SQLSubquery(
-                result: keyColumn, sources: [SQLSource(.table(destination.name), alias: alias)],
+                result: keyColumn, sources: [SQLSource(.table(StoreLayout.table(of: destination)), alias: alias)],
                 condition: .binary(.qualifiedColumn(table: alias, column: inverse.name), .equal, owner),
                 orderings: [SQLOrdering(keyColumn, descending: false)], limit: 1)
-            key = .subquery(finding.qualifyingColumns(with: self.entity.name))
+            key = .subquery(finding.qualifyingColumns(with: fetchedTable))
         case .joinTable:
             throw unsupported("the to-one relationship \(entity.name).\(relationship.name) is kept in a join table")
         }
@@ -90,7 +90,7 @@ extension PredicateTranslator {
             throw unsupported("the relationship \(relationship.name) has no model type")
         }
         let alias = aliases.next()
-        let table = SQLSource(.table(destination.name), alias: alias)
+        let table = SQLSource(.table(StoreLayout.table(of: destination)), alias: alias)
         switch relationship.storage {
         case .inverseColumn:
             guard let inverse = relationship.inverse else {
@@ -121,7 +121,7 @@ extension PredicateTranslator {
         switch member {
         case .count?:
             let count = rows.subquery(selecting: .countRows)
-            var result = SQLTerm(expression: .subquery(count.qualifyingColumns(with: entity.name)), type: type)
+            var result = SQLTerm(expression: .subquery(count.qualifyingColumns(with: fetchedTable)), type: type)
             result.canFail = term.canFail
             return result
         case .isEmpty?:
@@ -133,7 +133,7 @@ extension PredicateTranslator {
 
     /// `EXISTS` over related rows that pass `test`.
     func exists(_ rows: RelatedRows, where test: SQLExpression? = nil) -> SQLExpression {
-        .exists(rows.subquery(where: test).qualifyingColumns(with: entity.name))
+        .exists(rows.subquery(where: test).qualifyingColumns(with: fetchedTable))
     }
 
     /// A closure's test of a member of related rows, with the closure's parameter bound to the member. A test that

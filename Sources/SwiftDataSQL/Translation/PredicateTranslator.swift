@@ -28,6 +28,9 @@ package struct PredicateTranslator {
         self.dialect = dialect
     }
 
+    /// The table of the fetched entity, whose columns subqueries qualify with its name.
+    var fetchedTable: String { StoreLayout.table(of: entity) }
+
     /// The fetched model: its key is the `_pk` column, its columns the fetched table's.
     func fetchedModel(_ type: Any.Type) -> SQLTerm {
         var model = SQLTerm(expression: .column(StoreLayout.keyColumn), type: type, nulls: .never)

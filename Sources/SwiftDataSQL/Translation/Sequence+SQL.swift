@@ -66,7 +66,7 @@ extension PredicateTranslator {
         let source = SQLExpression.jsonArrayElements(document: location.document, path: location.path)
         let subquery = SQLSubquery(
             result: .true, sources: [SQLSource(source, alias: alias)], condition: try condition(element))
-        return .exists(subquery.qualifyingColumns(with: entity.name))
+        return .exists(subquery.qualifyingColumns(with: fetchedTable))
     }
 }
 

@@ -10,7 +10,7 @@ import SwiftData
     var title: String
     var year: Int
     @Relationship(deleteRule: .cascade, inverse: \Review.media) var reviews: [Review] = []
-    var shelf: Shelf?
+    var shelf: MediaShelf?
 
     init(title: String, year: Int) {
         self.title = title
@@ -46,6 +46,24 @@ import SwiftData
     var episodes: Int = 0
 }
 
+/// A subclass whose initializer assigns a relationship before `super.init`, when no setter can run yet.
+@Model final class Feature: Movie {
+    var studio: Studio?
+
+    init(title: String, year: Int, director: String, studio: Studio) {
+        self.studio = studio
+        super.init(title: title, year: year, director: director)
+    }
+}
+
+/// The other side of a subclass's relationship.
+@Model final class Studio {
+    var name: String
+    @Relationship(inverse: \Feature.studio) var features: [Feature] = []
+
+    init(name: String) { self.name = name }
+}
+
 /// Refers to the root type; its media may be any subclass.
 @Model final class Review {
     var text: String
@@ -58,7 +76,7 @@ import SwiftData
 }
 
 /// Holds models of the root type, of any class.
-@Model final class Shelf {
+@Model final class MediaShelf {
     var name: String
     @Relationship(inverse: \Media.shelf) var items: [Media] = []
 
@@ -73,5 +91,44 @@ import SwiftData
 
 /// Every model of the hierarchy tests, for containers.
 var mediaModels: [any PersistentModel.Type] {
-    [Media.self, Movie.self, Documentary.self, Podcast.self, Review.self, Shelf.self, Clip.self]
+    [Media.self, Movie.self, Documentary.self, Podcast.self, Feature.self, Review.self, MediaShelf.self, Clip.self]
 }
+
+// A second hierarchy, for unique constraints and indexes on every level.
+
+/// A root with a unique attribute: no two accounts of any class share a handle.
+@Model class Account {
+    @Attribute(.unique) var handle: String
+    var region: String = ""
+
+    init(handle: String, region: String = "") {
+        self.handle = handle
+        self.region = region
+    }
+}
+
+/// A subclass with a unique attribute of its own, and an index.
+@Model final class Business: Account {
+    #Unique<Business>([\.taxID])
+    #Index<Business>([\.taxID, \.handle])
+    var taxID: String
+
+    init(handle: String, taxID: String) {
+        self.taxID = taxID
+        super.init(handle: handle)
+    }
+}
+
+/// A subclass whose constraint is on an inherited attribute: one team per region, whatever other accounts do.
+@Model final class Team: Account {
+    #Unique<Team>([\.region])
+    var members: Int = 0
+}
+
+/// A subclass without constraints of its own.
+@Model final class Personal: Account {
+    var nickname: String?
+}
+
+/// The models of the accounts hierarchy.
+var accountModels: [any PersistentModel.Type] { [Account.self, Business.self, Team.self, Personal.self] }

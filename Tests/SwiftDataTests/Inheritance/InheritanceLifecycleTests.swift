@@ -1,0 +1,153 @@
+import Foundation
+import SwiftData
+import Testing
+
+@testable import SwiftDataCore
+@testable import SwiftDataSQLite
+
+/// Deleting, delete rules, unique constraints and indexes across a hierarchy.
+@Suite("Model inheritance: deletes and constraints")
+struct InheritanceLifecycleTests {
+    private func mediaContainer() throws -> ModelContainer {
+        try ModelContainer(for: Schema(mediaModels), configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+    }
+
+    /// Saves one model of each class, the documentary with clips, and a review of each model.
+    private func fill(_ context: ModelContext) throws {
+        let planet = Documentary(title: "Planet", year: 2006, director: "Fothergill", subject: nil)
+        planet.clips = [Clip(seconds: 10), Clip(seconds: 20)]
+        let models: [Media] = [
+            Media(title: "Radio", year: 1920), Movie(title: "Heat", year: 1995, director: "Mann"), planet,
+            Podcast(title: "Talk", year: 2020),
+        ]
+        for model in models {
+            context.insert(model)
+            context.insert(Review(text: "on \(model.title)", media: model))
+        }
+        try context.save()
+    }
+
+    @Test func deleteRulesOfEveryLevelApply() throws {
+        let container = try mediaContainer()
+        let context = ModelContext(container)
+        try fill(context)
+        let planet = try #require(try context.fetch(FetchDescriptor<Documentary>()).first)
+        context.delete(planet)
+        try context.save()
+        let fresh = ModelContext(container)
+        #expect(try fresh.fetchCount(FetchDescriptor<Clip>()) == 0, "its own relationship cascades")
+        #expect(
+            try fresh.fetch(FetchDescriptor<Review>()).map(\.text).sorted() == ["on Heat", "on Radio", "on Talk"],
+            "the inherited relationship cascades")
+        #expect(try fresh.fetchCount(FetchDescriptor<Media>()) == 3)
+    }
+
+    @Test func batchDeleteOfTheRootReachesSubclassesAndTheirRules() throws {
+        let container = try mediaContainer()
+        let context = ModelContext(container)
+        try fill(context)
+        let heat = try #require(
+            try context.fetch(FetchDescriptor<Movie>(predicate: #Predicate { $0.title == "Heat" })).first)
+        try context.delete(model: Media.self, where: #Predicate { $0.year > 2000 })
+        #expect(try context.fetch(FetchDescriptor<Media>()).map(\.title).sorted() == ["Heat", "Radio"])
+        try context.save()
+        #expect(heat.modelContext === context)
+        let fresh = ModelContext(container)
+        #expect(try fresh.fetch(FetchDescriptor<Media>()).map(\.title).sorted() == ["Heat", "Radio"])
+        #expect(try fresh.fetchCount(FetchDescriptor<Clip>()) == 0, "a subclass's own cascade applies")
+        #expect(try fresh.fetch(FetchDescriptor<Review>()).map(\.text).sorted() == ["on Heat", "on Radio"])
+    }
+
+    @Test func batchDeleteHonoursIncludeSubclasses() throws {
+        let container = try mediaContainer()
+        let context = ModelContext(container)
+        try fill(context)
+        let registered = try context.fetch(FetchDescriptor<Movie>())
+        try context.delete(model: Movie.self, includeSubclasses: false)
+        #expect(registered.filter(\.isDeleted).map(\.title) == ["Heat"])
+        #expect(try context.fetch(FetchDescriptor<Movie>()).map(\.title) == ["Planet"])
+        try context.save()
+        let fresh = ModelContext(container)
+        #expect(try fresh.fetch(FetchDescriptor<Media>()).map(\.title).sorted() == ["Planet", "Radio", "Talk"])
+
+        try fresh.delete(model: Media.self)
+        try fresh.save()
+        #expect(
+            try ModelContext(container).fetchCount(FetchDescriptor<Media>()) == 0,
+            "includeSubclasses is true by default")
+    }
+
+    @Test func deletedModelsLeaveRelationshipsToTheRoot() throws {
+        let container = try mediaContainer()
+        let context = ModelContext(container)
+        let shelf = MediaShelf(name: "Mixed")
+        let talk = Podcast(title: "Talk", year: 2020)
+        shelf.items = [Movie(title: "Heat", year: 1995, director: "Mann"), talk]
+        context.insert(shelf)
+        try context.save()
+        #expect(shelf.items.count == 2)
+        try context.delete(model: Podcast.self)
+        try context.save()
+        #expect(shelf.items.map(\.title) == ["Heat"])
+        #expect(talk.modelContext == nil)
+    }
+
+    @Test func uniqueConstraintsSpanTheirEntitysModels() throws {
+        let directory = TemporaryDirectory()
+        let container = try ModelContainer(
+            for: Schema(accountModels), configurations: ModelConfiguration(url: directory.store()))
+        let context = ModelContext(container)
+        context.insert(Business(handle: "acme", taxID: "1"))
+        context.insert(Personal(handle: "ann", region: "EU"))
+        context.insert(Personal(handle: "bob", region: "EU"))
+        context.insert(Team(handle: "reds", region: "EU"))
+        try context.save()
+
+        // A subclass's constraint: a new business with a stored tax ID takes its row (Apple's upsert).
+        context.insert(Business(handle: "acme-corp", taxID: "1"))
+        try context.save()
+        let businesses = try ModelContext(container).fetch(FetchDescriptor<Business>())
+        #expect(businesses.map(\.handle) == ["acme-corp"])
+
+        // A constraint on an inherited attribute spans its own class only: personal accounts share a region.
+        context.insert(Team(handle: "blues", region: "EU"))
+        try context.save()
+        let fresh = ModelContext(container)
+        #expect(try fresh.fetch(FetchDescriptor<Team>()).map(\.handle) == ["blues"])
+        #expect(try fresh.fetchCount(FetchDescriptor<Personal>()) == 2)
+
+        // The root's constraint spans every class; a model cannot take a row of another class.
+        context.insert(Personal(handle: "acme-corp"))
+        #expect(throws: SwiftDataError.self) { try context.save() }
+        context.rollback()
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<Account>()) == 4)
+    }
+
+    @Test func constraintsAndIndexesAreTheTablesIndexes() throws {
+        let directory = TemporaryDirectory()
+        let container = try ModelContainer(
+            for: Schema(accountModels), configurations: ModelConfiguration(url: directory.store()))
+        let store = try sqliteStore(container)
+        let indexes = try store.withDatabase { database in
+            try database.rows("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'Account'")
+                .compactMap { row -> (String, String)? in
+                    guard case .text(let name) = row[0], case .text(let sql) = row[1] else { return nil }
+                    return (name, sql)
+                }
+        }
+        let byName = Dictionary(indexes, uniquingKeysWith: { first, _ in first })
+        #expect(byName["Account_unique_handle"]?.contains("WHERE") == false)
+        #expect(byName["Account_unique_taxID_Business"]?.contains("WHERE \"_entity\" IN ('Business')") == true)
+        #expect(byName["Account_unique_region_Team"]?.contains("WHERE \"_entity\" IN ('Team')") == true)
+        #expect(byName["Account_index_taxID_handle"] != nil)
+        // The root's index serves a subclass's fetch.
+        let media = try ModelContainer(
+            for: Schema(mediaModels), configurations: ModelConfiguration(url: directory.store("media")))
+        let mediaStore = try sqliteStore(media)
+        let entity = try #require(media.binding(for: Movie.self)).entity
+        let request = FetchRequest<Movie>(entity: entity, predicate: #Predicate { $0.year == 2000 }, properties: [])
+        let select = try #require(try mediaStore.selectStatements(request).first)
+        let plan = try mediaStore.withDatabase { try $0.rows("EXPLAIN QUERY PLAN " + select.sql, select.parameters) }
+        #expect(plan.contains { $0.contains { "\($0)".contains("INDEX Media_index_year") } }, "\(plan)")
+    }
+}

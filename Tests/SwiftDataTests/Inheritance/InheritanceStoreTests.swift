@@ -1,0 +1,201 @@
+import Foundation
+import SwiftData
+import Testing
+
+@testable import SwiftDataSQLite
+
+/// Saving and fetching a model hierarchy as an app does: one table per hierarchy, models of their own classes.
+@Suite("Model inheritance: store")
+struct InheritanceStoreTests {
+    /// A store with one model of each class, saved.
+    private func filledStore(_ directory: TemporaryDirectory) throws -> ModelContainer {
+        let container = try ModelContainer(
+            for: Schema(mediaModels), configurations: ModelConfiguration(url: directory.store()))
+        let context = ModelContext(container)
+        context.insert(Media(title: "Radio", year: 1920))
+        context.insert(Movie(title: "Heat", year: 1995, director: "Mann"))
+        context.insert(Documentary(title: "Planet", year: 2006, director: "Fothergill", subject: "nature"))
+        let podcast = Podcast(title: "Talk", year: 2020)
+        podcast.host = "Sam"
+        podcast.episodes = 12
+        context.insert(podcast)
+        try context.save()
+        return container
+    }
+
+    @Test func fetchingTheRootReturnsEveryClassInOneQuery() throws {
+        let directory = TemporaryDirectory()
+        let container = try filledStore(directory)
+        let context = ModelContext(container)
+        let log = StatementLog(container)
+        let all = try context.fetch(FetchDescriptor<Media>(sortBy: [SortDescriptor(\.year)]))
+        #expect(log.selects.count == 1)
+        #expect(all.map { String(describing: type(of: $0)) } == ["Media", "Movie", "Documentary", "Podcast"])
+        #expect(all.map(\.title) == ["Radio", "Heat", "Planet", "Talk"])
+        let movie = try #require(all[1] as? Movie)
+        let documentary = try #require(all[2] as? Documentary)
+        let podcast = try #require(all[3] as? Podcast)
+        #expect(movie.director == "Mann" && movie.runtime == 0)
+        #expect(documentary.director == "Fothergill" && documentary.subject == "nature")
+        #expect(podcast.host == "Sam" && podcast.episodes == 12)
+        #expect(log.selects.count == 1, "every class's values came with the one query")
+    }
+
+    @Test func fetchingASubclassReturnsOnlyItsModels() throws {
+        let directory = TemporaryDirectory()
+        let container = try filledStore(directory)
+        let context = ModelContext(container)
+        let movies = try context.fetch(FetchDescriptor<Movie>(sortBy: [SortDescriptor(\.year)]))
+        #expect(movies.map(\.title) == ["Heat", "Planet"])
+        #expect(movies.last is Documentary)
+        #expect(try context.fetch(FetchDescriptor<Documentary>()).map(\.title) == ["Planet"])
+        #expect(try context.fetch(FetchDescriptor<Podcast>()).map(\.host) == ["Sam"])
+        #expect(try context.fetchCount(FetchDescriptor<Media>()) == 4)
+        #expect(try context.fetchCount(FetchDescriptor<Movie>()) == 2)
+        #expect(try context.fetchCount(FetchDescriptor<Podcast>()) == 1)
+    }
+
+    @Test func oneRowIsOneObjectWhateverTypeFetchesIt() throws {
+        let directory = TemporaryDirectory()
+        let container = try filledStore(directory)
+        let context = ModelContext(container)
+        let media = try context.fetch(FetchDescriptor<Media>(predicate: #Predicate { $0.title == "Planet" }))
+        let documentaries = try context.fetch(FetchDescriptor<Documentary>())
+        #expect(media.count == 1 && documentaries.count == 1)
+        #expect(media[0] === documentaries[0])
+        #expect(context.model(for: media[0].persistentModelID) === documentaries[0])
+    }
+
+    @Test func identifiersNameTheModelsOwnEntity() throws {
+        let directory = TemporaryDirectory()
+        let container = try filledStore(directory)
+        let context = ModelContext(container)
+        let identifiers = try context.fetchIdentifiers(FetchDescriptor<Media>(sortBy: [SortDescriptor(\.year)]))
+        #expect(identifiers.map(\.entityName) == ["Media", "Movie", "Documentary", "Podcast"])
+        let fresh = ModelContext(container)
+        let model = fresh.model(for: identifiers[2])
+        #expect((model as? Documentary)?.subject == "nature")
+        #expect(fresh.registeredModel(for: identifiers[2]) as Movie? === model)
+    }
+
+    @Test func batchedFetchesAndEnumerationGiveEveryClassAndLetGo() throws {
+        let directory = TemporaryDirectory()
+        let container = try filledStore(directory)
+        let context = ModelContext(container)
+        let descriptor = FetchDescriptor<Media>(sortBy: [SortDescriptor(\.year)])
+        let batched = try context.fetch(descriptor, batchSize: 2)
+        #expect(batched.map { String(describing: type(of: $0)) } == ["Media", "Movie", "Documentary", "Podcast"])
+        #expect((batched[2] as? Documentary)?.subject == "nature")
+        let fresh = ModelContext(container)
+        var directors: [String] = []
+        try fresh.enumerate(descriptor, batchSize: 2) { media in
+            if let movie = media as? Movie { directors.append(movie.director) }
+        }
+        #expect(directors == ["Mann", "Fothergill"])
+        let identifiers = try fresh.fetchIdentifiers(descriptor)
+        #expect(identifiers.allSatisfy { fresh.registeredModel(for: $0) as Media? == nil }, "each batch was let go")
+    }
+
+    @Test func keysAreUniqueAcrossTheHierarchy() throws {
+        let directory = TemporaryDirectory()
+        let container = try filledStore(directory)
+        let context = ModelContext(container)
+        let keys = try context.fetch(FetchDescriptor<Media>()).map { $0.persistentModelID.primaryKey }
+        #expect(Set(keys).count == 4)
+    }
+
+    @Test func aHierarchyIsOneTableWithAnEntityColumn() throws {
+        let directory = TemporaryDirectory()
+        let container = try filledStore(directory)
+        let store = try sqliteStore(container)
+        let tables = try store.withDatabase { database in
+            try database.rows("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").compactMap {
+                if case .text(let name) = $0.first { name } else { nil }
+            }
+        }
+        #expect(tables.contains("Media"))
+        #expect(!tables.contains("Movie") && !tables.contains("Documentary") && !tables.contains("Podcast"))
+        let rows = try store.withDatabase { database in
+            try database.rows("SELECT \"_entity\", \"title\", \"director\", \"host\" FROM \"Media\" ORDER BY \"_pk\"")
+        }
+        #expect(
+            rows.map { $0[0] } == [.text("Media"), .text("Movie"), .text("Documentary"), .text("Podcast")])
+        #expect(rows[0][2] == .null && rows[1][2] == .text("Mann") && rows[3][3] == .text("Sam"))
+    }
+
+    @Test func changesToEveryLevelAreSaved() throws {
+        let directory = TemporaryDirectory()
+        let container = try filledStore(directory)
+        let context = ModelContext(container)
+        let documentary = try #require(try context.fetch(FetchDescriptor<Documentary>()).first)
+        documentary.title = "Planet Earth"
+        documentary.director = "Attenborough"
+        documentary.subject = nil
+        try context.save()
+        let fresh = try #require(
+            try ModelContext(container).fetch(
+                FetchDescriptor<Media>(
+                    predicate: #Predicate { $0.year == 2006 })
+            ).first as? Documentary)
+        #expect(fresh.title == "Planet Earth" && fresh.director == "Attenborough" && fresh.subject == nil)
+    }
+
+    @Test func relationshipsToTheRootHoldModelsOfEveryClass() throws {
+        let directory = TemporaryDirectory()
+        let container = try ModelContainer(
+            for: Schema(mediaModels), configurations: ModelConfiguration(url: directory.store()))
+        let context = ModelContext(container)
+        let shelf = MediaShelf(name: "Favourites")
+        let documentary = Documentary(title: "Planet", year: 2006, director: "Fothergill", subject: nil)
+        shelf.items = [
+            Movie(title: "Heat", year: 1995, director: "Mann"), documentary, Podcast(title: "Talk", year: 2020),
+        ]
+        context.insert(shelf)
+        context.insert(Review(text: "Stunning", media: documentary))
+        try context.save()
+
+        let fresh = ModelContext(container)
+        let loaded = try #require(try fresh.fetch(FetchDescriptor<MediaShelf>()).first)
+        #expect(loaded.items.map { String(describing: type(of: $0)) } == ["Movie", "Documentary", "Podcast"])
+        #expect((loaded.items[0] as? Movie)?.director == "Mann")
+        #expect(loaded.items[1].shelf === loaded)
+
+        let other = ModelContext(container)
+        let review = try #require(try other.fetch(FetchDescriptor<Review>()).first)
+        let media = try #require(review.media as? Documentary, "a to-one to the root holds the subclass")
+        #expect(media.director == "Fothergill")
+        #expect(media.reviews.map(\.text) == ["Stunning"])
+    }
+
+    @Test func relationshipsAssignedBeforeSuperInitGetTheirInverses() throws {
+        let container = try ModelContainer(
+            for: Schema(mediaModels), configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+        let context = ModelContext(container)
+        let studio = Studio(name: "Warner")
+        let feature = Feature(title: "Heat", year: 1995, director: "Mann", studio: studio)
+        #expect(studio.features.isEmpty, "no setter ran before super.init")
+        context.insert(feature)
+        #expect(studio.features.map(\.title) == ["Heat"], "inserting brings the inverse in step")
+        #expect(studio.modelContext === context)
+        try context.save()
+        let fresh = ModelContext(container)
+        let loaded = try #require(try fresh.fetch(FetchDescriptor<Studio>()).first)
+        #expect(loaded.features.map(\.director) == ["Mann"])
+    }
+
+    @Test func subclassRelationshipsAreSaved() throws {
+        let container = try ModelContainer(
+            for: Schema(mediaModels), configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+        let context = ModelContext(container)
+        let documentary = Documentary(title: "Planet", year: 2006, director: "F", subject: nil)
+        documentary.clips = [Clip(seconds: 30), Clip(seconds: 45)]
+        let review = Review(text: "Good", media: documentary)
+        context.insert(review)
+        #expect(documentary.modelContext === context, "inserted with the review that refers to it")
+        #expect(documentary.reviews.map(\.text) == ["Good"])
+        try context.save()
+        let fresh = ModelContext(container)
+        let loaded = try #require(try fresh.fetch(FetchDescriptor<Documentary>()).first)
+        #expect(loaded.clips.map(\.seconds).sorted() == [30, 45])
+    }
+}
