@@ -53,3 +53,40 @@ import SwiftData
         self.value = value
     }
 }
+
+/// Workload 12's hierarchy: a class whose models are stored with its subclasses' in one table.
+@Model class Asset {
+    var key: Int
+    var name: String
+    var price: Double
+
+    init(_ values: AssetValues) {
+        key = values.key
+        name = values.name
+        price = values.price
+    }
+}
+
+/// A subclass with attributes of its own.
+@Model final class Stock: Asset {
+    var ticker: String
+    var shares: Int
+
+    override init(_ values: AssetValues) {
+        ticker = values.ticker ?? ""
+        shares = values.shares ?? 0
+        super.init(values)
+    }
+}
+
+/// Another subclass with attributes of its own.
+@Model final class Bond: Asset {
+    var coupon: Double
+    var maturity: Int
+
+    override init(_ values: AssetValues) {
+        coupon = values.coupon ?? 0
+        maturity = values.maturity ?? 0
+        super.init(values)
+    }
+}

@@ -95,6 +95,11 @@ final class RawStatement {
         sqlite3_reset(handle)
     }
 
+    /// Unbinds every parameter: each is NULL until bound again.
+    func clearBindings() {
+        sqlite3_clear_bindings(handle)
+    }
+
     func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(handle, column)) }
     func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
 

@@ -34,6 +34,8 @@ enum RawWorkloads {
         CREATE TABLE child (id INTEGER PRIMARY KEY, name TEXT NOT NULL, value INTEGER NOT NULL,
             parent INTEGER REFERENCES parent (id), position INTEGER);
         CREATE INDEX child_parent ON child (parent, position);
+        CREATE TABLE asset (id INTEGER PRIMARY KEY, key INTEGER NOT NULL, name TEXT NOT NULL, price REAL NOT NULL,
+            ticker TEXT, shares INTEGER, coupon REAL, maturity INTEGER, entity TEXT NOT NULL);
         """
     /// The columns of a record after its id, in `RecordValues` order.
     static let columns = #"key, "group", amount, rank, price, weight, ratio, name, city, note"#
@@ -63,6 +65,24 @@ enum RawWorkloads {
                         try child.bind(position, at: 4)
                         try child.run()
                     }
+                }
+            }
+        case .hierarchy:
+            try database.transaction {
+                let insert = try database.prepare(
+                    "INSERT INTO asset (key, name, price, ticker, shares, coupon, maturity, entity) "
+                        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+                for values in AssetValues.all(rows) {
+                    try insert.bind(values.key, at: 1)
+                    try insert.bind(values.name, at: 2)
+                    try insert.bind(values.price, at: 3)
+                    if let ticker = values.ticker { try insert.bind(ticker, at: 4) }
+                    if let shares = values.shares { try insert.bind(shares, at: 5) }
+                    if let coupon = values.coupon { try insert.bind(coupon, at: 6) }
+                    if let maturity = values.maturity { try insert.bind(maturity, at: 7) }
+                    try insert.bind(["Asset", "Stock", "Bond"][values.kind], at: 8)
+                    try insert.run()
+                    insert.clearBindings()
                 }
             }
         }
@@ -189,6 +209,11 @@ enum RawWorkloads {
                 },
                 check: { digest })
 
+        case .fetchHierarchy:
+            return Trial(
+                run: { for asset in try assets(database) { digest &+= asset.digest } },
+                check: { digest })
+
         case .fetchDuringSave:
             // Another connection, on a thread of its own, fetches the 1% again and again while this one inserts N
             // new rows in one transaction (WAL mode lets it read meanwhile); its first fetch is setup.
@@ -252,6 +277,32 @@ enum RawWorkloads {
                 key: statement.int(1), group: statement.int(2), amount: statement.int(3), rank: statement.int(4),
                 price: statement.double(5), weight: statement.double(6), ratio: statement.double(7),
                 name: statement.string(8), city: statement.string(9), note: statement.string(10)))
+    }
+
+    /// Every model of the hierarchy, each read by its kind, in row order.
+    private static func assets(_ database: RawDatabase) throws -> [AssetValues] {
+        let statement = try database.prepare(
+            "SELECT id, entity, key, name, price, ticker, shares, coupon, maturity FROM asset")
+        defer { statement.reset() }
+        var assets: [AssetValues] = []
+        while try statement.step() {
+            var asset = AssetValues(
+                kind: 0, key: statement.int(2), name: statement.string(3), price: statement.double(4))
+            switch statement.string(1) {
+            case "Stock":
+                asset.kind = 1
+                asset.ticker = statement.string(5)
+                asset.shares = statement.int(6)
+            case "Bond":
+                asset.kind = 2
+                asset.coupon = statement.double(7)
+                asset.maturity = statement.int(8)
+            default:
+                break
+            }
+            assets.append(asset)
+        }
+        return assets
     }
 
     /// The parents with their children in order: two queries.

@@ -88,3 +88,38 @@ extension RecordValues {
         return digest &* 31 &+ note.utf8.count
     }
 }
+
+/// The values of one model of workload 12's hierarchy: `kind` 0 is an `Asset`, 1 a `Stock`, 2 a `Bond`; the
+/// subclasses' attributes are `nil` for the other kinds.
+struct AssetValues: Equatable {
+    var kind: Int
+    var key: Int
+    var name: String
+    var price: Double
+    var ticker: String?
+    var shares: Int?
+    var coupon: Double?
+    var maturity: Int?
+
+    /// `count` models, a third of each kind, in turn.
+    static func all(_ count: Int) -> [AssetValues] {
+        (0..<count).map { index in
+            let kind = index % 3
+            return AssetValues(
+                kind: kind, key: index, name: SampleData.padded("Asset ", index), price: Double(index % 1_000) / 8,
+                ticker: kind == 1 ? SampleData.padded("T", index) : nil, shares: kind == 1 ? index % 500 : nil,
+                coupon: kind == 2 ? Double(index % 40) / 8 : nil, maturity: kind == 2 ? 2030 + index % 20 : nil)
+        }
+    }
+
+    /// A number that depends on every value, as `RecordValues.digest`.
+    var digest: Int {
+        var digest = kind &* 31 &+ key
+        digest = digest &* 31 &+ name.utf8.count
+        digest = digest &* 31 &+ Int(truncatingIfNeeded: price.bitPattern)
+        digest = digest &* 31 &+ (ticker?.utf8.count ?? -1)
+        digest = digest &* 31 &+ (shares ?? -1)
+        digest = digest &* 31 &+ Int(truncatingIfNeeded: (coupon ?? -1).bitPattern)
+        return digest &* 31 &+ (maturity ?? -1)
+    }
+}

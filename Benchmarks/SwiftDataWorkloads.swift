@@ -21,6 +21,14 @@ enum SwiftDataWorkloads {
                     Child(name: SampleData.childName($0), value: $0)
                 }
             }
+        case .hierarchy:
+            for values in AssetValues.all(rows) {
+                switch values.kind {
+                case 1: context.insert(Stock(values))
+                case 2: context.insert(Bond(values))
+                default: context.insert(Asset(values))
+                }
+            }
         }
         try context.save()
     }
@@ -136,6 +144,14 @@ enum SwiftDataWorkloads {
                 },
                 check: { digest })
 
+        case .fetchHierarchy:
+            try warmUp(FetchDescriptor<Asset>(), in: context) { AssetValues($0).digest }
+            return Trial(
+                run: {
+                    for asset in try context.fetch(FetchDescriptor<Asset>()) { digest &+= AssetValues(asset).digest }
+                },
+                check: { digest })
+
         case .fetchDuringSave:
             // Another thread fetches the 1% again and again while this context saves N new models, each time in a
             // new context, as workload 3's timed context starts empty; its first fetch is setup.
@@ -174,6 +190,8 @@ enum SwiftDataWorkloads {
         switch template {
         case .records, .manyRecords: return try ModelContainer(for: Record.self, configurations: configuration)
         case .graph: return try ModelContainer(for: Parent.self, Child.self, configurations: configuration)
+        case .hierarchy:
+            return try ModelContainer(for: Asset.self, Stock.self, Bond.self, configurations: configuration)
         }
     }
 
@@ -190,5 +208,21 @@ extension RecordValues {
         self.init(
             key: record.key, group: record.group, amount: record.amount, rank: record.rank, price: record.price,
             weight: record.weight, ratio: record.ratio, name: record.name, city: record.city, note: record.note)
+    }
+}
+
+extension AssetValues {
+    /// Every attribute of a model of the hierarchy, by its class.
+    init(_ asset: Asset) {
+        self.init(kind: 0, key: asset.key, name: asset.name, price: asset.price)
+        if let stock = asset as? Stock {
+            kind = 1
+            ticker = stock.ticker
+            shares = stock.shares
+        } else if let bond = asset as? Bond {
+            kind = 2
+            coupon = bond.coupon
+            maturity = bond.maturity
+        }
     }
 }

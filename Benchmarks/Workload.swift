@@ -13,6 +13,7 @@ enum Workload: Int, CaseIterable {
     case pages
     case fetchDuringSave
     case enumerate
+    case fetchHierarchy
 
     /// The name the `--filter` option and the JSON output use.
     var slug: String {
@@ -28,6 +29,7 @@ enum Workload: Int, CaseIterable {
         case .pages: "pages"
         case .fetchDuringSave: "fetch-during-save"
         case .enumerate: "enumerate"
+        case .fetchHierarchy: "fetch-hierarchy"
         }
     }
 
@@ -45,6 +47,7 @@ enum Workload: Int, CaseIterable {
         case .pages: "50 sorted pages of 20"
         case .fetchDuringSave: "fetch 1% while another thread saves N"
         case .enumerate: "enumerate 10×N in one context, drop each"
+        case .fetchHierarchy: "fetch all N of a class and 2 subclasses"
         }
     }
 
@@ -54,6 +57,7 @@ enum Workload: Int, CaseIterable {
         case .insert: nil
         case .graph: .graph
         case .enumerate: .manyRecords
+        case .fetchHierarchy: .hierarchy
         default: .records
         }
     }
@@ -65,7 +69,7 @@ enum Workload: Int, CaseIterable {
         case .fetchAll: .ratioAndMemory(1.5, memory: 2)
         case .fetchIndexed, .count, .pages: .ratio(1.2)
         case .changeOne: .milliseconds(1)
-        case .graph: .informational
+        case .graph, .fetchHierarchy: .informational
         case .fetchDuringSave: .worstLatency(ofWrite: 0.5)
         case .enumerate: .memory(2)
         }
@@ -94,6 +98,8 @@ enum Template: String, CaseIterable {
     case graph
     /// 10×N records, for the workload that walks a store much larger than what a program keeps in memory.
     case manyRecords
+    /// N models of a class and its two subclasses, a third of each, in one table.
+    case hierarchy
 
     /// The number of records of the template for `rows` (the `--rows` option).
     func recordCount(rows: Int) -> Int { self == .manyRecords ? 10 * rows : rows }
