@@ -77,6 +77,23 @@ struct InheritanceLifecycleTests {
             "includeSubclasses is true by default")
     }
 
+    @Test func deletingOneClassOfRowsNoModelStandsFor() throws {
+        let container = try mediaContainer()
+        try fill(ModelContext(container))
+        let context = ModelContext(container)
+        try context.delete(model: Movie.self, includeSubclasses: false)
+        #expect(
+            try context.fetch(FetchDescriptor<Media>()).map(\.title).sorted() == ["Planet", "Radio", "Talk"],
+            "before the save, as the context sees it")
+        #expect(try context.fetch(FetchDescriptor<Review>()).count == 3, "the cascade reached Heat's review at once")
+        try context.save()
+        let fresh = ModelContext(container)
+        #expect(try fresh.fetch(FetchDescriptor<Media>()).map(\.title).sorted() == ["Planet", "Radio", "Talk"])
+        #expect(
+            try fresh.fetch(FetchDescriptor<Review>()).map(\.text).sorted() == ["on Planet", "on Radio", "on Talk"])
+        #expect(try fresh.fetchCount(FetchDescriptor<Clip>()) == 2, "the documentary and its clips stay")
+    }
+
     @Test func deletedModelsLeaveRelationshipsToTheRoot() throws {
         let container = try mediaContainer()
         let context = ModelContext(container)

@@ -167,6 +167,32 @@ struct InheritanceStoreTests {
         #expect(media.reviews.map(\.text) == ["Stunning"])
     }
 
+    @Test func aRelatedModelLoadedAgainIsOfItsOwnClass() throws {
+        let directory = TemporaryDirectory()
+        let container = try ModelContainer(
+            for: Schema(mediaModels), configurations: ModelConfiguration(url: directory.store()))
+        let context = ModelContext(container)
+        let heat = Movie(title: "Heat", year: 1995, director: "Mann")
+        context.insert(Review(text: "Tense", media: heat))
+        context.insert(Review(text: "Long", media: heat))
+        try context.save()
+
+        let fresh = ModelContext(container)
+        weak var movie: Movie?
+        var reviews: [Review] = []
+        do {
+            // The movie holds its reviews, which refer back to it without holding it.
+            let loaded = try #require(try fresh.fetch(FetchDescriptor<Media>()).first as? Movie)
+            reviews = loaded.reviews
+            movie = loaded
+        }
+        try #require(movie == nil, "nothing holds the movie any more")
+        let media = try #require(reviews.first?.media)
+        #expect(media is Movie, "loaded again as the class its row names")
+        #expect((media as? Movie)?.director == "Mann")
+        #expect(reviews.last?.media === media)
+    }
+
     @Test func relationshipsAssignedBeforeSuperInitGetTheirInverses() throws {
         let container = try ModelContainer(
             for: Schema(mediaModels), configurations: ModelConfiguration(isStoredInMemoryOnly: true))
