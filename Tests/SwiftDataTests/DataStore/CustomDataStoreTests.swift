@@ -217,4 +217,14 @@ import Testing
         #expect(try reopened.fetch(FetchDescriptor<User>()).map(\.name) == ["Taylor"])
         #expect(try ModelContext(try self.container()).fetchCount(FetchDescriptor<Trip>()) == 3)
     }
+
+    @Test func aModelHierarchyIsRefusedWithAClearError() throws {
+        let error = #expect(throws: SwiftDataError.self) {
+            try ModelContainer(
+                for: Schema([Media.self, Movie.self]),
+                configurations: [JSONStoreConfiguration(name: "Media", fileURL: file)])
+        }
+        #expect(error == SwiftDataError.loadIssueModelContainer)
+        #expect(String(describing: error).contains("model hierarchy of Media"), "\(String(describing: error))")
+    }
 }
