@@ -219,7 +219,7 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
     }
 
     /// The columns a fetch reads after the key(s): for an entity with subentities the entity column first; then the
-    /// properties, then each subentity's own (see `DataStore.fetch`).
+    /// properties, then each subentity's own (see `RowStore.fetch`).
     func columnNames(
         _ properties: [Int], of entity: Schema.Entity, subentityProperties: [SubentityProperties]
     ) -> [String] {

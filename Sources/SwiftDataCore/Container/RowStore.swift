@@ -168,7 +168,7 @@ package struct FetchRequest<T: PersistentModel> {
 }
 
 /// The properties of a subentity's own that a fetch of its superentity reads after the superentity's (see
-/// `DataStore.fetch`).
+/// `RowStore.fetch`).
 package struct SubentityProperties: Sendable {
     package let entity: Schema.Entity
     package let properties: [Int]
@@ -216,7 +216,7 @@ package final class EntityBinding: Sendable {
     package let uniquenessConstraints: [(constraint: [String], scope: Schema.Entity)]
 
     /// For an entity with subentities: the own properties of each subentity that a full fetch reads after the
-    /// entity's, parents first (see `DataStore.fetch`).
+    /// entity's, parents first (see `RowStore.fetch`).
     package let subentityProperties: [SubentityProperties]
 
     /// The properties a fetch reads, in order: the attributes, then the to-one relationships stored in a

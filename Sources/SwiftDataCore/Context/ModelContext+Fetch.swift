@@ -205,7 +205,7 @@ extension ModelContext {
     /// whose target holds the model back (`linking`, the inverse of the relationship whose members are loading, or
     /// a registered target whose inverse is loaded) is linked rather than held (see `_PersistentState`). For an
     /// entity with subentities, the row's entity name comes first, and each row becomes a model of its own class
-    /// (see `DataStore.fetch`).
+    /// (see `RowStore.fetch`).
     func withMaterializer<T: PersistentModel>(
         _ type: T.Type, binding: EntityBinding, properties: [Int], linking: Schema.Relationship? = nil,
         subentityProperties: [SubentityProperties] = [],

@@ -4,7 +4,7 @@ import Foundation
 /// finds a row's model among the registered models of every class of the hierarchy.
 extension ModelContext {
     /// `withMaterializer` for an entity with subentities. Each row starts with its entity name; the fetched entity's
-    /// properties follow, then each subentity's own (`subentityProperties`, see `DataStore.fetch`). A row becomes a
+    /// properties follow, then each subentity's own (`subentityProperties`, see `RowStore.fetch`). A row becomes a
     /// model of its entity's class, with the properties of every level of that class.
     func withHierarchyMaterializer<T: PersistentModel>(
         _ type: T.Type, binding: EntityBinding, properties: [Int], linking: Schema.Relationship?,

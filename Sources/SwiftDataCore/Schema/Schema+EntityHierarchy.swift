@@ -14,7 +14,7 @@ extension Schema.Entity {
     }
 
     /// Whether a store's fetch of the entity reports each row's entity name: rows may be of its subentities, whose
-    /// models are of their own classes (see `DataStore.fetch`).
+    /// models are of their own classes (see `RowStore.fetch`).
     package var fetchReadsEntity: Bool { isInHierarchy && !subentities.isEmpty }
 
     /// The entity and every entity below it, parents before their subentities, siblings by name: the entities

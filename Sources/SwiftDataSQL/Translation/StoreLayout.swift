@@ -32,7 +32,7 @@ package enum StoreLayout {
     }
 
     /// Whether a fetch of the entity reads each row's entity name, to make a model of the row's class: the entity
-    /// has subentities (see `DataStore.fetch`).
+    /// has subentities (see `RowStore.fetch`).
     package static func readsEntity(_ entity: Schema.Entity) -> Bool {
         entity.fetchReadsEntity
     }
