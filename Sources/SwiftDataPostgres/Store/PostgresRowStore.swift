@@ -54,6 +54,12 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
     /// other instances' saves.
     init(configuration: PostgresConfiguration, schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?) throws {
         try configuration.validate()
+        if let root = schema.entities.first(where: { !$0.subentities.isEmpty }) {
+            // Its tables, writes and fetches do not know a hierarchy's shared table and entity column yet.
+            throw SwiftDataError.loadIssueModelContainer.with(
+                reason: "the PostgreSQL store cannot hold the model hierarchy of \(root.name) yet", model: root.name,
+                suggestion: "Keep model hierarchies in a SQLite store (ModelConfiguration)")
+        }
         self.configuration = configuration
         self.schema = schema
         // Notices (`CREATE TABLE IF NOT EXISTS` skipping a table) are not worth printing on standard error.
@@ -163,8 +169,10 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
 
     package func fetchMembers(
         of relationship: Schema.Relationship, owners: [Int64], destination: Schema.Entity, properties: [Int],
+        subentityProperties: [SubentityProperties],
         row: (_ owner: Int64, _ member: Int64, any _RowReader) throws -> Void
     ) throws {
+        // No hierarchies here (see `init`): `subentityProperties` is empty.
         let memberColumns = properties.compactMap { columnName(of: $0, in: destination) }.map {
             "d.\(dialect.quote($0))"
         }

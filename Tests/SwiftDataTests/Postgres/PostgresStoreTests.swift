@@ -45,6 +45,16 @@ import Testing
         #expect(!String(reflecting: try configuration("x")).contains(try PostgresTestServer.shared().password))
     }
 
+    @Test func aModelHierarchyIsRefusedWithAClearError() throws {
+        let location = StoreKind.postgres.location()
+        let error = #expect(throws: SwiftDataError.self) {
+            try ModelContainer(
+                for: Schema([Media.self, Movie.self]), configurations: [try configuration(location.postgresSchema)])
+        }
+        #expect(error == SwiftDataError.loadIssueModelContainer)
+        #expect(String(describing: error).contains("model hierarchy of Media"), "\(String(describing: error))")
+    }
+
     @Test func libpqKeyValueStringsWorkAndBadConfigurationsAreRefused() throws {
         let server = try PostgresTestServer.shared()
         let location = StoreKind.postgres.location()
