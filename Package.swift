@@ -78,6 +78,9 @@ let package = Package(
         .executableTarget(
             name: "Benchmarks", dependencies: ["SwiftData", "SwiftDataPostgres", "CSQLite"], path: "Benchmarks"),
         .target(name: "SharedTestModels", dependencies: ["SwiftData"], path: "Tests/SharedTestModels"),
+        // The examples' model files, linked into a library: tests import them from here, as SwiftPM does not order
+        // a test target's build after the executables it imports.
+        .target(name: "ExampleModels", dependencies: ["SwiftData"], path: "Tests/ExampleModels"),
         .executableTarget(
             name: "TestChildProcess",
             dependencies: ["SwiftData", "SwiftDataSQLite", "SwiftDataPostgres", "SharedTestModels"],
@@ -94,7 +97,8 @@ let package = Package(
         .testTarget(
             name: "SwiftDataTests",
             dependencies: [
-                "SwiftData", "SwiftDataSQLite", "SwiftDataSQL", "CSQLite", "SharedTestModels", "TestChildProcess",
+                "SwiftData", "SwiftDataSQLite", "SwiftDataSQL", "CSQLite", "SharedTestModels", "ExampleModels",
+                "TestChildProcess",
                 "todo", "foodpin", "animals", "users", "jsonstore", "Benchmarks", "SwiftDataPostgres",
                 "PostgresTestSupport",
             ]

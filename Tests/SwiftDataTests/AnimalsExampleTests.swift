@@ -2,7 +2,7 @@ import Foundation
 import SwiftData
 import Testing
 
-@testable import animals
+@testable import ExampleModels
 
 /// The `animals` example, run as a user runs it.
 @Suite struct AnimalsExampleTests {

@@ -2,9 +2,8 @@ import Foundation
 import SwiftData
 import Testing
 
+@testable import ExampleModels
 @testable import SwiftDataCore
-@testable import foodpin
-@testable import todo
 
 /// What `@Model` generates, seen from the running program.
 @Suite struct ModelRuntimeTests {

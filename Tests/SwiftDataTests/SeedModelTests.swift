@@ -2,8 +2,7 @@ import Foundation
 import SwiftData
 import Testing
 
-@testable import foodpin
-@testable import todo
+@testable import ExampleModels
 
 /// The seeds' models used as their apps use them, checked through a fresh container.
 @Suite struct SeedModelTests {

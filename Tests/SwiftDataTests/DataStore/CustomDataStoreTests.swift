@@ -2,7 +2,7 @@ import Foundation
 import SwiftData
 import Testing
 
-@testable import jsonstore
+@testable import ExampleModels
 
 /// A store written against Apple's custom store API (the `jsonstore` example's `JSONStore`, which keeps every model
 /// in a JSON file and leaves predicates and sorts to the context), used as an app uses SwiftData.

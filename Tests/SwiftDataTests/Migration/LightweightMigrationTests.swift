@@ -2,9 +2,8 @@ import Foundation
 import SwiftData
 import Testing
 
+@testable import ExampleModels
 @testable import SwiftDataCore
-@testable import animals
-@testable import foodpin
 
 /// Opening a store whose recorded schema differs from the models migrates it, when the change is lightweight.
 @Suite struct LightweightMigrationTests {

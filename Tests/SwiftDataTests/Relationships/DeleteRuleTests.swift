@@ -2,9 +2,9 @@ import Foundation
 import SwiftData
 import Testing
 
+@testable import ExampleModels
 @testable import SwiftDataCore
 @testable import SwiftDataSQLite
-@testable import animals
 
 /// Delete rules apply at save, in the store and in memory alike.
 @Suite struct DeleteRuleTests {

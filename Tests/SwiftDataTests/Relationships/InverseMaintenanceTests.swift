@@ -2,7 +2,7 @@ import Foundation
 import SwiftData
 import Testing
 
-@testable import animals
+@testable import ExampleModels
 
 /// Both sides of a relationship change together, in memory, at once.
 @Suite struct InverseMaintenanceTests {

@@ -2,8 +2,8 @@ import Foundation
 import SwiftData
 import Testing
 
+@testable import ExampleModels
 @testable import SwiftDataCore
-@testable import animals
 
 /// How relationships are declared, paired with their inverses and stored.
 @Suite struct RelationshipDeclarationTests {

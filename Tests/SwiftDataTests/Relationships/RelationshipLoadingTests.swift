@@ -2,8 +2,8 @@ import Foundation
 import SwiftData
 import Testing
 
+@testable import ExampleModels
 @testable import SwiftDataCore
-@testable import animals
 
 /// Relationships load lazily, in batches: never one query per model.
 @Suite struct RelationshipLoadingTests {

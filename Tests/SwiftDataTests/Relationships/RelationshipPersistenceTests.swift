@@ -2,8 +2,8 @@ import Foundation
 import SwiftData
 import Testing
 
+@testable import ExampleModels
 @testable import SwiftDataCore
-@testable import animals
 
 /// Relationships survive a save and a fresh container, in order.
 @Suite struct RelationshipPersistenceTests {

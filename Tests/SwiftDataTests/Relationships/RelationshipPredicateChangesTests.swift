@@ -2,9 +2,9 @@ import Foundation
 import SwiftData
 import Testing
 
+@testable import ExampleModels
 @testable import SwiftDataCore
 @testable import SwiftDataSQLite
-@testable import animals
 
 /// Relationship predicates with unsaved changes, deleted related rows and parts left to memory select what
 /// `Predicate.evaluate` selects on the context's models.

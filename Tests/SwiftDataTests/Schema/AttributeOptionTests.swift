@@ -2,9 +2,9 @@ import Foundation
 import SwiftData
 import Testing
 
+@testable import ExampleModels
 @testable import SwiftDataCore
 @testable import SwiftDataSQLite
-@testable import foodpin
 
 /// Attribute options: transformers, encoded values, ephemeral values, external storage and the ones recorded only.
 @Suite struct AttributeOptionTests {

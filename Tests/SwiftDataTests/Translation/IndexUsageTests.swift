@@ -2,9 +2,9 @@ import Foundation
 import SwiftData
 import Testing
 
+@testable import ExampleModels
 @testable import SwiftDataCore
 @testable import SwiftDataSQLite
-@testable import animals
 
 /// Translated predicates and sorts can use indexes: SQLite's query plan shows it. An index on a `String` attribute
 /// serves Swift's comparisons when it has the collation they use, which `#Index` and unique constraints give it.

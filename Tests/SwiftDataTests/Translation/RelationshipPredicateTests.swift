@@ -2,9 +2,9 @@ import Foundation
 import SwiftData
 import Testing
 
+@testable import ExampleModels
 @testable import SwiftDataCore
 @testable import SwiftDataSQLite
-@testable import animals
 
 /// Predicates through relationships run in SQL (one `SELECT`, nothing left to memory) and select exactly what
 /// `Predicate.evaluate` selects: to-one chains with `nil` on the way, to-many tests with empty relationships,

@@ -1,0 +1,1 @@
+../../Examples/animals/SampleData+AnimalCategory.swift

@@ -1,0 +1,1 @@
+../../Examples/jsonstore/BucketListItem.swift
