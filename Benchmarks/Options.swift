@@ -8,6 +8,8 @@ struct Options {
     private var givenRepetitions: Int?
     var filter: String?
     var json = false
+    /// Whether SwiftData's stores record no history (`--no-history`), to measure what history costs.
+    var withoutHistory = false
     /// Set in a child process: the workload and side it measures (see `Child`).
     var child: (workload: Workload, side: Side)?
     /// Set in a child process: where the templates are, and where its stores go.
@@ -17,7 +19,7 @@ struct Options {
 
     static let usage = """
         USAGE: swift run -c release Benchmarks [--rows N] [--repetitions R] [--filter WORKLOADS] [--instructions]
-                                               [--json]
+                                               [--json] [--no-history]
                swift run -c release Benchmarks --postgres URL [--rows N] [--repetitions R]
 
         Runs each workload through SwiftData and through the raw SQLite C API, and prints their median times,
@@ -34,6 +36,8 @@ struct Options {
           --json               print the results as JSON instead of a table
           --postgres URL       run workloads 1 to 5 and 9 on the PostgreSQL database at URL instead, through
                                SwiftData and through libpq, in schemas bench_swiftdata and bench_raw (replaced)
+          --no-history         SwiftData's stores record no history of saves (they always do otherwise), to
+                               compare with a run that records it
           --help               print this text
         """
 
@@ -68,6 +72,7 @@ struct Options {
             case "--filter": filter = try value(of: argument)
             case "--json": json = true
             case "--postgres": postgres = try value(of: argument)
+            case "--no-history": withoutHistory = true
             case "--help", "-h": throw OptionsError(nil)
             case "--directory": directory = try value(of: argument)
             case "--child":

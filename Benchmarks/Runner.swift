@@ -72,9 +72,10 @@ enum Runner {
     private static func runChild(
         _ workload: Workload, side: Side, options: Options, directory: URL, valgrind: URL?
     ) throws -> Measurement {
-        let arguments = [
-            "--child", workload.slug, side.rawValue, "--rows", String(options.rows), "--directory", directory.path,
-        ]
+        let arguments =
+            [
+                "--child", workload.slug, side.rawValue, "--rows", String(options.rows), "--directory", directory.path,
+            ] + (options.withoutHistory ? ["--no-history"] : [])
         let counts = directory.appendingPathComponent("callgrind-\(workload.slug)-\(side.rawValue).out")
         let errors = directory.appendingPathComponent("callgrind-\(workload.slug)-\(side.rawValue).err")
         let process = Process()

@@ -1,6 +1,7 @@
 // The benchmark program: each workload through SwiftData and through the raw SQLite C API, compared.
 //
-// `swift run -c release Benchmarks [--rows N] [--repetitions R] [--filter WORKLOADS] [--instructions] [--json]`
+// `swift run -c release Benchmarks [--rows N] [--repetitions R] [--filter WORKLOADS] [--instructions] [--json]
+// [--no-history]`
 //
 // The parent process builds each side's stores once, then starts this program again as a child (`--child`) for
 // each repetition of each side of each workload; a child reports its time and its peak resident memory (see
@@ -8,6 +9,7 @@
 // workload starts from (such as the registered models of workloads 5 to 7) are setup. With `--instructions`,
 // each child runs under valgrind's callgrind, which counts the instructions of the timed part (see `Callgrind`).
 import Foundation
+import SwiftData
 
 let options: Options
 do {
@@ -20,6 +22,9 @@ do {
     print(Options.usage)
     exit(0)
 }
+
+// A measure of what history costs (the README's benchmark section has the figures).
+SQLiteStore.keepsHistory = !options.withoutHistory
 
 do {
     if let url = options.postgres {

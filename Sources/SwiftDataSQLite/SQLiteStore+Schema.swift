@@ -85,7 +85,9 @@ extension SQLiteStore {
             // Switching a new store to WAL needs a moment alone with it, and SQLite does not wait for that.
             try retryingWhileBusy(database) { _ = try database.rows("PRAGMA journal_mode = WAL") }
         }
-        if let identifier = stored.identifier, isCurrent(stored, schema: schema) { return identifier }
+        if let identifier = stored.identifier, isCurrent(stored, schema: schema), tables.contains(historyTable) {
+            return identifier
+        }
         do {
             let undo: () -> Void = { external?.rollback() }
             let identifier = try retryingWhileBusy(database, undo: undo) {
@@ -94,7 +96,8 @@ extension SQLiteStore {
                     let tables = try readTables(database, configuration: configuration)
                     let stored = try readMetadata(database, tables: tables, configuration: configuration)
                     let identifier = stored.identifier ?? UUID().uuidString
-                    if stored.identifier == nil || !isCurrent(stored, schema: schema) {
+                    if stored.identifier == nil || !isCurrent(stored, schema: schema) || !tables.contains(historyTable)
+                    {
                         try migrate(
                             database, stored: stored, schema: schema, plan: migrationPlan,
                             configuration: configuration, identifier: identifier, tables: tables, external: external)
@@ -160,7 +163,8 @@ extension SQLiteStore {
         try database.executeScript(
             """
             CREATE TABLE IF NOT EXISTS \(metadataTable) (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-            CREATE TABLE IF NOT EXISTS \(sequenceTable) (entity TEXT PRIMARY KEY, last_key INTEGER NOT NULL)
+            CREATE TABLE IF NOT EXISTS \(sequenceTable) (entity TEXT PRIMARY KEY, last_key INTEGER NOT NULL);
+            \(historyTableDefinition)
             """)
         var migration = SQLiteMigration(
             database: database, recorded: stored.schema ?? StoredSchema(entities: []), external: external,

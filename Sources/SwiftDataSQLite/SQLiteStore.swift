@@ -20,6 +20,12 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
     package let identifier: String
     package var configurationName: String { configuration.name }
     package var allowsSave: Bool { configuration.allowsSave }
+    /// Whether the store records the history of its saves: always, unless `keepsHistory` was off when it opened.
+    package let recordsHistory = SQLiteStore.keepsHistory
+    /// Whether stores opened from now on record history. Apple's store offers no switch, and neither does the public
+    /// API; the benchmark program turns it off to measure what history costs.
+    // Safe without a lock: a program sets it once, before it opens any store.
+    nonisolated(unsafe) package static var keepsHistory = true
     let schema: Schema
     let dialect = SQLiteDialect()
     private let database: SQLiteDatabase
@@ -332,7 +338,7 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
 
     package func erase() throws {
         defer { external?.deleteAll() }
-        try write { _ in
+        try write { transaction in
             try withoutLock { database in
                 for entity in schema.entities {
                     if entity.superentity == nil { try database.execute("DELETE FROM \(dialect.quote(entity.name))") }
@@ -343,6 +349,7 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
                     }
                 }
             }
+            try (transaction as? SQLiteTransaction)?.eraseHistory()
         }
     }
 

@@ -7,4 +7,7 @@ package enum SQLiteTestHooks {
     /// Called inside the transaction that creates or migrates a store's tables, before it commits.
     // Safe without a lock: a test program sets it once, before it opens any store.
     nonisolated(unsafe) package static var beforeSchemaCommit: (() -> Void)?
+    /// Called inside a save's write transaction after it recorded its history transaction, before it commits.
+    // Safe without a lock: a test program sets it once, before it opens any store.
+    nonisolated(unsafe) package static var afterHistoryRecord: (() -> Void)?
 }

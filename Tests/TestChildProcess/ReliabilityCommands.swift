@@ -105,7 +105,7 @@ private func attachmentContainer(_ store: URL) throws -> ModelContainer {
 }
 
 /// Tells the test that this process reached the hook, then waits (at most 20 s) for the test to let it go on.
-private func pause(at store: URL) {
+func pause(at store: URL) {
     _ = FileManager.default.createFile(atPath: store.path + ".paused", contents: nil)
     let deadline = Date().addingTimeInterval(20)
     while !FileManager.default.fileExists(atPath: store.path + ".go"), Date() < deadline { usleep(10_000) }

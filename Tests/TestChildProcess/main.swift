@@ -60,6 +60,7 @@ case "list":
     }
 default:
     if try runReliabilityCommand(command, store: storeURL, name: name, extra: Array(arguments.dropFirst(3))) { break }
+    if try runHistoryCommand(command, store: storeURL, name: name, extra: Array(arguments.dropFirst(3))) { break }
     FileHandle.standardError.write(Data("unknown command \(command)\n".utf8))
     exit(2)
 }

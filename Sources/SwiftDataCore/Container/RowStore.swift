@@ -51,6 +51,21 @@ package protocol RowStore: AnyObject, Sendable {
     func initializeState(for editingState: EditingState)
     /// A context with this editing state stops using the store.
     func invalidateState(for editingState: EditingState)
+
+    // History. A store that keeps one records every save as one transaction, through
+    // `RowStoreTransaction.recordHistory` inside the save's own transaction, and returns and deletes transactions here.
+    // Core encodes the changes (`HistoryPayload`), translates predicates into `HistoryCondition`s and decodes what
+    // the store returns; the store keeps numbered rows and evaluates conditions on them.
+
+    /// Whether the store keeps the history of its saves; `false` for stores without one.
+    var recordsHistory: Bool { get }
+    /// The transactions of the store's history that `request` selects, oldest first (newest first when it asks),
+    /// read without waiting for a write. Throws `SwiftDataError.historyTokenExpired` when transactions after
+    /// `request.after` were deleted.
+    func fetchHistory(_ request: HistoryRequest) throws -> [HistoryRecord]
+    /// Deletes the transactions of the store's history that `request.condition` selects; the others stay, and
+    /// numbers are never reused.
+    func deleteHistory(_ request: HistoryRequest) throws
 }
 
 extension RowStore {
@@ -66,6 +81,15 @@ extension RowStore {
     package func initializeState(for editingState: EditingState) {}
 
     package func invalidateState(for editingState: EditingState) {}
+
+    /// A store keeps no history unless it says so.
+    package var recordsHistory: Bool { false }
+
+    /// A store without history has no transactions.
+    package func fetchHistory(_ request: HistoryRequest) throws -> [HistoryRecord] { [] }
+
+    /// A store without history has nothing to delete.
+    package func deleteHistory(_ request: HistoryRequest) throws {}
 }
 
 /// The writes a store offers inside a transaction.
@@ -91,6 +115,28 @@ package protocol RowStoreTransaction {
     /// The primary keys of the rows a request selects, read inside the transaction; exact even when the store
     /// cannot translate the whole predicate.
     func fetchKeys<T: PersistentModel>(_ request: FetchRequest<T>) throws -> [Int64]
+    /// Records `entry` as the next transaction of the store's history, in this transaction, so that a save's changes
+    /// and their history commit together or not at all; returns its number, greater than every earlier one. Called
+    /// only when the store `recordsHistory`.
+    func recordHistory(_ entry: HistoryEntry) throws -> Int64
+    /// The values of `attributes` of the rows with `keys`, by key, in the order of `attributes` (an externally
+    /// stored value as its data): what a delete preserves, read before it deletes the rows. Called only when the
+    /// store `recordsHistory`.
+    func storedValues(of keys: [Int64], entity: Schema.Entity, attributes: [Int]) throws -> [Int64: [StoreValue]]
+}
+
+extension RowStoreTransaction {
+    package func recordHistory(_ entry: HistoryEntry) throws -> Int64 {
+        throw SwiftDataError.storeError.with(
+            reason: "the store keeps no history",
+            suggestion: "Record history only in stores whose recordsHistory is true")
+    }
+
+    package func storedValues(of keys: [Int64], entity: Schema.Entity, attributes: [Int]) throws -> [Int64:
+        [StoreValue]]
+    {
+        [:]
+    }
 }
 
 /// One row to insert or update: its key, the attributes to write (read from the model) and the foreign keys.

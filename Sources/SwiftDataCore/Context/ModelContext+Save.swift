@@ -21,6 +21,9 @@ extension ModelContext {
         case updatedIdentifiers
         /// The identifiers of the models the save deleted.
         case deletedIdentifiers
+        /// The history token of the store state after the save, a `DefaultHistoryToken` (of every store the save
+        /// changed); in `didSave` only.
+        case historyTokens
     }
 
     /// Writes every pending insert, change and delete, all or nothing per store. On failure nothing is
@@ -116,13 +119,15 @@ extension ModelContext {
         resetPendingLists()
         saveCount += 1
         publishSave(inserted: insertedIdentifiers, updated: updatedIdentifiers, deleted: deletedIdentifiers)
-        NotificationCenter.default.post(
-            name: ModelContext.didSave, object: self,
-            userInfo: [
-                NotificationKey.insertedIdentifiers.rawValue: insertedIdentifiers,
-                NotificationKey.updatedIdentifiers.rawValue: updatedIdentifiers,
-                NotificationKey.deletedIdentifiers.rawValue: deletedIdentifiers,
-            ])
+        var userInfo: [String: Any] = [
+            NotificationKey.insertedIdentifiers.rawValue: insertedIdentifiers,
+            NotificationKey.updatedIdentifiers.rawValue: updatedIdentifiers,
+            NotificationKey.deletedIdentifiers.rawValue: deletedIdentifiers,
+        ]
+        if !operation.historyNumbers.isEmpty {
+            userInfo[NotificationKey.historyTokens.rawValue] = DefaultHistoryToken(positions: operation.historyNumbers)
+        }
+        NotificationCenter.default.post(name: ModelContext.didSave, object: self, userInfo: userInfo)
     }
 
     /// After deletes are committed, takes the deleted models out of the loaded relationships of the models left,

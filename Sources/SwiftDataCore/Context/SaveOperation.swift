@@ -25,6 +25,10 @@ struct SaveOperation {
     private(set) var merged: [(duplicate: any PersistentModel, survivor: any PersistentModel)] = []
     /// Inserted models whose unique values matched a stored row: they become that row.
     private(set) var upserts: [ObjectIdentifier: Int64] = [:]
+    /// What the save writes to the store being written, for its history transaction.
+    private(set) var history: HistoryCollector?
+    /// The number of the history transaction the save recorded in each store, by store identifier.
+    private(set) var historyNumbers: [String: Int64] = [:]
 
     // MARK: Validation
 
@@ -74,6 +78,8 @@ struct SaveOperation {
 
     /// Writes everything that belongs to `store` in the transaction.
     mutating func write(_ transaction: any RowStoreTransaction, store: any RowStore) throws {
+        history = store.recordsHistory ? HistoryCollector(author: context.author) : nil
+        defer { history = nil }
         try allocateKeys(transaction, store: store)
         // Changed rows: models changed in the same properties share one list of attributes to write.
         var updated = RowBatches()
@@ -100,6 +106,7 @@ struct SaveOperation {
             try writeMembers(of: model, entity: binding.entity, isNew: false, into: &updated, transaction)
         }
         for (entity, rows) in updated.batches { try transaction.update(rows, entity: entity) }
+        history?.updated(updates, store: store)
 
         try deleteWithRules(transaction, store: store)
 
@@ -114,16 +121,21 @@ struct SaveOperation {
                 references: try references(of: model, entity: binding.entity, only: nil))
             if !upserts.isEmpty, upserts[ObjectIdentifier(model)] != nil {
                 upserted.append(row, to: binding.entity)
+                history?.upserted(row, entity: binding.entity)
             } else {
                 inserted.append(row, to: binding.entity)
             }
         }
-        for (entity, rows) in inserted.batches { try transaction.insert(rows, entity: entity) }
+        for (entity, rows) in inserted.batches {
+            try transaction.insert(rows, entity: entity)
+            history?.inserted(rows, entity: entity)
+        }
         for (model, binding) in zip(inserts, insertBindings) where binding.store === store {
             try writeMembers(of: model, entity: binding.entity, isNew: true, into: &upserted, transaction)
         }
         for (entity, rows) in upserted.batches { try transaction.update(rows, entity: entity) }
         try checkInsertsAgainstDeletes(transaction, store: store)
+        if let number = try history?.record(in: transaction) { historyNumbers[store.identifier] = number }
     }
 
     private mutating func allocateKeys(_ transaction: any RowStoreTransaction, store: any RowStore) throws {
@@ -344,6 +356,7 @@ struct SaveOperation {
         for entity in deletedEntities {
             let keys = Array(deletedKeys[entity.name] ?? [])
             try clearReferences(to: entity, keys: keys, transaction)
+            try history?.deleting(keys, of: entity, in: transaction)
             try transaction.delete(keys: keys, entity: entity)
         }
     }
@@ -357,6 +370,7 @@ struct SaveOperation {
             // A hierarchy's rows are one table's: a key deleted as any of its entities is gone.
             let table = source.rootEntity.selfAndDescendants.map(\.name)
             let survivors = cleared.filter { key in !table.contains { deletedKeys[$0]?.contains(key) ?? false } }
+            history?.referencesCleared(survivors, in: source, relationship: reference)
             if reference.isToOneRelationship, !reference.isOptional, !survivors.isEmpty {
                 throw SwiftDataError.modelValidationFailure.with(
                     reason:

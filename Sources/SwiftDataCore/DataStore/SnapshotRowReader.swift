@@ -30,6 +30,11 @@ final class SnapshotRowReader: _RowReader {
         }
     }
 
+    /// Makes `values` the current row, column `i` holding `values[i]`.
+    func load(_ values: [StoreValue]) {
+        columns = values
+    }
+
     private func value(_ column: Int32) -> StoreValue {
         columns.indices.contains(Int(column)) ? columns[Int(column)] : .null
     }

@@ -89,9 +89,11 @@ public struct SwiftDataError: Error, Hashable, Sendable, CustomStringConvertible
     /// Apple's code for a sort descriptor the store cannot run; not thrown here, where such descriptors sort in
     /// memory.
     public static let unsupportedSortDescriptor = SwiftDataError(.unsupportedSortDescriptor)
-    /// Apple's code for an expired history token; not thrown here, where history is not implemented yet.
+    /// A history fetch compares with a token (`$0.token > token`) after which transactions were deleted: the
+    /// fetch would miss them.
     public static let historyTokenExpired = SwiftDataError(.historyTokenExpired)
-    /// Apple's code for a history fetch that is not valid; not thrown here, where history is not implemented yet.
+    /// A history fetch or delete of a transaction type the stores do not keep (they keep
+    /// `DefaultHistoryTransaction`), or a `HistoryObserver` given tokens of another type.
     public static let invalidTransactionFetchRequest = SwiftDataError(.invalidTransactionFetchRequest)
     // Configuration errors
     /// Two configurations of a container name the same store file.

@@ -1,0 +1,223 @@
+import CSQLite
+import Foundation
+import SwiftDataCore
+
+/// The store's history: one row per saved transaction in `_swiftdata_history`, written by the save's own write
+/// transaction, so that a save's changes and their history commit together. A row's `number` is its rowid, one
+/// more than the highest so far: numbers grow in commit order, since a writer holds the store's lock for its whole
+/// transaction. They are never reused: deleting the newest transaction leaves a row without changes in its place,
+/// which fetches skip. The changes are one blob per transaction (see `HistoryPayload`): a save of N models writes one
+/// row, not N.
+extension SQLiteStore {
+    static let historyTable = "_swiftdata_history"
+    /// The metadata key of the highest transaction number ever deleted: fetches after an earlier one would miss
+    /// transactions.
+    static let historyDeletedKey = "history_deleted_through"
+
+    /// Creates the history table when it does not exist.
+    static let historyTableDefinition = """
+        CREATE TABLE IF NOT EXISTS \(historyTable) (number INTEGER PRIMARY KEY, timestamp REAL NOT NULL, \
+        author TEXT, bundle TEXT NOT NULL, process TEXT NOT NULL, changes BLOB NOT NULL)
+        """
+
+    package func fetchHistory(_ request: HistoryRequest) throws -> [HistoryRecord] {
+        try withReader { database in
+            // A read-only store written before history existed has no table, and no history.
+            guard try SQLiteStore.hasHistory(database) else { return [] }
+            if let after = request.after, let deleted = try SQLiteStore.deletedThrough(database), after < deleted {
+                throw SwiftDataError.historyTokenExpired.with(
+                    reason:
+                        "the history of store '\(configuration.name)' after transaction \(after) was deleted up to transaction \(deleted)",
+                    suggestion:
+                        "Fetch the whole history again, or keep the transactions until every reader has seen them")
+            }
+            var parameters: [StoreValue] = []
+            var sql =
+                "SELECT number, timestamp, author, bundle, process, changes FROM \(SQLiteStore.historyTable) WHERE length(changes) > 0"
+            if let condition = request.condition {
+                sql += " AND " + SQLiteStore.render(condition, &parameters)
+            }
+            sql += " ORDER BY number" + (request.newestFirst ? " DESC" : "")
+            if let limit = request.limit {
+                sql += " LIMIT ?"
+                parameters.append(.int64(Int64(limit)))
+            }
+            let statement = try database.statement(sql)
+            defer { statement.reset() }
+            try statement.bind(parameters)
+            var records: [HistoryRecord] = []
+            while try statement.step() {
+                records.append(
+                    HistoryRecord(
+                        number: try statement.int64(0),
+                        entry: HistoryEntry(
+                            timestamp: Date(timeIntervalSinceReferenceDate: try statement.double(1)),
+                            author: statement.isNull(2) ? nil : try statement.string(2),
+                            bundleIdentifier: try statement.string(3),
+                            processIdentifier: try statement.string(4), changes: try statement.data(5))))
+            }
+            return records
+        }
+    }
+
+    package func deleteHistory(_ request: HistoryRequest) throws {
+        try write { transaction in
+            guard let transaction = transaction as? SQLiteTransaction else { return }
+            try transaction.deleteHistory(where: request.condition)
+        }
+    }
+
+    /// Whether the store has a history table.
+    static func hasHistory(_ database: SQLiteDatabase) throws -> Bool {
+        let rows = try database.rows(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?", [.string(historyTable)])
+        return rows.first?.first != .integer(0)
+    }
+
+    /// The highest transaction number ever deleted, if history was deleted.
+    static func deletedThrough(_ database: SQLiteDatabase) throws -> Int64? {
+        let rows = try database.rows(
+            "SELECT value FROM \(metadataTable) WHERE key = ?", [.string(historyDeletedKey)])
+        guard case .text(let value)? = rows.first?.first else { return nil }
+        return Int64(value)
+    }
+
+    /// The SQL of a condition on history rows, appending its values to `parameters`.
+    static func render(_ condition: HistoryCondition, _ parameters: inout [StoreValue]) -> String {
+        func comparison(_ comparison: HistoryComparison) -> String {
+            switch comparison {
+            case .less: "<"
+            case .lessOrEqual: "<="
+            case .greater: ">"
+            case .greaterOrEqual: ">="
+            case .equal: "="
+            case .notEqual: "<>"
+            }
+        }
+        switch condition {
+        case .constant(let value):
+            return value ? "1" : "0"
+        case .and(let lhs, let rhs):
+            return "(\(render(lhs, &parameters)) AND \(render(rhs, &parameters)))"
+        case .or(let lhs, let rhs):
+            return "(\(render(lhs, &parameters)) OR \(render(rhs, &parameters)))"
+        case .not(let condition):
+            return "NOT \(render(condition, &parameters))"
+        case .number(let operator_, let value):
+            parameters.append(.int64(value))
+            return "number \(comparison(operator_)) ?"
+        case .numbers(let values):
+            // A list of numbers is stored as JSON, so that any number of them is one parameter.
+            parameters.append(.string("[" + values.map(String.init).joined(separator: ",") + "]"))
+            return "number IN (SELECT value FROM json_each(?))"
+        case .timestamp(let operator_, let date):
+            parameters.append(.double(date.timeIntervalSinceReferenceDate))
+            return "timestamp \(comparison(operator_)) ?"
+        case .text(let field, let isEqual, let value):
+            parameters.append(value.map { .string($0) } ?? .null)
+            let column =
+                switch field {
+                case .author: "author"
+                case .bundleIdentifier: "bundle"
+                case .processIdentifier: "process"
+                }
+            return "\(column) \(isEqual ? "IS" : "IS NOT") ?"
+        }
+    }
+}
+
+extension SQLiteTransaction {
+    func recordHistory(_ entry: HistoryEntry) throws -> Int64 {
+        let statement = try database.statement(
+            "INSERT INTO \(SQLiteStore.historyTable) (timestamp, author, bundle, process, changes) VALUES (?, ?, ?, ?, ?)"
+        )
+        defer { statement.reset() }
+        try statement.bind(entry.timestamp.timeIntervalSinceReferenceDate, 1)
+        if let author = entry.author { try statement.bind(author, 2) } else { try statement.bindNull(2) }
+        try statement.bind(entry.bundleIdentifier, 3)
+        try statement.bind(entry.processIdentifier, 4)
+        try statement.bind(entry.changes, 5)
+        try statement.run()
+        SQLiteTestHooks.afterHistoryRecord?()
+        return sqlite3_last_insert_rowid(database.handle)
+    }
+
+    func storedValues(of keys: [Int64], entity: Schema.Entity, attributes: [Int]) throws -> [Int64: [StoreValue]] {
+        let columns = attributes.compactMap { entity.attribute(at: $0) }
+        guard !keys.isEmpty, !columns.isEmpty else { return [:] }
+        let dialect = store.dialect
+        let key = dialect.quote(SQLiteStore.keyColumn)
+        let list = columns.map { dialect.quote($0.name) }.joined(separator: ", ")
+        var values: [Int64: [StoreValue]] = [:]
+        values.reserveCapacity(keys.count)
+        for chunk in keys.chunked(by: 10_000) {
+            let statement = try database.statement(
+                "SELECT \(key), \(list) FROM \(dialect.quote(entity.name)) WHERE \(key) IN (SELECT value FROM json_each(?))"
+            )
+            defer { statement.reset() }
+            try statement.bind("[" + chunk.map(String.init).joined(separator: ",") + "]", 1)
+            while try statement.step() {
+                values[try statement.int64(0)] = try columns.enumerated().map { offset, attribute in
+                    try value(of: attribute, in: statement, column: Int32(offset + 1))
+                }
+            }
+        }
+        return values
+    }
+
+    /// An attribute's value in a row, by its meaning: an externally stored value as its data, a coded one as the
+    /// data its coding wrote.
+    private func value(of attribute: Schema.Attribute, in statement: SQLiteStatement, column: Int32) throws
+        -> StoreValue
+    {
+        if attribute.isExternal {
+            switch try statement.external(column) {
+            case .data(let data): return data.map(StoreValue.data) ?? .null
+            case .reference(let reference): return .data(try store.readExternal(reference))
+            }
+        }
+        if attribute.coding != nil { return statement.isNull(column) ? .null : .data(try statement.data(column)) }
+        guard let layout = ValueCodec.layout(of: attribute.valueType)?.layout else { return .null }
+        return try statement.value(column, as: layout.valueType)
+    }
+
+    /// Deletes the whole history when the store is erased: every token of the erased history expires, so a reader
+    /// learns that what it knew is gone.
+    func eraseHistory() throws {
+        let table = SQLiteStore.historyTable
+        // A row without changes past every transaction: the tokens of all of them expire.
+        try database.execute(
+            "INSERT INTO \(table) (timestamp, author, bundle, process, changes) VALUES (?, NULL, '', '', x'')",
+            [.double(Date().timeIntervalSinceReferenceDate)])
+        let erasedThrough = sqlite3_last_insert_rowid(database.handle)
+        try database.execute("DELETE FROM \(table) WHERE number < ?", [.int64(erasedThrough)])
+        try database.execute(
+            "INSERT OR REPLACE INTO \(SQLiteStore.metadataTable) (key, value) VALUES (?, ?)",
+            [.string(SQLiteStore.historyDeletedKey), .string(String(erasedThrough))])
+    }
+
+    /// Deletes the history rows `condition` selects (all of them without one), and notes the highest number
+    /// deleted, so that fetches after an earlier token know they would miss transactions. When the newest row goes,
+    /// a row without changes takes its number, so that the next transaction's is higher.
+    func deleteHistory(where condition: HistoryCondition?) throws {
+        let table = SQLiteStore.historyTable
+        var parameters: [StoreValue] = []
+        let filter =
+            " WHERE length(changes) > 0" + (condition.map { " AND " + SQLiteStore.render($0, &parameters) } ?? "")
+        guard
+            case .integer(let deleted)? = try database.rows("SELECT max(number) FROM \(table)\(filter)", parameters)
+                .first?.first,
+            case .integer(let newest)? = try database.rows("SELECT max(number) FROM \(table)").first?.first
+        else { return }
+        try database.execute("DELETE FROM \(table)\(filter)", parameters)
+        if deleted == newest {
+            try database.execute(
+                "INSERT OR REPLACE INTO \(table) (number, timestamp, author, bundle, process, changes) VALUES (?, ?, NULL, '', '', x'')",
+                [.int64(newest), .double(Date().timeIntervalSinceReferenceDate)])
+        }
+        let previous = try SQLiteStore.deletedThrough(database) ?? 0
+        try database.execute(
+            "INSERT OR REPLACE INTO \(SQLiteStore.metadataTable) (key, value) VALUES (?, ?)",
+            [.string(SQLiteStore.historyDeletedKey), .string(String(max(previous, deleted)))])
+    }
+}

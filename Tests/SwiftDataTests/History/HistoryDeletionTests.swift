@@ -1,0 +1,86 @@
+import Foundation
+import SwiftData
+import Testing
+
+/// Deleting history reclaims the transactions a program has processed and keeps the later ones; a fetch after a
+/// token whose successors were deleted says so.
+@Suite struct HistoryDeletionTests {
+    private func store(saves: Int) throws -> (ModelContainer, [DefaultHistoryTransaction]) {
+        let container = try makeMemoryContainer(HistoryNote.self)
+        let context = ModelContext(container)
+        for index in 0..<saves {
+            context.insert(HistoryNote(text: "\(index)"))
+            try context.save()
+        }
+        return (container, try history(container))
+    }
+
+    @Test func deletingUpToATokenKeepsLaterHistory() throws {
+        let (container, all) = try store(saves: 5)
+        let token = all[2].token
+        try ModelContext(container).deleteHistory(
+            HistoryDescriptor<DefaultHistoryTransaction>(predicate: #Predicate { $0.token <= token }))
+        #expect(try history(container).map(\.transactionIdentifier) == all[3...].map(\.transactionIdentifier))
+        // The reader that processed up to the token goes on where it was.
+        #expect(try history(container, #Predicate { $0.token > token }).count == 2)
+        let context = ModelContext(container)
+        context.insert(HistoryNote(text: "later"))
+        try context.save()
+        let after = try history(container)
+        #expect(after.count == 3)
+        #expect(after.last!.transactionIdentifier > all.last!.transactionIdentifier, "numbers are never reused")
+    }
+
+    @Test func aTokenBeforeDeletedHistoryHasExpired() throws {
+        let (container, all) = try store(saves: 4)
+        let old = all[0].token
+        let kept = all[2].token
+        try ModelContext(container).deleteHistory(
+            HistoryDescriptor<DefaultHistoryTransaction>(predicate: #Predicate { $0.token < kept }))
+        #expect(throws: SwiftDataError.historyTokenExpired) { try history(container, #Predicate { $0.token > old }) }
+        let previous = all[1].token
+        #expect(try history(container, #Predicate { $0.token > previous }).count == 2)
+        #expect(try history(container).count == 2, "a fetch from the start is not after a token")
+    }
+
+    @Test func deletingTheNewestKeepsNumbersGrowing() throws {
+        let (container, all) = try store(saves: 2)
+        try ModelContext(container).deleteHistory(HistoryDescriptor<DefaultHistoryTransaction>())
+        #expect(try history(container).isEmpty)
+        let context = ModelContext(container)
+        context.insert(HistoryNote(text: "next"))
+        try context.save()
+        #expect(try history(container).map(\.transactionIdentifier) == [all[1].transactionIdentifier + 1])
+    }
+
+    @Test func deletingWithAPredicateEvaluatedInMemory() throws {
+        let container = try makeMemoryContainer(HistoryNote.self)
+        let context = ModelContext(container)
+        for count in [1, 2, 1, 3] {
+            for index in 0..<count { context.insert(HistoryNote(text: "\(index)")) }
+            try context.save()
+        }
+        try context.deleteHistory(
+            HistoryDescriptor<DefaultHistoryTransaction>(predicate: #Predicate { $0.changes.count == 1 }))
+        #expect(try history(container).map(\.changes.count) == [2, 3])
+    }
+
+    @Test func erasingTheContainerExpiresEveryToken() throws {
+        let (container, all) = try store(saves: 2)
+        let last = all[1].token
+        try container.erase()
+        #expect(try history(container).isEmpty)
+        #expect(throws: SwiftDataError.historyTokenExpired) { try history(container, #Predicate { $0.token > last }) }
+    }
+
+    @Test func tokensAreCodableAndOrdered() throws {
+        let (_, all) = try store(saves: 3)
+        let data = try JSONEncoder().encode(all[1].token)
+        let decoded = try JSONDecoder().decode(DefaultHistoryToken.self, from: data)
+        #expect(decoded == all[1].token)
+        #expect(decoded > all[0].token && decoded < all[2].token && decoded <= all[1].token && decoded >= all[1].token)
+        #expect(decoded.storeIdentifier == all[1].storeIdentifier)
+        #expect(decoded.tokenValue == [all[1].storeIdentifier: all[1].transactionIdentifier])
+        #expect(decoded.id == Int(all[1].transactionIdentifier))
+    }
+}

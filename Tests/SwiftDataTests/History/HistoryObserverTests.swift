@@ -1,0 +1,129 @@
+import Foundation
+import Observation
+import SharedTestModels
+import SwiftData
+import Testing
+
+/// `HistoryObserver` counts the arrivals of transactions that concern it, from any context or process.
+@Suite struct HistoryObserverTests {
+    /// Waits up to five seconds for the observer's counter to reach `count`; returns the counter.
+    @discardableResult
+    func waitFor(_ count: Int, _ observer: HistoryObserver) async throws -> Int {
+        for _ in 0..<250 where observer.eventCounter < count { try await Task.sleep(for: .milliseconds(20)) }
+        return observer.eventCounter
+    }
+
+    /// Gives the observer time to notice a save it must ignore.
+    func settle() async throws { try await Task.sleep(for: .milliseconds(600)) }
+
+    func save(_ model: some PersistentModel, in container: ModelContainer, author: String? = nil) throws {
+        let context = ModelContext(container)
+        context.author = author
+        context.insert(model)
+        try context.save()
+    }
+
+    @Test func countsTheSavesOfAnyContextFromNowOn() async throws {
+        let container = try makeMemoryContainer(HistoryNote.self)
+        try save(HistoryNote(text: "before"), in: container)
+        let observer = try HistoryObserver(modelContainer: container)
+        #expect(observer.eventCounter == 0, "earlier transactions are not events")
+        #expect(observer.modelContainer === container)
+        let fired = Flag()
+        withObservationTracking {
+            _ = observer.eventCounter
+        } onChange: {
+            fired.set()
+        }
+        try save(HistoryNote(text: "after"), in: container)
+        #expect(try await waitFor(1, observer) == 1)
+        #expect(fired.isSet, "eventCounter is observable")
+        let tokens = observer.historyTokens
+        let newest = try history(container).last!.token
+        #expect((tokens.values.first as? DefaultHistoryToken) == newest)
+    }
+
+    @Test func onlyTheObservedModelsAndAuthorsCount() async throws {
+        let container = try makeMemoryContainer(HistoryTrip.self, HistoryNote.self)
+        let observer = try HistoryObserver(
+            observedModels: [HistoryTrip.self], authors: ["widget"], modelContainer: container)
+        #expect(observer.authors == ["widget"])
+        #expect(observer.observedModels.map(ObjectIdentifier.init) == [ObjectIdentifier(HistoryTrip.self)])
+        try save(HistoryNote(text: "note"), in: container, author: "widget")
+        try save(HistoryTrip(name: "Graz", destination: "Austria"), in: container, author: "app")
+        try save(HistoryTrip(name: "Linz", destination: "Austria"), in: container)
+        try await settle()
+        #expect(observer.eventCounter == 0)
+        try save(HistoryTrip(name: "Wien", destination: "Austria"), in: container, author: "widget")
+        #expect(try await waitFor(1, observer) == 1)
+    }
+
+    @Test func startsFromGivenTokens() async throws {
+        let container = try makeMemoryContainer(HistoryNote.self)
+        try save(HistoryNote(text: "first"), in: container)
+        let first = try history(container)[0].token
+        try save(HistoryNote(text: "second"), in: container)
+        let observer = try HistoryObserver(historyTokens: [first.storeIdentifier: first], modelContainer: container)
+        #expect(try await waitFor(1, observer) == 1, "the transaction after the token is an event")
+        let newest = try history(container).last!.token
+        let current = try HistoryObserver(historyTokens: [newest.storeIdentifier: newest], modelContainer: container)
+        try await settle()
+        #expect(current.eventCounter == 0)
+    }
+
+    @Test func deletedHistoryAfterItsPositionIsAnEvent() async throws {
+        let container = try makeMemoryContainer(HistoryNote.self)
+        try save(HistoryNote(text: "a"), in: container)
+        let observer = try HistoryObserver(modelContainer: container)
+        let context = ModelContext(container)
+        context.insert(HistoryNote(text: "b"))
+        try context.save()
+        try context.deleteHistory(HistoryDescriptor<DefaultHistoryTransaction>())
+        try save(HistoryNote(text: "c"), in: container)
+        #expect(try await waitFor(1, observer) >= 1)
+    }
+
+    @Test func anotherProcessesSavesAreEvents() async throws {
+        let directory = TemporaryDirectory()
+        let container = try ModelContainer(for: Visit.self, configurations: ModelConfiguration(url: directory.store()))
+        let observer = try HistoryObserver(observedModels: [Visit.self], modelContainer: container)
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("TestChildProcess")
+        child.arguments = ["insert-and-save", directory.store().path, "elsewhere"]
+        try child.run()
+        child.waitUntilExit()
+        try #require(child.terminationStatus == 0)
+        #expect(try await waitFor(1, observer) == 1)
+        let transactions = try history(container)
+        #expect(transactions.map(\.changes.count) == [1])
+        #expect(transactions.first?.processIdentifier == String(child.processIdentifier))
+        #expect(transactions.first?.bundleIdentifier == "TestChildProcess")
+    }
+
+    @Test func countsOnTheActorItWasCreatedOn() async throws {
+        let container = try makeMemoryContainer(HistoryNote.self)
+        let observer = try await ObserverMaker().make(container)
+        try save(HistoryNote(text: "x"), in: container)
+        #expect(try await waitFor(1, observer) == 1)
+    }
+
+    @Test func refusesTokensOfAnotherType() throws {
+        struct OtherToken: HistoryToken {
+            var tokenValue: Int? { 0 }
+            var storeIdentifier: String { "" }
+            var id: Int { 0 }
+            static func < (lhs: Self, rhs: Self) -> Bool { false }
+        }
+        let container = try makeMemoryContainer(HistoryNote.self)
+        let store = try #require(
+            container.configurations.first.flatMap { container.storeIdentifier(forConfigurationNamed: $0.name) })
+        #expect(throws: SwiftDataError.invalidTransactionFetchRequest) {
+            try HistoryObserver(historyTokens: [store: OtherToken()], modelContainer: container)
+        }
+    }
+}
+
+actor ObserverMaker {
+    func make(_ container: ModelContainer) throws -> HistoryObserver { try HistoryObserver(modelContainer: container) }
+}
