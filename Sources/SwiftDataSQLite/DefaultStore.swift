@@ -6,7 +6,7 @@ import SwiftDataCore
 ///
 /// Differences from Apple's: its snapshot methods (`fetch(_:)`, `fetchCount(_:)`, `fetchIdentifiers(_:)`,
 /// `save(_:)`, `delete(_:)`, `cachedSnapshots(for:editingState:)`) throw `DataStoreError.unsupportedFeature`: use a
-/// `ModelContext`. History (`HistoryProviding`) is not implemented yet.
+/// `ModelContext`. Its history (`HistoryProviding`) is the one `ModelContext.fetchHistory(_:)` reads.
 public final class DefaultStore: DataStore, DataStoreBatching, RowStoreBacked {
     public typealias Configuration = ModelConfiguration
     public typealias Snapshot = DefaultSnapshot

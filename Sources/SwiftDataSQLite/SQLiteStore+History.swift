@@ -14,6 +14,10 @@ extension SQLiteStore {
     /// transactions.
     static let historyDeletedKey = "history_deleted_through"
 
+    /// Records a transaction (see `SQLiteTransaction.recordHistory`).
+    static let recordHistorySQL =
+        "INSERT INTO \(historyTable) (timestamp, author, bundle, process, changes) VALUES (?, ?, ?, ?, ?)"
+
     /// Creates the history table when it does not exist.
     static let historyTableDefinition = """
         CREATE TABLE IF NOT EXISTS \(historyTable) (number INTEGER PRIMARY KEY, timestamp REAL NOT NULL, \
@@ -128,9 +132,7 @@ extension SQLiteStore {
 
 extension SQLiteTransaction {
     func recordHistory(_ entry: HistoryEntry) throws -> Int64 {
-        let statement = try database.statement(
-            "INSERT INTO \(SQLiteStore.historyTable) (timestamp, author, bundle, process, changes) VALUES (?, ?, ?, ?, ?)"
-        )
+        let statement = try database.statement(SQLiteStore.recordHistorySQL)
         defer { statement.reset() }
         try statement.bind(entry.timestamp.timeIntervalSinceReferenceDate, 1)
         if let author = entry.author { try statement.bind(author, 2) } else { try statement.bindNull(2) }

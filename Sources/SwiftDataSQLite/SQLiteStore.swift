@@ -84,6 +84,11 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
             ? nil : ReaderPool(path: path, readOnly: !configuration.allowsSave, immutable: immutable)
         if configuration.allowsSave { try collectExternalGarbage() }
         withDatabase { _ = noteDataVersion(of: $0) }
+        if recordsHistory, configuration.allowsSave {
+            // What every save's history needs, made once here rather than by the first save.
+            _ = HistoryEntry.program
+            _ = try database.statement(SQLiteStore.recordHistorySQL)
+        }
     }
 
     /// Opens a store file for reading only. A store in WAL mode needs its `-shm` file, which SQLite cannot create

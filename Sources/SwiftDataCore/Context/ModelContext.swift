@@ -15,8 +15,8 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
     public let container: ModelContainer
     /// The context's identity and author, as stores see them.
     public var editingState = EditingState()
-    /// A name for the context's saves, which Apple's records in the history; without history here, it is kept but
-    /// not stored. It is the author of the context's `editingState`.
+    /// A name for the context's saves, recorded as the `author` of each history transaction they write. It is the
+    /// author of the context's `editingState`.
     public var author: String? {
         get { editingState.author }
         set { editingState.author = newValue }

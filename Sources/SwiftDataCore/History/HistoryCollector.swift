@@ -7,10 +7,6 @@ import Foundation
 /// and the properties changed) that models changed alike share. Names, and the compact form a store keeps
 /// (`HistoryPayload`), are made once, when the transaction is recorded.
 final class HistoryCollector {
-    /// The name of the program that saves, as transactions record it: its bundle identifier, or its name.
-    static let bundleIdentifier = Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
-    /// The identifier of the process that saves.
-    static let processIdentifier = String(ProcessInfo.processInfo.processIdentifier)
 
     /// An entity and a set of its properties: what an update changed, or what a delete preserves.
     private struct Shape: Equatable {
@@ -165,8 +161,8 @@ final class HistoryCollector {
         }
         return try transaction.recordHistory(
             HistoryEntry(
-                timestamp: Date(), author: author, bundleIdentifier: Self.bundleIdentifier,
-                processIdentifier: Self.processIdentifier, changes: changes))
+                timestamp: Date(), author: author, bundleIdentifier: HistoryEntry.program.bundleIdentifier,
+                processIdentifier: HistoryEntry.program.processIdentifier, changes: changes))
     }
 
     /// Adds the side updates to the updates, one change per row naming every property the save wrote.

@@ -1,15 +1,16 @@
 import Foundation
 
-/// Turns the records a store returns into `DefaultHistoryTransaction`s, with the model types of the container:
-/// each change becomes a `DefaultHistoryInsert`, `DefaultHistoryUpdate` or `DefaultHistoryDelete` of its model's
-/// type. Changes of entities the container does not know (a model removed since) are left out.
+/// Turns the records a store returns into `DefaultHistoryTransaction`s, with the model types of the schema: each
+/// change becomes a `DefaultHistoryInsert`, `DefaultHistoryUpdate` or `DefaultHistoryDelete` of its model's type.
+/// Changes of entities the schema does not know (a model removed since) are left out.
 struct HistoryDecoder {
-    let container: ModelContainer
-    /// What makes the changes of each entity, by name; `nil` for an entity the container lacks.
+    /// The entity of a name, with its model type.
+    let entityNamed: (String) -> Schema.Entity?
+    /// What makes the changes of each entity, by name; `nil` for an entity the schema lacks.
     private var makers: [String: HistoryChangeMaker?] = [:]
 
-    init(container: ModelContainer) {
-        self.container = container
+    init(entityNamed: @escaping (String) -> Schema.Entity?) {
+        self.entityNamed = entityNamed
     }
 
     mutating func transaction(_ record: HistoryRecord, store: any RowStore) throws -> DefaultHistoryTransaction {
@@ -35,8 +36,8 @@ struct HistoryDecoder {
 
     private mutating func maker(for entityName: String) -> HistoryChangeMaker? {
         if let maker = makers[entityName] { return maker }
-        let binding = container.binding(forEntityName: entityName)
-        let maker = binding.flatMap { binding in binding.entity.modelType.map { HistoryChangeMaker($0, binding) } }
+        let entity = entityNamed(entityName)
+        let maker = entity.flatMap { entity in entity.modelType.map { HistoryChangeMaker($0, entity) } }
         makers[entityName] = maker
         return maker
     }
@@ -48,13 +49,12 @@ struct HistoryChangeMaker {
     /// number and the property names of its shape.
     let make: (HistoryPayload.Change, Int64, PersistentIdentifier, Int64, [String]) throws -> HistoryChange
 
-    init<Model: PersistentModel>(_ type: Model.Type, _ binding: EntityBinding) {
+    init<Model: PersistentModel>(_ type: Model.Type, _ entity: Schema.Entity) {
         var keyPaths: [String: any PartialKeyPath<Model> & Sendable] = [:]
         for property in Model.schemaMetadata {
             guard let keyPath = property.keyPath as? PartialKeyPath<Model> else { continue }
             keyPaths[property.name] = assumingSendable(keyPath)
         }
-        let entity = binding.entity
         let reader = SnapshotRowReader(entity: entity)
         make = { change, changeIdentifier, identifier, transaction, names in
             switch change.kind {

@@ -2,8 +2,8 @@ import Foundation
 
 /// What a store offers to provide history: fetching and deleting its transactions.
 ///
-/// This package's stores provide `DefaultHistoryTransaction`s to `ModelContext.fetchHistory(_:)` through their
-/// own interface; Apple's API for custom stores, which would adopt this protocol, is not available here yet.
+/// `DefaultStore` conforms, with `DefaultHistoryTransaction`s. A store of your own (`DataStore`) may declare it, but
+/// `ModelContext.fetchHistory(_:)` does not consult it yet: a container's history is that of its default stores.
 public protocol HistoryProviding {
     /// The type of the store's transactions.
     associatedtype HistoryType: HistoryTransaction

@@ -1,18 +1,32 @@
 import Foundation
 
-/// Fetches and deletes the history of a container's stores for a `HistoryDescriptor`: what its predicate says in
-/// terms a store evaluates runs in each store, the rest in memory, then the transactions of all stores are merged,
-/// sorted and limited.
-struct HistoryQuery {
-    let container: ModelContainer
+/// Fetches and deletes the history of stores (a container's, or one store's) for a `HistoryDescriptor`: what its
+/// predicate says in terms a store evaluates runs in each store, the rest in memory, then the transactions of all
+/// stores are merged, sorted and limited.
+package struct HistoryQuery {
+    let stores: [any RowStore]
+    /// The entity of a name, with its model type, to decode changes with.
+    let entityNamed: (String) -> Schema.Entity?
 
-    func fetch(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>) throws -> [DefaultHistoryTransaction] {
+    /// The history of a container's stores.
+    init(container: ModelContainer) {
+        stores = container.stores
+        entityNamed = { container.binding(forEntityName: $0)?.entity }
+    }
+
+    /// The history of one store, whose models `schema` describes.
+    package init(store: any RowStore, schema: Schema) {
+        stores = [store]
+        entityNamed = { schema.entitiesByName[$0] }
+    }
+
+    package func fetch(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>) throws -> [DefaultHistoryTransaction]
+    {
         let (filter, isExact) = translate(descriptor)
         let limit = descriptor.fetchLimit == 0 ? nil : Int(clamping: descriptor.fetchLimit)
-        let stores = container.stores
         // A store can apply the limit when it selects exactly the transactions, in the final order.
         let storeLimit = isExact && descriptor.sortBy.isEmpty && stores.count == 1 ? limit : nil
-        var decoder = HistoryDecoder(container: container)
+        var decoder = HistoryDecoder(entityNamed: entityNamed)
         var transactions: [DefaultHistoryTransaction] = []
         for store in stores {
             let condition = filter?.condition(storeIdentifier: store.identifier)
@@ -35,10 +49,10 @@ struct HistoryQuery {
         return transactions
     }
 
-    func delete(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>) throws {
+    package func delete(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>) throws {
         let (filter, isExact) = translate(descriptor)
         if isExact && descriptor.fetchLimit == 0 {
-            for store in container.stores {
+            for store in stores {
                 let condition = filter?.condition(storeIdentifier: store.identifier)
                 if condition == .constant(false) { continue }
                 try store.deleteHistory(HistoryRequest(condition: condition == .constant(true) ? nil : condition))
@@ -47,7 +61,7 @@ struct HistoryQuery {
         }
         // The predicate needs memory, or only some of the transactions go: delete those the fetch selects.
         let selected = try fetch(descriptor)
-        for store in container.stores {
+        for store in stores {
             let numbers = selected.filter { $0.storeIdentifier == store.identifier }.map(\.transactionIdentifier)
             if !numbers.isEmpty { try store.deleteHistory(HistoryRequest(condition: .numbers(numbers))) }
         }

@@ -20,6 +20,16 @@ package struct HistoryEntry: Sendable {
     }
 }
 
+extension HistoryEntry {
+    /// The program that saves, as its transactions record it: its bundle identifier (or, without one, its name) and
+    /// its process identifier. A store that records history reads it when it opens, so that no save pays for
+    /// looking them up.
+    package static let program = (
+        bundleIdentifier: Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName,
+        processIdentifier: String(ProcessInfo.processInfo.processIdentifier)
+    )
+}
+
 /// A transaction of a store's history as the store returns it: its number and what was recorded.
 package struct HistoryRecord: Sendable {
     /// The transaction's number: increasing in commit order, never reused.

@@ -142,7 +142,7 @@ extension Schema.Attribute {
         public static var externalStorage: Option { Option("externalStorage") }
         /// Accepted for compatibility; has no effect on Linux.
         public static var allowsCloudEncryption: Option { Option("allowsCloudEncryption") }
-        /// Keep the value in the history when the model is deleted. Recorded in the schema; there is no history yet.
+        /// Keep the value in the history when the model is deleted: a `HistoryDelete`'s `tombstone` holds it.
         public static var preserveValueOnDeletion: Option { Option("preserveValueOnDeletion") }
         /// Track changes to the value, but never store it.
         public static var ephemeral: Option { Option("ephemeral") }
