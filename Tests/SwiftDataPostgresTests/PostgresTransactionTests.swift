@@ -146,7 +146,8 @@ import Testing
         }
         done.wait()
         #expect(failures.all.isEmpty)
-        #expect(attempts.all.reduce(0, +) == 3)
+        // At least one side ran again; under heavy load the server may pick a victim more than once.
+        #expect(attempts.all.count == 2 && attempts.all.reduce(0, +) >= 3)
         let values = try setup.query("SELECT value FROM \(table) ORDER BY id")
         #expect(try values.int64(0, 0) == 2 && values.int64(1, 0) == 2)
     }
