@@ -84,9 +84,8 @@ extension ModelContext {
 
     /// Reads an externally stored value on its first use. A file that is gone (another process replaced the value
     /// since this context read the row) is looked up again through the row; if the row or its file is gone, the
-    /// error is logged and `Data` reads as empty and an optional as `nil`, since a property read cannot throw (the
-    /// fetch that loads a row whose file is missing throws). Other types stay unloaded, and the read stops the
-    /// program with the error, as reading a deleted model's values does.
+    /// error is logged and the value reads as empty (`Schema.Attribute.unloadedValue`), since a property read cannot
+    /// throw (the fetch that loads a row whose file is missing throws).
     private func faultInExternal<M: PersistentModel>(_ model: M, property: Int, binding: EntityBinding) throws {
         let state = model._$persistentState
         func read() throws {
@@ -102,11 +101,8 @@ extension ModelContext {
                 _ = try load(M.self, keys: [state.key], binding: binding)
                 try read()
             } catch {
-                guard let attribute = binding.entity.attribute(at: property) else { throw error }
-                let empty: Any? =
-                    attribute.valueType == Data.self
-                    ? Data() : attribute.valueType is any _OptionalValue.Type ? Optional<Any>.none as Any : nil
-                guard let empty else { throw error }
+                guard let attribute = binding.entity.attribute(at: property), let empty = attribute.unloadedValue
+                else { throw error }
                 Log.error("\(M.self).\(attribute.name) reads as empty: \(error)")
                 state.externalReferences?[property] = nil
                 model._$set(property, empty)

@@ -120,8 +120,11 @@ extension PersistentModel {
 
     /// Called by generated getters when persisted property number `property` has no value: the context loads it
     /// (a property of a model not loaded yet, or a relationship). A relationship of a model that left its context
-    /// (deleted and saved, or deleted by another context) reads as empty. A property of a new model that was never
-    /// assigned is a programming error, reported like Swift reports an uninitialized variable.
+    /// (deleted and saved, deleted by another context, or replaced by an upsert) reads as empty. An attribute that
+    /// cannot be loaded (the model left its context before it was read, or its row is gone) reads as empty
+    /// (`Schema.Attribute.unloadedValue`) and the reason is logged, since a property read cannot throw; only a type
+    /// with no empty value stops the program then. A property of a new model that was never assigned is a
+    /// programming error, reported like Swift reports an uninitialized variable.
     public func _$fault(_ property: Int) {
         let state = _$persistentState
         if state.hasLinks, let target = _$resolveLink(property) {
@@ -132,9 +135,10 @@ extension PersistentModel {
         if let context = state.context, state.status == .registered || state.status == .deleted {
             context.faultIn(self, property: property)
             if _$get(property) == nil {
-                fatalError(
-                    "\(Self.self).\(name) could not be loaded from the store (see the error above); the model may have been deleted by another context"
-                )
+                _$setUnloaded(
+                    property, name: name,
+                    reason: "it could not be loaded from the store (see the error above); the model may have been "
+                        + "deleted by another context")
             }
             return
         }
@@ -148,12 +152,28 @@ extension PersistentModel {
                 "\(Self.self).\(name) is a required relationship of a model that was deleted; it has no value to read")
         }
         if state.binding != nil {
-            fatalError(
-                "\(Self.self).\(name) was not loaded before the model was deleted; read it before deleting the model")
+            state.externalReferences?[property] = nil
+            return _$setUnloaded(
+                property, name: name,
+                reason: "the model left its context (it was deleted, or replaced by an upsert) before the value was "
+                    + "read; read it before the model leaves its context")
         }
         fatalError(
             "\(Self.self).\(name) was read before it was given a value; assign it in the initializer or declare a default value"
         )
+    }
+
+    /// Gives attribute `property`, which cannot be loaded, its empty value and logs why; a type with no empty
+    /// value stops the program with the reason, as there is nothing the getter could return.
+    private func _$setUnloaded(_ property: Int, name: String, reason: String) {
+        if let attribute = _$persistentState.binding?.entity.attribute(at: property),
+            let empty = attribute.unloadedValue
+        {
+            Log.error("\(Self.self).\(name) reads as empty: \(reason)")
+            _$set(property, empty)
+            if _$get(property) != nil { return }
+        }
+        fatalError("\(Self.self).\(name) has no value to read: \(reason)")
     }
 
     // MARK: Links (see `_PersistentState`)
