@@ -54,6 +54,22 @@ case "insert-many":
         context.insert(Visit(name: "\(name)-\(index)"))
         try context.save()
     }
+case "write-and-observe":
+    // Inserts visits one save at a time while a `ResultsObserver` watches every process's visits; once it holds
+    // `total` visits (or after 20 seconds) prints the names it holds, one a line.
+    let count = Int(arguments.dropFirst(3).first ?? "40") ?? 40
+    let total = Int(arguments.dropFirst(4).first ?? "\(count)") ?? count
+    let container = try container()
+    let observer = try ResultsObserver(sortBy: [SortDescriptor(\Visit.name)], modelContainer: container)
+    let context = ModelContext(container)
+    for index in 0..<count {
+        context.insert(Visit(name: "\(name)-\(index)"))
+        try context.save()
+        _ = observer.results.count
+    }
+    let deadline = Date.now.addingTimeInterval(20)
+    while observer.results.count < total, Date.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+    print(observer.results.map(\.name).joined(separator: "\n"))
 case "list":
     for visit in try ModelContext(try container()).fetch(FetchDescriptor<Visit>(sortBy: [SortDescriptor(\.name)])) {
         print(visit.name)

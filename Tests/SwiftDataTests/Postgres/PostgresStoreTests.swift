@@ -192,19 +192,35 @@ import Testing
         #expect(visit.count == count + 5, "the registered model refreshed")
     }
 
-    @Test func threeProcessesWritingAtOnceLoseNothing() async throws {
+    @Test func threeProcessesWritingAndObservingAtOnceLoseNothing() async throws {
         let location = StoreKind.postgres.location()
         let container = try location.container(Visit.self)
         let observer = try ResultsObserver(sortBy: [SortDescriptor(\Visit.name)], modelContainer: container)
-        let children = try ["a", "b", "c"].map { try location.runChild(["insert-many", $0, "40"]) }
-        for child in children {
+        let writers = ["a", "b", "c"]
+        let perWriter = 40
+        let expected = writers.flatMap { writer in (0..<perWriter).map { "\(writer)-\($0)" } }.sorted()
+        // Each process saves its visits one at a time while its own observer watches all three processes' visits.
+        let children = try writers.map { writer in
+            let output = Pipe()
+            let child = try location.runChild(
+                ["write-and-observe", writer, "\(perWriter)", "\(expected.count)"], output: output)
+            return (child, output)
+        }
+        for (writer, (child, output)) in zip(writers, children) {
+            let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             child.waitUntilExit()
             #expect(child.terminationStatus == 0)
+            let seen = printed.split(separator: "\n").map(String.init)
+            #expect(
+                seen.sorted() == expected,
+                "process \(writer) saw every process's visits, once each (\(seen.count) seen)")
         }
-        for _ in 0..<150 where observer.results.count < 120 { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(observer.results.count == 120, "the observer saw every other process's save")
+        for _ in 0..<150 where observer.results.count < expected.count {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(observer.results.map(\.name).sorted() == expected, "an observer in a fourth process saw them all too")
         let names = try ModelContext(container).fetch(FetchDescriptor<Visit>()).map(\.name)
-        #expect(Set(names).count == 120 && names.count == 120)
+        #expect(names.sorted() == expected)
     }
 
     @Test func serverErrorsNameTheServerAndTheirSQLStateNeverThePassword() throws {

@@ -91,8 +91,9 @@ extension StoreLocation {
 
 extension StoreLocation {
     /// Runs the test child process with a command on the location's store (SQLite: its file; PostgreSQL: the
-    /// server's URL, and the schema in the environment); returns its exit status.
-    func runChild(_ arguments: [String]) throws -> Process {
+    /// server's URL, and the schema in the environment), its standard output going to `output` when given;
+    /// returns the running process.
+    func runChild(_ arguments: [String], output: Pipe? = nil) throws -> Process {
         let child = Process()
         child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("TestChildProcess")
@@ -100,6 +101,7 @@ extension StoreLocation {
         child.arguments = [arguments[0], store] + arguments.dropFirst()
         child.environment = ProcessInfo.processInfo.environment.merging(
             ["SWIFTDATA_POSTGRES_SCHEMA": postgresSchema], uniquingKeysWith: { $1 })
+        if let output { child.standardOutput = output }
         try child.run()
         return child
     }
