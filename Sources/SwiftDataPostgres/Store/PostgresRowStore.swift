@@ -15,6 +15,12 @@ import Synchronization
 ///   the PostgreSQL schema, so saves of every process run one after another, as SQLite's writers do: each sees every
 ///   save committed before it, no save can fail with a serialization failure, and fetches never wait. The
 ///   transaction sends a notification that reaches the other instances when it commits.
+/// - **Unique constraints.** A unique index each (strings as `normalize(x, NFC) COLLATE "C"`). Apple's upsert is
+///   Core's: the save looks the new model's values up in that index (`existingKey`, inside the save lock) and writes
+///   the model over the row it finds, which keeps its key. Not `INSERT ... ON CONFLICT`: Core gives a new model its
+///   key before anything is written, puts that key into other rows' foreign keys and join rows, and registers the
+///   model under it, while a conflicting insert would keep the stored row's key and return it only afterwards; and
+///   under the save lock no other save can insert between the lookup and the write.
 /// - **External storage.** `.externalStorage` values are kept as `bytea` in `_swiftdata_external`, one row each,
 ///   referred to from the model's row by a text reference, written and deleted in the save's transaction; they
 ///   load when first read.

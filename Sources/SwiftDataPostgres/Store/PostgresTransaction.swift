@@ -219,29 +219,37 @@ struct PostgresTransaction: RowStoreTransaction {
     }
 
     func existingKey(in entity: Schema.Entity, matching values: [(property: Int, value: StoreValue)]) throws -> Int64? {
-        guard !values.contains(where: { $0.value == .null }) else { return nil }
+        guard !values.contains(where: { $0.value == .null }),
+            let sql = Self.existingKeyQuery(in: entity, properties: values.map(\.property), store: store)
+        else { return nil }
+        return try mapped(entity) {
+            let result = try connection.preparedQuery(sql, values.map { PostgresValue(storing: $0.value) })
+            return result.rowCount == 0 ? nil : try result.int64(0, 0)
+        }
+    }
+
+    /// The query of `existingKey`: the key of the row whose properties equal parameters `$1`, `$2`, ... A string
+    /// is compared as the unique index holds it (`normalize(x, NFC) COLLATE "C"`), so that the lookup is one probe
+    /// of that index whatever the database's default collation (equality means the same in every deterministic
+    /// collation). `nil` when a property has no column.
+    static func existingKeyQuery(in entity: Schema.Entity, properties: [Int], store: PostgresRowStore) -> String? {
+        let dialect = store.dialect
         var conditions: [String] = []
-        var parameters: [PostgresValue] = []
-        for (offset, value) in values.enumerated() {
-            guard let column = store.columnName(of: value.property, in: entity) else { return nil }
+        for (offset, property) in properties.enumerated() {
+            guard let column = store.columnName(of: property, in: entity) else { return nil }
             let placeholder = "$\(offset + 1)"
-            if let attribute = entity.attribute(at: value.property) {
-                let type = attribute.postgresType.sqlName
+            if let attribute = entity.attribute(at: property) {
                 conditions.append(
                     PostgresSchemaSQL.comparesAsString(attribute)
-                        ? "normalize(\(dialect.quote(column)), NFC) = normalize(\(placeholder)::text, NFC)"
-                        : "\(dialect.quote(column)) = \(placeholder)::\(type)")
+                        ? "normalize(\(dialect.quote(column)), NFC) COLLATE \"C\" = normalize(\(placeholder)::text, NFC) "
+                            + "COLLATE \"C\""
+                        : "\(dialect.quote(column)) = \(placeholder)::\(attribute.postgresType.sqlName)")
             } else {
                 conditions.append("\(dialect.quote(column)) = \(placeholder)::bigint")
             }
-            parameters.append(PostgresValue(storing: value.value))
         }
-        return try mapped(entity) {
-            let result = try connection.preparedQuery(
-                "SELECT \(keyColumn) FROM \(dialect.quote(entity.name)) WHERE \(conditions.joined(separator: " AND ")) LIMIT 1",
-                parameters)
-            return result.rowCount == 0 ? nil : try result.int64(0, 0)
-        }
+        return "SELECT \(dialect.quote(PostgresRowStore.keyColumn)) FROM \(dialect.quote(entity.name)) WHERE "
+            + conditions.joined(separator: " AND ") + " LIMIT 1"
     }
 
     /// The keys of the rows the request selects. When SQL cannot express its whole predicate, each candidate row

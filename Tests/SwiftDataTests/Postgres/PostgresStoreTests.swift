@@ -2,10 +2,10 @@ import Foundation
 import PostgresTestSupport
 import SharedTestModels
 import SwiftData
-import SwiftDataPostgres
 import Testing
 
 @testable import SwiftDataCore
+@testable import SwiftDataPostgres
 
 /// What only the PostgreSQL store does, or does its own way: the configuration, the tables it makes, values in
 /// native columns, external storage in a side table, unique constraints and indexes, migration in one transaction,
@@ -163,6 +163,28 @@ import Testing
             WHERE (normalize("name", NFC) COLLATE "C" = normalize('apple'::text, NFC) COLLATE "C")
             """)
         #expect(plan.joined().contains("Item_index_name_price"), "the index serves the predicate's comparison")
+    }
+
+    @Test func theUpsertLookupIsOneProbeOfTheUniqueIndex() throws {
+        let location = StoreKind.postgres.location()
+        let container = try location.container(Country.self)
+        let store = try #require(container.stores.first as? PostgresRowStore)
+        let entity = try #require(container.schema.entitiesByName["Country"])
+        let code = try #require(entity.attributesByName["code"]?.index)
+        let lookup = try #require(PostgresTransaction.existingKeyQuery(in: entity, properties: [code], store: store))
+        let plan = try inspect(
+            """
+            SET search_path TO "\(location.postgresSchema)"; SET enable_seqscan = off; PREPARE lookup AS \(lookup); \
+            EXPLAIN EXECUTE lookup('FR')
+            """)
+        #expect(plan.joined().contains("Country_unique_code"), "the lookup uses the unique index: \(plan)")
+        // Uniqueness stays Swift's `==` on strings: the same text in another Unicode normalization is the same.
+        let context = ModelContext(container)
+        context.insert(Country(code: "Cafe\u{301}", name: "decomposed"))
+        try context.save()
+        context.insert(Country(code: "Caf\u{E9}", name: "precomposed"))
+        try context.save()
+        #expect(try ModelContext(container).fetch(FetchDescriptor<Country>()).map(\.name) == ["precomposed"])
     }
 
     @Test func savesOfAnotherInstanceReachContextsAndObservers() async throws {

@@ -24,6 +24,25 @@ import Testing
         #expect(stored.map(\.name) == ["République française"], "last write wins")
     }
 
+    @Test(arguments: StoreKind.all) func aStoredModelCanReferToANewModelThatUpserts(store: StoreKind) throws {
+        let container = try store.makeContainer(Country.self)
+        let context = ModelContext(container)
+        let paris = City(name: "Paris")
+        context.insert(Country(code: "FR", name: "France"))
+        context.insert(paris)
+        try context.save()
+
+        let renamed = Country(code: "FR", name: "République française")
+        context.insert(renamed)
+        paris.country = renamed
+        try context.save()
+        let fresh = ModelContext(container)
+        #expect(try fresh.fetch(FetchDescriptor<Country>()).map(\.name) == ["République française"])
+        let city = try #require(try fresh.fetch(FetchDescriptor<City>()).first)
+        #expect(city.country?.name == "République française", "the stored city refers to the surviving row")
+        #expect(city.country?.persistentModelID == renamed.persistentModelID)
+    }
+
     @Test(arguments: StoreKind.all) func duplicatesInOneSaveBecomeOneModel(store: StoreKind) throws {
         let container = try store.makeContainer(Country.self)
         let context = ModelContext(container)
