@@ -34,7 +34,7 @@ struct Options {
                                must be installed), and print them with their ratio; workloads that measure
                                latency are left out: waiting costs no instructions
           --json               print the results as JSON instead of a table
-          --postgres URL       run workloads 1 to 5 and 9 on the PostgreSQL database at URL instead, through
+          --postgres URL       run workloads 1 to 9 on the PostgreSQL database at URL instead, through
                                SwiftData and through libpq, in schemas bench_swiftdata and bench_raw (replaced)
           --no-history         SwiftData's stores record no history of saves (they always do otherwise), to
                                compare with a run that records it

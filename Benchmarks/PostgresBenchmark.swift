@@ -2,20 +2,23 @@ import Foundation
 import SwiftData
 import SwiftDataPostgres
 
-/// `--postgres URL`: workloads 1 to 5 and 9 on a PostgreSQL database, through SwiftData (a `PostgresConfiguration`)
+/// `--postgres URL`: workloads 1 to 9 on a PostgreSQL database, through SwiftData (a `PostgresConfiguration`)
 /// and through libpq used well (the package's thin libpq client: prepared statements, binary results, one
 /// transaction per write, rows sent in a pipeline), in this process, on tables with the same columns and indexes in
 /// two schemas of their own (`bench_swiftdata`, `bench_raw`, replaced at the start). The sides alternate
 /// repetitions; only the workload itself is timed.
 enum PostgresBenchmark {
-    static let workloads: [Workload] = [.insert, .fetchAll, .fetchIndexed, .count, .updateAll, .pages]
+    static let workloads: [Workload] = [
+        .insert, .fetchAll, .fetchIndexed, .count, .updateAll, .deleteAll, .changeOne, .graph, .pages,
+    ]
 
     /// Runs the workloads and returns the table of median times and ratios.
     static func run(url: String, rows: Int, repetitions: Int) throws -> String {
         let raw = try RawPostgres(url: url)
         try raw.reset()
         let container = try ModelContainer(
-            for: Record.self, configurations: PostgresConfiguration(url: url, postgresSchema: "bench_swiftdata"))
+            for: Record.self, Parent.self, Child.self,
+            configurations: PostgresConfiguration(url: url, postgresSchema: "bench_swiftdata"))
         var lines = [
             "PostgreSQL, \(rows) rows, \(repetitions) repetitions, medians:", "",
             "|  # | workload | SwiftData | raw libpq | ratio |", "|---:|:--|--:|--:|--:|",
@@ -52,11 +55,20 @@ enum PostgresBenchmark {
     {
         // Emptied as the raw side's table is (TRUNCATE), so that neither side reads dead rows.
         try container.erase()
-        if workload != .insert {
-            let setup = ModelContext(container)
+        let setup = ModelContext(container)
+        if workload == .graph {
+            for index in 0..<SampleData.parentCount(rows: rows) {
+                let parent = Parent(name: SampleData.parentName(index), rank: index)
+                setup.insert(parent)
+                let first = index * SampleData.childrenPerParent
+                parent.children = (first..<first + SampleData.childrenPerParent).map {
+                    Child(name: SampleData.childName($0), value: $0)
+                }
+            }
+        } else if workload != .insert {
             for values in SampleData.records(rows) { setup.insert(Record(values)) }
-            try setup.save()
         }
+        try setup.save()
         let context = ModelContext(container)
         var digest = 0
         // What the program would have done before: the statements of the workload's query are prepared.
@@ -86,6 +98,31 @@ enum PostgresBenchmark {
             return {
                 for record in records { record.amount += 1 }
                 try context.save()
+            }
+        case .deleteAll:
+            let records = try context.fetch(FetchDescriptor<Record>())
+            return {
+                for record in records { context.delete(record) }
+                try context.save()
+            }
+        case .changeOne:
+            let records = try context.fetch(FetchDescriptor<Record>())
+            // One change saved first, so that the timed save is not the first of the context.
+            records[0].amount += 1
+            try context.save()
+            let changed = records[records.count / 2]
+            return {
+                changed.amount += 1
+                try context.save()
+            }
+        case .graph:
+            // What the program would have done before: the statements of the walk are prepared.
+            _ = try ModelContext(container).fetch(FetchDescriptor<Parent>()).first?.children.first?.value
+            return {
+                for parent in try context.fetch(FetchDescriptor<Parent>()) {
+                    digest = digest &* 31 &+ parent.rank
+                    for child in parent.children { digest = digest &* 31 &+ child.value }
+                }
             }
         default:
             return {
@@ -121,7 +158,11 @@ final class RawPostgres {
             CREATE TABLE record ("_pk" bigint PRIMARY KEY, "key" bigint NOT NULL, "group" bigint NOT NULL,
                 "amount" bigint NOT NULL, "rank" bigint NOT NULL, "price" double precision, "weight" double precision,
                 "ratio" double precision, "name" text NOT NULL, "city" text NOT NULL, "note" text NOT NULL);
-            CREATE INDEX record_key ON record ("key"); CREATE INDEX record_group ON record ("group")
+            CREATE INDEX record_key ON record ("key"); CREATE INDEX record_group ON record ("group");
+            CREATE TABLE parent ("_pk" bigint PRIMARY KEY, "name" text NOT NULL, "rank" bigint NOT NULL);
+            CREATE TABLE child ("_pk" bigint PRIMARY KEY, "name" text NOT NULL, "value" bigint NOT NULL,
+                "parent" bigint REFERENCES parent ("_pk"), "position" bigint);
+            CREATE INDEX child_parent ON child ("parent", "position")
             """)
     }
 
@@ -149,12 +190,14 @@ final class RawPostgres {
 
     /// Sets up one repetition of a workload and returns its timed part.
     func trial(_ workload: Workload, rows: Int) throws -> () throws -> Void {
-        try connection.execute("TRUNCATE record")
+        try connection.execute("TRUNCATE record, child, parent")
         let insert = try connection.prepare(
             "INSERT INTO record (\"_pk\", \(columns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
             parameterTypes: [.int8, .int8, .int8, .int8, .int8, .float8, .float8, .float8, .text, .text, .text])
         let data = SampleData.records(rows).enumerated().map { values($1, key: $0 + 1) }
-        if workload != .insert {
+        if workload == .graph {
+            try insertGraph(rows: rows)
+        } else if workload != .insert {
             _ = try connection.transaction(isolation: .readCommitted) { try $0.executeBatch(insert, data) }
         }
         let select = "SELECT \"_pk\", \(columns) FROM record"
@@ -187,6 +230,42 @@ final class RawPostgres {
                 let changes = all.map { [PostgresValue.int8(Int64($0.values.amount + 1)), .int8(Int64($0.id))] }
                 _ = try self.connection.transaction(isolation: .readCommitted) { try $0.executeBatch(update, changes) }
             }
+        case .deleteAll:
+            let all = try records(connection.query(select))
+            let delete = try connection.prepare("DELETE FROM record WHERE \"_pk\" = $1", parameterTypes: [.int8])
+            return {
+                let keys = all.map { [PostgresValue.int8(Int64($0.id))] }
+                _ = try self.connection.transaction(isolation: .readCommitted) { try $0.executeBatch(delete, keys) }
+            }
+        case .changeOne:
+            var all = try records(connection.query(select))
+            let update = try connection.prepare(
+                "UPDATE record SET \"amount\" = $1 WHERE \"_pk\" = $2", parameterTypes: [.int8, .int8])
+            func save(_ index: Int) throws {
+                let change = [[PostgresValue.int8(Int64(all[index].values.amount)), .int8(Int64(all[index].id))]]
+                _ = try connection.transaction(isolation: .readCommitted) { try $0.executeBatch(update, change) }
+            }
+            // One change saved first, as on our side.
+            all[0].values.amount += 1
+            try save(0)
+            let middle = all.count / 2
+            return {
+                all[middle].values.amount += 1
+                try save(middle)
+            }
+        case .graph:
+            let parents = try connection.prepare("SELECT \"_pk\", \"name\", \"rank\" FROM parent ORDER BY \"_pk\"")
+            let children = try connection.prepare(
+                """
+                SELECT "_pk", "name", "value", "parent" FROM child WHERE "parent" IS NOT NULL \
+                ORDER BY "parent", "position"
+                """)
+            return {
+                for parent in try self.graph(parents: parents, children: children) {
+                    digest = digest &* 31 &+ parent.rank
+                    for child in parent.children { digest = digest &* 31 &+ child.value }
+                }
+            }
         default:
             let statement = try connection.prepare(
                 select + " ORDER BY \"key\", \"_pk\" LIMIT $1 OFFSET $2", parameterTypes: [.int8, .int8])
@@ -198,5 +277,55 @@ final class RawPostgres {
                 }
             }
         }
+    }
+
+    /// Inserts workload 8's parents and their children, in order, in one transaction.
+    private func insertGraph(rows: Int) throws {
+        let parent = try connection.prepare(
+            "INSERT INTO parent (\"_pk\", \"name\", \"rank\") VALUES ($1, $2, $3)",
+            parameterTypes: [.int8, .text, .int8])
+        let child = try connection.prepare(
+            "INSERT INTO child (\"_pk\", \"name\", \"value\", \"parent\", \"position\") VALUES ($1, $2, $3, $4, $5)",
+            parameterTypes: [.int8, .text, .int8, .int8, .int8])
+        let count = SampleData.parentCount(rows: rows)
+        let parents = (0..<count).map {
+            [PostgresValue.int8(Int64($0 + 1)), .text(SampleData.parentName($0)), .int8(Int64($0))]
+        }
+        let children = (0..<count).flatMap { index in
+            (0..<SampleData.childrenPerParent).map { position -> [PostgresValue] in
+                let value = index * SampleData.childrenPerParent + position
+                return [
+                    .int8(Int64(value + 1)), .text(SampleData.childName(value)), .int8(Int64(value)),
+                    .int8(Int64(index + 1)), .int8(Int64(position)),
+                ]
+            }
+        }
+        _ = try connection.transaction(isolation: .readCommitted) { connection in
+            try connection.executeBatch(parent, parents)
+            try connection.executeBatch(child, children)
+        }
+    }
+
+    /// Every parent with its children in order: two queries, rows decoded into structs.
+    private func graph(parents: PostgresStatement, children: PostgresStatement) throws -> [RawParent] {
+        let parentRows = try connection.query(parents)
+        var graph: [RawParent] = []
+        var indexes: [Int: Int] = [:]
+        for row in 0..<parentRows.rowCount {
+            let id = Int(try parentRows.int64(row, 0) ?? 0)
+            indexes[id] = graph.count
+            graph.append(
+                RawParent(
+                    id: id, name: try parentRows.string(row, 1) ?? "", rank: Int(try parentRows.int64(row, 2) ?? 0)))
+        }
+        let childRows = try connection.query(children)
+        for row in 0..<childRows.rowCount {
+            guard let index = indexes[Int(try childRows.int64(row, 3) ?? 0)] else { continue }
+            graph[index].children.append(
+                RawChild(
+                    id: Int(try childRows.int64(row, 0) ?? 0), name: try childRows.string(row, 1) ?? "",
+                    value: Int(try childRows.int64(row, 2) ?? 0)))
+        }
+        return graph
     }
 }
