@@ -46,6 +46,10 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
     private let checkLock = NSLock()
     /// The files of `.externalStorage` values; `nil` for an in-memory store, which keeps them in the rows.
     let external: ExternalStorage?
+    /// The fetch plans prepared so far, by request shape.
+    private let plans = PlanCache<PreparedSelect>()
+    /// How many times a request's predicate and sort were translated (what `plans` saves; tests read it).
+    let translations = Atomic(0)
 
     /// The name of the primary key column of every entity table.
     static let keyColumn = StoreLayout.keyColumn
@@ -172,11 +176,24 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
 
     // MARK: RowStore
 
+    package func prepare<T: PersistentModel>(_ request: FetchRequest<T>) -> FetchPlan {
+        let prepared =
+            FetchShape(request).map { shape in plans.plan(for: shape) { PreparedSelect(request, store: self) } }
+            ?? PreparedSelect(request, store: self)
+        return FetchPlan(coverage: prepared.plan.coverage, prepared: prepared)
+    }
+
+    /// What `prepare` made of a request, or, for a plan another store made, what this store makes of it now.
+    private func prepared<T: PersistentModel>(_ request: FetchRequest<T>, _ plan: FetchPlan) -> PreparedSelect {
+        plan.prepared as? PreparedSelect ?? PreparedSelect(request, store: self)
+    }
+
     package func fetch<T: PersistentModel>(
-        _ request: FetchRequest<T>, row: (Int64, any _RowReader) throws -> Void
+        _ request: FetchRequest<T>, plan: FetchPlan, row: (Int64, any _RowReader) throws -> Void
     ) throws {
+        let statements = prepared(request, plan).statements(for: request, store: self)
         try withReader { database in
-            for statement in try selectStatements(request) {
+            for statement in statements {
                 let prepared = try database.statement(statement.sql)
                 defer { prepared.reset() }
                 try prepared.bind(statement.parameters)
@@ -257,17 +274,13 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
         return nil
     }
 
-    package func coverage<T: PersistentModel>(of request: FetchRequest<T>) -> FetchCoverage {
-        plan(request).coverage
-    }
-
-    package func fetchCount<T: PersistentModel>(_ request: FetchRequest<T>) throws -> Int {
+    package func fetchCount<T: PersistentModel>(_ request: FetchRequest<T>, plan: FetchPlan) throws -> Int {
         guard request.keys == nil else {
             var count = 0
-            try fetch(request) { _, _ in count += 1 }
+            try fetch(request, plan: plan) { _, _ in count += 1 }
             return count
         }
-        let count = try countStatement(request)
+        let count = prepared(request, plan).countStatement(for: request, store: self)
         return try withReader { database in
             let rows: [[SQLiteValue]]
             do {
@@ -368,7 +381,7 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
     /// What SQL runs of a request: the predicate's translation (exact, or a superset of its rows), and the
     /// `ORDER BY` terms, or `nil` when a sort descriptor has none. A part left to memory is reported once per
     /// predicate shape, without values.
-    struct SelectPlan {
+    struct SelectPlan: Sendable {
         var predicate: PredicateTranslation?
         var orderings: [SQLOrdering]?
         /// The candidates the predicate bounds through `.rtree` indexes (see `SQLiteSpatialIndex`), if any.
@@ -385,7 +398,9 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
         }
     }
 
+    /// Translates a request's predicate and sort (a fetch uses the plan `prepare` keeps for its shape instead).
     func plan<T: PersistentModel>(_ request: FetchRequest<T>) -> SelectPlan {
+        translations.add(1, ordering: .relaxed)
         let entity = request.entity
         let translation = request.predicate.map {
             PredicateTranslator.translate(
@@ -412,9 +427,12 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
     /// The `SELECT` statements of a request: one, or one per chunk of requested keys. When the plan does not
     /// cover the whole request, the statements select a superset of its rows, unwindowed (see `FetchCoverage`).
     func selectStatements<T: PersistentModel>(_ request: FetchRequest<T>) throws -> [SQLStatement] {
-        let plan = plan(request)
-        var select = self.select(request, plan: plan)
-        guard let keys = request.keys else { return [SQLGenerator.statement(of: select, in: dialect)] }
+        prepared(request, prepare(request)).statements(for: request, store: self)
+    }
+
+    /// The `SELECT` statements of a select limited to a list of keys: one per chunk of keys.
+    func selectStatements(_ select: SQLSelect, keys: [Int64]) -> [SQLStatement] {
+        var select = select
         let condition = select.condition
         return stride(from: 0, to: keys.count, by: 10_000).map { start in
             let chunk = keys[start..<min(start + 10_000, keys.count)]
@@ -434,19 +452,6 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
             condition: condition(request, plan.condition),
             orderings: plan.orderings ?? [], limit: request.fetchLimit, offset: request.fetchOffset,
             isComplete: plan.coverage.isComplete)
-    }
-
-    /// The `SELECT count(*)` of a request without keys. Without a limit or an offset it counts the table's rows
-    /// itself: counting what an ordered `SELECT` yields makes SQLite run that select as a subquery, row by row.
-    func countStatement<T: PersistentModel>(_ request: FetchRequest<T>) throws -> SQLStatement {
-        guard request.fetchLimit == nil, request.fetchOffset == nil else {
-            var inner = try selectStatements(request)[0]
-            inner.sql = "SELECT count(*) FROM (\(inner.sql))"
-            return inner
-        }
-        let count = SQLSelect.count(
-            from: StoreLayout.table(of: request.entity), condition: condition(request, plan(request).condition))
-        return SQLGenerator.statement(of: count, in: dialect)
     }
 
     /// The planned condition and the one that keeps the rows of the request's entity in its hierarchy's table, if

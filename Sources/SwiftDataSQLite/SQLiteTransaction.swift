@@ -217,38 +217,6 @@ struct SQLiteTransaction: RowStoreTransaction {
         return database.statementKeys(try database.rows(sql + " LIMIT 1", parameters)).first
     }
 
-    /// The keys of the rows the request selects. When SQL cannot express its whole predicate, each candidate
-    /// row becomes a detached model that the predicate is evaluated on (a request here has no sort or window).
-    func fetchKeys<T: PersistentModel>(_ request: FetchRequest<T>) throws -> [Int64] {
-        var request = request
-        let predicate = store.coverage(of: request).predicate ? nil : request.predicate
-        var detached: DetachedModels<T>?
-        if predicate != nil {
-            request.properties = request.entity.orderedAttributes.map(\.index)
-            // A row of a subentity becomes a model of its class, which the predicate may test for.
-            if StoreLayout.readsEntity(request.entity) {
-                request.subentityProperties = request.entity.selfAndDescendants.dropFirst().map { subentity in
-                    let own = subentity.storedProperties.compactMap { $0 as? Schema.Attribute }
-                    return SubentityProperties(subentity, own.filter { !$0.options.contains(.ephemeral) }.map(\.index))
-                }
-            }
-            detached = DetachedModels(request, schema: store.schema)
-        }
-        var keys: [Int64] = []
-        for select in try store.selectStatements(request) {
-            let statement = try database.statement(select.sql)
-            defer { statement.reset() }
-            try statement.bind(select.parameters)
-            while try SQLiteStore.step(statement, entity: request.entity) {
-                if let predicate, let detached {
-                    guard try predicate.evaluate(try detached.model(of: statement)) else { continue }
-                }
-                keys.append(statement.columnInteger(0))
-            }
-        }
-        return keys
-    }
-
     // MARK: Helpers
 
     /// The entity that holds a column relationship: the inverse's destination, or its own entity when it has no

@@ -15,12 +15,17 @@ package protocol RowStore: AnyObject, Sendable {
     /// Whether the store's identifiers are not simply its keys (`persistentIdentifier(forKey:entity:)`).
     var mapsIdentifiers: Bool { get }
 
-    /// Calls `row` for every row the request selects, with the row's primary key and a reader whose column
-    /// `i + 1` holds property `request.properties[i]` (for a to-one relationship stored in a column, the related
-    /// row's key or NULL). When the entity has subentities (`fetchReadsEntity`), column 1 holds the row's entity
-    /// name instead and the properties start at column 2, followed by each of `request.subentityProperties` in
-    /// order (NULL in rows of other entities).
-    func fetch<T: PersistentModel>(_ request: FetchRequest<T>, row: (Int64, any _RowReader) throws -> Void) throws
+    /// The plan of a request: what the store runs itself, prepared once per shape of request (the predicate's and
+    /// sort's structure, the properties read, whether there is a limit, an offset or a list of keys) and reused
+    /// with this request's values.
+    func prepare<T: PersistentModel>(_ request: FetchRequest<T>) -> FetchPlan
+    /// Calls `row` for every row the request selects, as `plan` (the request's, from `prepare`) runs it, with the
+    /// row's primary key and a reader whose column `i + 1` holds property `request.properties[i]` (for a to-one
+    /// relationship stored in a column, the related row's key or NULL). When the entity has subentities
+    /// (`fetchReadsEntity`), column 1 holds the row's entity name instead and the properties start at column 2,
+    /// followed by each of `request.subentityProperties` in order (NULL in rows of other entities).
+    func fetch<T: PersistentModel>(
+        _ request: FetchRequest<T>, plan: FetchPlan, row: (Int64, any _RowReader) throws -> Void) throws
     /// Calls `row` for every member of a relationship of the given owners, in each owner's order, with the owner's
     /// key, the member's key and a reader whose column `i + 2` holds the member's property `properties[i]`. When the
     /// destination has subentities, column 2 holds the member's entity name, and the properties start at column 3,
@@ -29,10 +34,8 @@ package protocol RowStore: AnyObject, Sendable {
         of relationship: Schema.Relationship, owners: [Int64], destination: Schema.Entity, properties: [Int],
         subentityProperties: [SubentityProperties],
         row: (_ owner: Int64, _ member: Int64, any _RowReader) throws -> Void) throws
-    /// Which parts of the request the store runs itself (see `FetchCoverage`); the context does the rest.
-    func coverage<T: PersistentModel>(of request: FetchRequest<T>) -> FetchCoverage
-    /// The number of rows the request selects (limit and offset applied).
-    func fetchCount<T: PersistentModel>(_ request: FetchRequest<T>) throws -> Int
+    /// The number of rows the request selects (limit and offset applied), when `plan` covers the whole request.
+    func fetchCount<T: PersistentModel>(_ request: FetchRequest<T>, plan: FetchPlan) throws -> Int
     /// Runs `body` in one write transaction for the context with `editingState`: every change it makes is committed
     /// together, or none is.
     func write<Result>(for editingState: EditingState, _ body: (any RowStoreTransaction) throws -> Result) throws
@@ -90,6 +93,13 @@ extension RowStore {
 
     /// A store without history has nothing to delete.
     package func deleteHistory(_ request: HistoryRequest) throws {}
+
+    /// Calls `row` for every row a request selects, preparing it first (see `fetch(_:plan:row:)`).
+    package func fetch<T: PersistentModel>(_ request: FetchRequest<T>, row: (Int64, any _RowReader) throws -> Void)
+        throws
+    {
+        try fetch(request, plan: prepare(request), row: row)
+    }
 }
 
 /// The writes a store offers inside a transaction.
@@ -112,9 +122,6 @@ package protocol RowStoreTransaction {
     func delete(keys: [Int64], entity: Schema.Entity) throws
     /// The key of the row whose properties hold the given values (`NULL` matches nothing), if there is one.
     func existingKey(in entity: Schema.Entity, matching values: [(property: Int, value: StoreValue)]) throws -> Int64?
-    /// The primary keys of the rows a request selects, read inside the transaction; exact even when the store
-    /// cannot translate the whole predicate.
-    func fetchKeys<T: PersistentModel>(_ request: FetchRequest<T>) throws -> [Int64]
     /// Records `entry` as the next transaction of the store's history, in this transaction, so that a save's changes
     /// and their history commit together or not at all; returns its number, greater than every earlier one. Called
     /// only when the store `recordsHistory`.

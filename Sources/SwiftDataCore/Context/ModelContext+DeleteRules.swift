@@ -16,10 +16,10 @@ extension ModelContext {
     ) throws {
         catchUp()
         let binding = try binding(for: T.self)
+        // The same request as `storedKeys` makes below, so its plan is prepared once.
         var probe = FetchRequest<T>(entity: binding.entity, predicate: predicate, properties: [])
         probe.includesSubentities = includeSubclasses
-        probe.fetchLimit = 0
-        if let predicate, !binding.store.coverage(of: probe).predicate,
+        if let predicate, !binding.store.prepare(probe).coverage.predicate,
             PredicateReach(predicate, in: container).readsOtherRows
         {
             // The rest would be evaluated on stored rows, which have neither relationships nor identifiers.

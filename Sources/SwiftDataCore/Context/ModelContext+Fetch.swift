@@ -22,10 +22,11 @@ extension ModelContext {
         if mergesPendingChanges(descriptor, entity: binding.entity) { return try fetch(descriptor).count }
         var request = try request(descriptor, binding: binding, window: true)
         request.properties = []
-        guard binding.store.coverage(of: request).isComplete else {
+        let plan = binding.store.prepare(request)
+        guard plan.coverage.isComplete else {
             return try storedModels(descriptor, binding: binding, window: true).count
         }
-        return try binding.store.fetchCount(request)
+        return try binding.store.fetchCount(request, plan: plan)
     }
 
     /// The identifiers of the models the descriptor selects, in its order.
@@ -164,35 +165,28 @@ extension ModelContext {
     }
 
     /// The stored models the descriptor selects, in its order; `window` applies its limit and offset. What the
-    /// store cannot run itself (see `FetchCoverage`) is done here: the predicate is evaluated on the candidates it
-    /// returns, then they are sorted and windowed.
+    /// store cannot run itself (see `FetchCoverage`) is done here, by the plan's remainder: the predicate is
+    /// evaluated on the candidates it returns, then they are sorted and windowed.
     func storedModels<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, binding: EntityBinding, window: Bool)
         throws -> [T]
     {
         let request = try request(descriptor, binding: binding, window: window)
-        let coverage = binding.store.coverage(of: request)
-        var models = try load(request, binding: binding)
-        guard !coverage.isComplete else { return models }
-        if !coverage.predicate, let predicate = descriptor.predicate { models = try models.filter(predicate.evaluate) }
-        if !coverage.sort { models.sort(using: descriptor.sortBy) }
-        return window ? self.window(models, descriptor) : models
-    }
-
-    /// The models within the descriptor's offset and limit.
-    private func window<T: PersistentModel>(_ models: [T], _ descriptor: FetchDescriptor<T>) -> [T] {
-        let offset = min(max(descriptor.fetchOffset ?? 0, 0), models.count)
-        let end = descriptor.fetchLimit.map { min(offset + max($0, 0), models.count) } ?? models.count
-        return Array(models[offset..<end])
+        let plan = binding.store.prepare(request)
+        let models = try load(request, plan: plan, binding: binding)
+        return try plan.runRemainder(on: models, of: descriptor, window: window)
     }
 
     /// Runs a store fetch and returns the context's object for every row, creating or refreshing them.
-    func load<T: PersistentModel>(_ request: FetchRequest<T>, binding: EntityBinding) throws -> [T] {
+    func load<T: PersistentModel>(_ request: FetchRequest<T>, plan: FetchPlan? = nil, binding: EntityBinding) throws
+        -> [T]
+    {
         var results: [T] = []
+        let plan = plan ?? binding.store.prepare(request)
         try withMaterializer(
             T.self, binding: binding, properties: request.properties,
             subentityProperties: request.subentityProperties
         ) { materialize in
-            try binding.store.fetch(request) { key, reader in
+            try binding.store.fetch(request, plan: plan) { key, reader in
                 results.append(try materialize(key, reader, 1))
             }
         }
@@ -445,13 +439,14 @@ extension ModelContext {
         var request = try request(descriptor, binding: binding, window: true)
         request.properties = []
         request.includesSubentities = includingSubentities
-        guard binding.store.coverage(of: request).isComplete else {
+        let plan = binding.store.prepare(request)
+        guard plan.coverage.isComplete else {
             return try storedModels(descriptor, binding: binding, window: true).filter {
                 includingSubentities || type(of: $0) == T.self
             }.map(\._$persistentState.key)
         }
         var keys: [Int64] = []
-        try binding.store.fetch(request) { key, _ in keys.append(key) }
+        try binding.store.fetch(request, plan: plan) { key, _ in keys.append(key) }
         return keys
     }
 
@@ -545,6 +540,6 @@ extension ModelContext {
             results = saved.sorted { $0._$persistentState.key < $1._$persistentState.key } + new
             results.sort(using: descriptor.sortBy)
         }
-        return window(results, descriptor)
+        return descriptor.window(results)
     }
 }

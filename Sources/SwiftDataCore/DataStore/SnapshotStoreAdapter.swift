@@ -98,13 +98,13 @@ package final class SnapshotStoreAdapter<Store: DataStore>: RowStore, @unchecked
 
     // MARK: Fetching
 
-    package func coverage<T: PersistentModel>(of request: FetchRequest<T>) -> FetchCoverage {
+    package func prepare<T: PersistentModel>(_ request: FetchRequest<T>) -> FetchPlan {
         // The store may ignore a predicate or a sort it does not prefer to run: the context runs them again.
-        FetchCoverage(predicate: request.predicate == nil, sort: request.sortBy.isEmpty)
+        FetchPlan(coverage: FetchCoverage(predicate: request.predicate == nil, sort: request.sortBy.isEmpty))
     }
 
     package func fetch<T: PersistentModel>(
-        _ request: FetchRequest<T>, row: (Int64, any _RowReader) throws -> Void
+        _ request: FetchRequest<T>, plan: FetchPlan, row: (Int64, any _RowReader) throws -> Void
     ) throws {
         try lock.withLock {
             let reader = SnapshotRowReader(entity: request.entity)
@@ -115,7 +115,7 @@ package final class SnapshotStoreAdapter<Store: DataStore>: RowStore, @unchecked
         }
     }
 
-    package func fetchCount<T: PersistentModel>(_ request: FetchRequest<T>) throws -> Int {
+    package func fetchCount<T: PersistentModel>(_ request: FetchRequest<T>, plan: FetchPlan) throws -> Int {
         try lock.withLock { try rows(request).count }
     }
 

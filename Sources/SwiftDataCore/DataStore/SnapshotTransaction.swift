@@ -220,27 +220,6 @@ final class SnapshotTransaction<Store: DataStore>: RowStoreTransaction {
         }?.key
     }
 
-    func fetchKeys<T: PersistentModel>(_ request: FetchRequest<T>) throws -> [Int64] {
-        let reader = SnapshotRowReader(entity: request.entity)
-        let converted = request.entity.convertedAttributes()
-        let properties = request.entity.orderedAttributes.map(\.index).filter {
-            $0 >= converted.count || !converted[$0]
-        }
-        var keys: [Int64] = []
-        for (key, snapshot) in try all(request.entity.name).sorted(by: { $0.key < $1.key }) {
-            if let predicate = request.predicate {
-                let model = T(backingData: DefaultBackingData(for: T.self))
-                reader.load(snapshot, properties: properties, first: 0) { adapter.key(for: $0) ?? 0 }
-                for (column, property) in properties.enumerated() {
-                    try model._$load(property, from: reader, column: Int32(column))
-                }
-                guard try predicate.evaluate(model) else { continue }
-            }
-            keys.append(key)
-        }
-        return keys
-    }
-
     // MARK: Committing
 
     /// Sends the save to the store, then gives the inserted models the permanent identifiers it returned and keeps

@@ -1,0 +1,15 @@
+/// A fetch request as a store prepared it: how much of it the store runs itself, and the store's own form of it
+/// (its SQL), which the store takes back when it runs the request. A store prepares each shape of request once
+/// and hands out the same plan for every request of that shape; the context does what the plan leaves
+/// (`runRemainder(on:of:window:)`).
+package struct FetchPlan {
+    /// Which parts of the request the store runs itself.
+    package let coverage: FetchCoverage
+    /// What the store prepared (`nil` when it prepares nothing); only the store that made it reads it.
+    package let prepared: AnyObject?
+
+    package init(coverage: FetchCoverage, prepared: AnyObject? = nil) {
+        self.coverage = coverage
+        self.prepared = prepared
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import SwiftDataCore
+
+/// A value that stands for a predicate's constant in a cache key, equal only for constants that no predicate can
+/// tell apart: `String`s by their UTF-8 bytes (Swift's `==` equates canonically equivalent ones, whose `utf8.count`
+/// differs), floating-point numbers by their bits (`0.0 == -0.0`, but `1 / x` differs), dates by their seconds'
+/// bits, `Decimal`s by value and by text. Types it cannot vouch for (structs, classes, dictionaries) have none, and
+/// a predicate that holds one is translated every time.
+struct ConstantFingerprint: Hashable {
+    private let type: ObjectIdentifier
+    private let value: AnyHashable
+
+    private init(_ type: Any.Type, _ value: AnyHashable) {
+        self.type = ObjectIdentifier(type)
+        self.value = value
+    }
+
+    /// The fingerprint of a constant, or `nil` when equal fingerprints could not promise equal predicates.
+    static func of(_ constant: Any) -> ConstantFingerprint? {
+        let type = Swift.type(of: constant)
+        if let optional = constant as? any _OptionalValue {
+            guard let wrapped = optional._wrapped else { return ConstantFingerprint(type, Absent()) }
+            return of(wrapped).map { ConstantFingerprint(type, $0) }
+        }
+        switch constant {
+        case let text as String: return ConstantFingerprint(type, Array(text.utf8))
+        case let text as Substring: return ConstantFingerprint(type, Array(text.utf8))
+        case let character as Character: return ConstantFingerprint(type, Array(character.utf8))
+        case let number as Double: return ConstantFingerprint(type, number.bitPattern)
+        case let number as Float: return ConstantFingerprint(type, number.bitPattern)
+        case let date as Date: return ConstantFingerprint(type, date.timeIntervalSinceReferenceDate.bitPattern)
+        case let decimal as Decimal: return ConstantFingerprint(type, [AnyHashable(decimal), decimal.description])
+        case let url as URL: return ConstantFingerprint(type, [url.absoluteString, url.baseURL?.absoluteString])
+        case let data as Data: return ConstantFingerprint(type, data)
+        case let bool as Bool: return ConstantFingerprint(type, bool)
+        case let uuid as UUID: return ConstantFingerprint(type, uuid)
+        case let identifier as PersistentIdentifier: return ConstantFingerprint(type, identifier)
+        case let integer as any BinaryInteger: return ConstantFingerprint(type, AnyHashable(integer))
+        default: break
+        }
+        if let raw = constant as? any RawRepresentable {
+            return of(raw.rawValue).map { ConstantFingerprint(type, $0) }
+        }
+        let mirror = Mirror(reflecting: constant)
+        switch mirror.displayStyle {
+        case .collection?, .set?:
+            // Arrays and sets, element by element (a set's order is its own: equal sets may miss, never collide).
+            var elements: [ConstantFingerprint] = []
+            for child in mirror.children {
+                guard let element = of(child.value) else { return nil }
+                elements.append(element)
+            }
+            return ConstantFingerprint(type, elements)
+        case .enum?:
+            // A case without a payload is its own value.
+            guard mirror.children.isEmpty, let hashable = constant as? any Hashable else { return nil }
+            return ConstantFingerprint(type, AnyHashable(hashable))
+        default:
+            guard constant is any RangeExpression else { return nil }
+            // Ranges and partial ranges by their bounds.
+            var bounds: [ConstantFingerprint] = []
+            for child in mirror.children {
+                guard let bound = of(child.value) else { return nil }
+                bounds.append(bound)
+            }
+            return ConstantFingerprint(type, bounds)
+        }
+    }
+
+    /// The fingerprint part of `nil`.
+    private struct Absent: Hashable {}
+}

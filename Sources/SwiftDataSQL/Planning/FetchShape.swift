@@ -1,0 +1,51 @@
+import Foundation
+import SwiftDataCore
+
+/// What decides how a store runs a fetch request, as a cache key for its plan: the entity, the predicate's shape
+/// (see `PredicateShape`), the sort descriptors' key paths, orders and string comparators, the properties read,
+/// and whether the request has a limit, an offset or a list of keys (their values are bound when it runs). A
+/// store's schema never changes while it is open (a migration runs before, through a store of its own), so a
+/// store's plans stay valid as long as it lives. `nil` for a request whose predicate has no shape.
+///
+/// `@unchecked Sendable`: its parts are immutable values (type identifiers, key paths, numbers and bytes).
+package struct FetchShape: Hashable, @unchecked Sendable {
+    private let model: ObjectIdentifier
+    private let entity: String
+    private let predicate: PredicateShape?
+    private let sort: [SortShape]
+    private let properties: [Int]
+    private let hasLimit: Bool
+    private let hasOffset: Bool
+    private let hasKeys: Bool
+
+    package init?<T: PersistentModel>(_ request: FetchRequest<T>) {
+        if let predicate = request.predicate {
+            guard let shape = PredicateShape(predicate) else { return nil }
+            self.predicate = shape
+        } else {
+            self.predicate = nil
+        }
+        model = ObjectIdentifier(T.self)
+        entity = request.entity.name
+        var sort: [SortShape] = []
+        for descriptor in request.sortBy { sort.append(SortShape(descriptor)) }
+        self.sort = sort
+        properties = request.properties
+        hasLimit = request.fetchLimit != nil
+        hasOffset = request.fetchOffset != nil
+        hasKeys = request.keys != nil
+    }
+
+    /// What a sort descriptor's SQL depends on.
+    private struct SortShape: Hashable {
+        let keyPath: AnyKeyPath?
+        let reverse: Bool
+        let comparator: String.StandardComparator?
+
+        init<T>(_ descriptor: SortDescriptor<T>) {
+            keyPath = descriptor.keyPath
+            reverse = descriptor.order == .reverse
+            comparator = descriptor.stringComparator
+        }
+    }
+}
