@@ -15,17 +15,31 @@ struct ConstantFingerprint: Hashable {
         self.value = value
     }
 
+    /// The fingerprint of a comparison's operator.
+    static func comparison(_ op: PredicateExpressions.ComparisonOperator) -> ConstantFingerprint {
+        let number =
+            switch op {
+            case .lessThan: 0
+            case .lessThanOrEqual: 1
+            case .greaterThan: 2
+            case .greaterThanOrEqual: 3
+            }
+        return ConstantFingerprint(PredicateExpressions.ComparisonOperator.self, number)
+    }
+
     /// The fingerprint of a constant, or `nil` when equal fingerprints could not promise equal predicates.
     static func of(_ constant: Any) -> ConstantFingerprint? {
         let type = Swift.type(of: constant)
+        // The most common constants first: each test is a dynamic cast.
+        if let integer = constant as? Int { return ConstantFingerprint(type, integer) }
+        if let text = constant as? String { return ConstantFingerprint(type, ExactText(text)) }
         if let optional = constant as? any _OptionalValue {
             guard let wrapped = optional._wrapped else { return ConstantFingerprint(type, Absent()) }
             return of(wrapped).map { ConstantFingerprint(type, $0) }
         }
         switch constant {
-        case let text as String: return ConstantFingerprint(type, Array(text.utf8))
-        case let text as Substring: return ConstantFingerprint(type, Array(text.utf8))
-        case let character as Character: return ConstantFingerprint(type, Array(character.utf8))
+        case let text as Substring: return ConstantFingerprint(type, ExactText(String(text)))
+        case let character as Character: return ConstantFingerprint(type, ExactText(String(character)))
         case let number as Double: return ConstantFingerprint(type, number.bitPattern)
         case let number as Float: return ConstantFingerprint(type, number.bitPattern)
         case let date as Date: return ConstantFingerprint(type, date.timeIntervalSinceReferenceDate.bitPattern)
@@ -69,4 +83,20 @@ struct ConstantFingerprint: Hashable {
 
     /// The fingerprint part of `nil`.
     private struct Absent: Hashable {}
+
+    /// A string equal only to one of the same UTF-8 bytes.
+    private struct ExactText: Hashable {
+        let text: String
+
+        init(_ text: String) {
+            self.text = text
+        }
+
+        static func == (a: ExactText, b: ExactText) -> Bool { a.text.utf8.elementsEqual(b.text.utf8) }
+
+        func hash(into hasher: inout Hasher) {
+            var text = text
+            text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        }
+    }
 }

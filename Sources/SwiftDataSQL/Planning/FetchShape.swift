@@ -1,7 +1,7 @@
 import Foundation
 import SwiftDataCore
 
-/// What decides how a store runs a fetch request, as a cache key for its plan: the entity, the predicate's shape
+/// What decides how a store runs a fetch request, as a cache key for its plan: the model type, the predicate's shape
 /// (see `PredicateShape`), the sort descriptors' key paths, orders and string comparators, the properties read,
 /// and whether the request has a limit, an offset or a list of keys (their values are bound when it runs). A
 /// store's schema never changes while it is open (a migration runs before, through a store of its own), so a
@@ -10,7 +10,6 @@ import SwiftDataCore
 /// `@unchecked Sendable`: its parts are immutable values (type identifiers, key paths, numbers and bytes).
 package struct FetchShape: Hashable, @unchecked Sendable {
     private let model: ObjectIdentifier
-    private let entity: String
     private let predicate: PredicateShape?
     private let sort: [SortShape]
     private let properties: [Int]
@@ -26,7 +25,6 @@ package struct FetchShape: Hashable, @unchecked Sendable {
             self.predicate = nil
         }
         model = ObjectIdentifier(T.self)
-        entity = request.entity.name
         var sort: [SortShape] = []
         for descriptor in request.sortBy { sort.append(SortShape(descriptor)) }
         self.sort = sort

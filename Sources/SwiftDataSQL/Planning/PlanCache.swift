@@ -9,6 +9,8 @@ package final class PlanCache<Plan: Sendable>: Sendable {
 
     package init(capacity: Int = 512) {
         self.capacity = capacity
+        // Room for a program's usual handful of shapes, made when the store opens rather than by its first fetch.
+        plans.withLock { $0.reserveCapacity(32) }
     }
 
     /// The plan prepared for `shape`, or the one `prepare` makes, kept for the next request of that shape.

@@ -6,63 +6,122 @@ import SwiftDataCore
 /// gets new variable identifiers), and its constants by exact value (see `ConstantFingerprint`). Two predicates
 /// with equal shapes translate to the same SQL. `nil` when a node holds something without an exact fingerprint.
 struct PredicateShape: Hashable {
-    private var parts: [AnyHashable] = []
+    private var parts: [Part] = []
 
     init?<T>(_ predicate: Predicate<T>) {
-        var walk = Walk()
+        var walk = PredicateShapeWalk()
         walk.variable(predicate.variable.key)
         guard walk.node(predicate.expression) else { return nil }
         parts = walk.parts
     }
 
-    /// The walk of an expression tree, through `Mirror`: every node's stored fields, in order.
-    private struct Walk {
-        var parts: [AnyHashable] = []
-        var variables: [PredicateExpressions.VariableID: Int] = [:]
-
+    /// One field of a node, in the order of the walk.
+    enum Part: Hashable {
+        /// A node's type.
+        case node(ObjectIdentifier)
         /// A variable, numbered by first appearance.
-        mutating func variable(_ id: PredicateExpressions.VariableID) {
-            let number = variables[id] ?? variables.count
-            variables[id] = number
-            parts.append(VariableNumber(number: number))
-        }
-
-        /// Adds a node and its fields; `false` when one has no exact fingerprint.
-        mutating func node(_ node: Any) -> Bool {
-            parts.append(ObjectIdentifier(type(of: node)))
-            if let constant = node as? any ShapedConstant {
-                guard let fingerprint = ConstantFingerprint.of(constant.shapedValue) else { return false }
-                parts.append(fingerprint)
-                return true
-            }
-            for child in Mirror(reflecting: node).children {
-                let field = child.value
-                if let id = field as? PredicateExpressions.VariableID {
-                    variable(id)
-                } else if let keyPath = field as? AnyKeyPath {
-                    parts.append(keyPath)
-                } else if field is any PredicateExpression {
-                    guard self.node(field) else { return false }
-                } else if let fingerprint = ConstantFingerprint.of(field) {
-                    parts.append(fingerprint)  // an operator, or another plain field
-                } else {
-                    return false
-                }
-            }
-            return true
-        }
-    }
-
-    private struct VariableNumber: Hashable {
-        var number: Int
+        case variable(Int)
+        case keyPath(AnyKeyPath)
+        /// A constant, or another field that is a plain value (an operator).
+        case value(ConstantFingerprint)
     }
 }
 
-/// A predicate node that holds a constant.
-private protocol ShapedConstant {
-    var shapedValue: Any { get }
+/// The walk of an expression tree: the common nodes by their fields, any other through `Mirror` (every stored
+/// field, in order).
+struct PredicateShapeWalk {
+    var parts: [PredicateShape.Part] = []
+    private var variables: [PredicateExpressions.VariableID: Int] = [:]
+
+    init() {
+        parts.reserveCapacity(16)
+    }
+
+    /// A variable, numbered by first appearance.
+    mutating func variable(_ id: PredicateExpressions.VariableID) {
+        let number = variables[id] ?? variables.count
+        variables[id] = number
+        parts.append(.variable(number))
+    }
+
+    /// Adds a field that is a plain value; `false` when it has no exact fingerprint.
+    mutating func value(_ value: Any) -> Bool {
+        guard let fingerprint = ConstantFingerprint.of(value) else { return false }
+        parts.append(.value(fingerprint))
+        return true
+    }
+
+    /// Adds a node and its fields; `false` when one has no exact fingerprint.
+    mutating func node(_ node: Any) -> Bool {
+        parts.append(.node(ObjectIdentifier(type(of: node))))
+        if let node = node as? any ShapedNode { return node.addFields(to: &self) }
+        for child in Mirror(reflecting: node).children {
+            let field = child.value
+            if let id = field as? PredicateExpressions.VariableID {
+                variable(id)
+            } else if let keyPath = field as? AnyKeyPath {
+                parts.append(.keyPath(keyPath))
+            } else if field is any PredicateExpression {
+                guard self.node(field) else { return false }
+            } else {
+                guard value(field) else { return false }  // an operator, or another plain field
+            }
+        }
+        return true
+    }
 }
 
-extension PredicateExpressions.Value: ShapedConstant {
-    fileprivate var shapedValue: Any { value }
+/// A node whose fields the walk knows, so that it need not find them through `Mirror`.
+protocol ShapedNode {
+    /// Adds the node's fields (every stored property but none twice) to the walk.
+    func addFields(to walk: inout PredicateShapeWalk) -> Bool
+}
+
+extension PredicateExpressions.Value: ShapedNode {
+    func addFields(to walk: inout PredicateShapeWalk) -> Bool { walk.value(value) }
+}
+
+extension PredicateExpressions.Variable: ShapedNode {
+    func addFields(to walk: inout PredicateShapeWalk) -> Bool {
+        walk.variable(key)
+        return true
+    }
+}
+
+extension PredicateExpressions.KeyPath: ShapedNode {
+    func addFields(to walk: inout PredicateShapeWalk) -> Bool {
+        walk.parts.append(.keyPath(keyPath))
+        return walk.node(root)
+    }
+}
+
+extension PredicateExpressions.Equal: ShapedNode {
+    func addFields(to walk: inout PredicateShapeWalk) -> Bool { walk.node(lhs) && walk.node(rhs) }
+}
+
+extension PredicateExpressions.NotEqual: ShapedNode {
+    func addFields(to walk: inout PredicateShapeWalk) -> Bool { walk.node(lhs) && walk.node(rhs) }
+}
+
+extension PredicateExpressions.Comparison: ShapedNode {
+    func addFields(to walk: inout PredicateShapeWalk) -> Bool {
+        walk.parts.append(.value(ConstantFingerprint.comparison(op)))
+        return walk.node(lhs) && walk.node(rhs)
+    }
+}
+
+extension PredicateExpressions.Conjunction: ShapedNode {
+    func addFields(to walk: inout PredicateShapeWalk) -> Bool { walk.node(lhs) && walk.node(rhs) }
+}
+
+extension PredicateExpressions.Disjunction: ShapedNode {
+    func addFields(to walk: inout PredicateShapeWalk) -> Bool { walk.node(lhs) && walk.node(rhs) }
+}
+
+extension PredicateExpressions.Negation: ShapedNode {
+    func addFields(to walk: inout PredicateShapeWalk) -> Bool { walk.node(wrapped) }
+}
+
+extension PredicateExpressions.NilLiteral: ShapedNode {
+    func addFields(to walk: inout PredicateShapeWalk) -> Bool { true }
 }
