@@ -16,6 +16,8 @@ package struct FetchShape: Hashable, @unchecked Sendable {
     private let hasLimit: Bool
     private let hasOffset: Bool
     private let hasKeys: Bool
+    /// The hash of the fields above, computed once: a cache looks a shape up and may then insert it.
+    private var hash = 0
 
     package init?<T: PersistentModel>(_ request: FetchRequest<T>) {
         if let predicate = request.predicate {
@@ -32,6 +34,19 @@ package struct FetchShape: Hashable, @unchecked Sendable {
         hasLimit = request.fetchLimit != nil
         hasOffset = request.fetchOffset != nil
         hasKeys = request.keys != nil
+        var hasher = Hasher()
+        hasher.combine(model)
+        hasher.combine(predicate)
+        hasher.combine(sort)
+        hasher.combine(properties)
+        hasher.combine(hasLimit)
+        hasher.combine(hasOffset)
+        hasher.combine(hasKeys)
+        hash = hasher.finalize()
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(hash)
     }
 
     /// What a sort descriptor's SQL depends on.
