@@ -1,5 +1,6 @@
 import SwiftDataCore
 import SwiftDataSQL
+import Synchronization
 
 /// A fetch request as the SQLite store prepared it, for every request of its shape (see `FetchShape`): the
 /// translation of its predicate and sort, and, for a request without a list of keys, its rendered `SELECT` and
@@ -15,6 +16,14 @@ final class PreparedSelect: Sendable {
     private let count: SQLStatement?
     /// How many of the statements' last parameters are the window's.
     private let windowParameters: Int
+    /// For requests with keys, the statements rendered so far by number of keys, with the position of the first
+    /// key's parameter: a batch of the same size binds its keys in their place instead of rendering again.
+    private let keyed = Mutex<[Int: KeyedStatement]>([:])
+
+    private struct KeyedStatement {
+        var statement: SQLStatement
+        var firstKey: Int
+    }
 
     init<T: PersistentModel>(_ request: FetchRequest<T>, store: SQLiteStore) {
         plan = store.plan(request)
@@ -48,11 +57,33 @@ final class PreparedSelect: Sendable {
     /// The `SELECT` statements of a request of this shape: one, or one per chunk of its keys.
     func statements<T: PersistentModel>(for request: FetchRequest<T>, store: SQLiteStore) -> [SQLStatement] {
         if let keys = request.keys {
-            var select = self.select
-            (select.limit, select.offset) = window(of: request)
-            return store.selectStatements(select, keys: keys)
+            return stride(from: 0, to: keys.count, by: SQLiteStore.maximumKeys).map { start in
+                let chunk = keys[start..<min(start + SQLiteStore.maximumKeys, keys.count)]
+                var keyed = keyedStatement(count: chunk.count, store: store)
+                for (offset, key) in chunk.enumerated() {
+                    keyed.statement.parameters[keyed.firstKey + offset] = .integer(key)
+                }
+                return windowed(keyed.statement, request, store: store)
+            }
         }
         return [windowed(statement ?? SQLGenerator.statement(of: select, in: store.dialect), request, store: store)]
+    }
+
+    /// The statement of a request of this shape limited to `count` keys, rendered once per count.
+    private func keyedStatement(count: Int, store: SQLiteStore) -> KeyedStatement {
+        if let keyed = keyed.withLock({ $0[count] }) { return keyed }
+        let placeholders = Array(repeating: 0 as Int64, count: count)
+        let statement = store.selectStatements(select, keys: placeholders)[0]
+        // The keys follow the parameters of the select's own condition (`condition AND key IN (...)`).
+        var condition = SQLGenerator(dialect: store.dialect)
+        if let predicate = select.condition { condition.render(predicate) }
+        let keyed = KeyedStatement(statement: statement, firstKey: condition.statement.parameters.count)
+        self.keyed.withLock { statements in
+            // Batches come in a few sizes (the batch size, and the last one's).
+            if statements.count >= 16 { statements.removeAll() }
+            statements[count] = keyed
+        }
+        return keyed
     }
 
     /// The `SELECT count(*)` of a request of this shape without keys.

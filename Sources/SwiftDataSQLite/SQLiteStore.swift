@@ -430,12 +430,15 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
         prepared(request, prepare(request)).statements(for: request, store: self)
     }
 
+    /// The most keys one statement lists (SQLite's limit on parameters is 32,766).
+    static let maximumKeys = 10_000
+
     /// The `SELECT` statements of a select limited to a list of keys: one per chunk of keys.
     func selectStatements(_ select: SQLSelect, keys: [Int64]) -> [SQLStatement] {
         var select = select
         let condition = select.condition
-        return stride(from: 0, to: keys.count, by: 10_000).map { start in
-            let chunk = keys[start..<min(start + 10_000, keys.count)]
+        return stride(from: 0, to: keys.count, by: SQLiteStore.maximumKeys).map { start in
+            let chunk = keys[start..<min(start + SQLiteStore.maximumKeys, keys.count)]
             let inChunk = SQLExpression.inList(
                 .column(SQLiteStore.keyColumn), chunk.map { .bind(.int64($0), .integer) })
             select.condition = condition.map { .and($0, inChunk) } ?? inChunk

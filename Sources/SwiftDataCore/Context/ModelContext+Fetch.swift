@@ -403,7 +403,8 @@ extension ModelContext {
         request.keys = keys
         request.subentityProperties = binding.subentityProperties
         let models = try load(request, binding: binding)
-        guard inOrder else { return models }
+        // Rows come in key order: keys in that order need no reordering (rows that are gone just leave gaps).
+        guard inOrder, !zip(keys, keys.dropFirst()).allSatisfy({ $0 < $1 }) else { return models }
         let byKey = Dictionary(models.map { ($0._$persistentState.key, $0) }, uniquingKeysWith: { first, _ in first })
         return keys.compactMap { byKey[$0] }
     }

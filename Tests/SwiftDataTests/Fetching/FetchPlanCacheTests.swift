@@ -207,3 +207,33 @@ import Testing
         #expect(store.translations.load(ordering: .relaxed) == before + 1)
     }
 }
+
+/// Requests limited to keys (batches, `enumerate`) reuse one statement per number of keys, binding each batch's keys.
+@Suite struct KeyedFetchTests {
+    @Test func batchesOfEverySizeLoadTheirOwnRowsInOrder() throws {
+        let container = try makeMemoryContainer(PlanItem.self)
+        let context = ModelContext(container)
+        for index in 0..<10 { context.insert(PlanItem(a: index, b: 9 - index, name: "a\(index)")) }
+        try context.save()
+        let store = try sqliteStore(container)
+        // Keys in descending order (sorted by `b`), then ascending, through batches of 3, 3, 3 and 1.
+        for sort in [SortDescriptor<PlanItem>(\.b), SortDescriptor(\.a)] {
+            let fresh = ModelContext(container)
+            let descriptor = FetchDescriptor(predicate: #Predicate { $0.a != 4 }, sortBy: [sort])
+            let expected = try fresh.fetch(descriptor).map(\.name)
+            let batched = try ModelContext(container).fetch(descriptor, batchSize: 3)
+            #expect(batched.map(\.name) == expected)
+            var enumerated: [String] = []
+            try ModelContext(container).enumerate(descriptor, batchSize: 2) { enumerated.append($0.name) }
+            #expect(enumerated == expected)
+        }
+        #expect(store.translations.load(ordering: .relaxed) > 0)
+        // A row deleted since the keys were read leaves its place to the context's model for it, as before.
+        let reader = ModelContext(container)
+        let batched = try reader.fetch(FetchDescriptor<PlanItem>(sortBy: [SortDescriptor(\.a)]), batchSize: 4)
+        try context.delete(model: PlanItem.self, where: #Predicate { $0.a == 1 })
+        try context.save()
+        #expect(batched.count == 10)
+        #expect(batched[0].name == "a0" && batched[2].name == "a2" && batched[9].name == "a9")
+    }
+}
