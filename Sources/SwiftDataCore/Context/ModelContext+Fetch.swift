@@ -233,9 +233,10 @@ extension ModelContext {
         let backingData: any BackingData<T> = DefaultBackingData(for: T.self)
         let references = properties.map { binding.entity.relationship(at: $0) }
         let hasReferences = references.contains { $0 != nil }
-        // Where each reference leads, looked up once rather than for every row.
+        // Where each reference leads, and where its targets are registered, looked up once rather than for every row.
         let destinations = hasReferences ? try references.map { try $0.map(destination) } : []
         let polymorphic = destinations.map { $0?.binding.entity.fetchReadsEntity ?? false }
+        let targets = destinations.map { $0.map { RegisteredTargets($0.type, in: registry) } }
         let coded = binding.codedAttributes
         let isPartial = properties.count < binding.fetchedProperties.count
         let fetched = Set(properties)
@@ -294,7 +295,7 @@ extension ModelContext {
                     let registered =
                         polymorphic[offset]
                         ? registeredModel(key: target, in: destination.binding.entity)
-                        : registry.anyModel(destination.type, key: target)
+                        : targets[offset]?.model(target)
                     if let inverse = relationship.inverse,
                         relationship === linking || registered.map({ $0._$get(inverse.index) != nil }) == true
                     {
