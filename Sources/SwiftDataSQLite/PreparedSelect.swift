@@ -61,7 +61,7 @@ final class PreparedSelect: Sendable {
                 let chunk = keys[start..<min(start + SQLiteStore.maximumKeys, keys.count)]
                 var keyed = keyedStatement(count: chunk.count, store: store)
                 for (offset, key) in chunk.enumerated() {
-                    keyed.statement.parameters[keyed.firstKey + offset] = .integer(key)
+                    keyed.statement.parameters[keyed.firstKey + offset] = .int64(key)
                 }
                 return windowed(keyed.statement, request, store: store)
             }
