@@ -44,6 +44,8 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
     private var listener: PostgresListener?
     /// What this instance sends with its notifications, to tell them from other instances'.
     private let instance = UUID().uuidString
+    /// The translations of fetch requests made so far, by request shape.
+    private let plans = PlanCache<PreparedPlan>()
 
     static let keyColumn = StoreLayout.keyColumn
     static let metadataTable = "_swiftdata_metadata"
@@ -148,14 +150,27 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
 
     // MARK: RowStore
 
+    package func prepare<T: PersistentModel>(_ request: FetchRequest<T>) -> FetchPlan {
+        let prepared =
+            FetchShape(request).map { shape in plans.plan(for: shape) { PreparedPlan(plan(request)) } }
+            ?? PreparedPlan(plan(request))
+        return FetchPlan(coverage: prepared.plan.coverage, prepared: prepared)
+    }
+
+    /// The translation `prepare` kept for a request's shape, or, for a plan another store made, a new one.
+    private func selectPlan<T: PersistentModel>(_ request: FetchRequest<T>, _ plan: FetchPlan) -> SelectPlan {
+        (plan.prepared as? PreparedPlan)?.plan ?? self.plan(request)
+    }
+
     package func fetch<T: PersistentModel>(
-        _ request: FetchRequest<T>, row: (Int64, any _RowReader) throws -> Void
+        _ request: FetchRequest<T>, plan: FetchPlan, row: (Int64, any _RowReader) throws -> Void
     ) throws {
         // Each result is read whole, and the connection returned, before models are built from it: building one
         // may fetch again.
         var results: [PostgresResult] = []
+        let statements = selectStatements(request, plan: selectPlan(request, plan))
         try withConnection { connection in
-            for statement in selectStatements(request) {
+            for statement in statements {
                 results.append(try Self.mapErrors(model: request.entity.name) { try run(statement, on: connection) })
             }
         }
@@ -233,24 +248,21 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
         return nil
     }
 
-    package func coverage<T: PersistentModel>(of request: FetchRequest<T>) -> FetchCoverage {
-        plan(request).coverage
-    }
-
-    package func fetchCount<T: PersistentModel>(_ request: FetchRequest<T>) throws -> Int {
+    package func fetchCount<T: PersistentModel>(_ request: FetchRequest<T>, plan: FetchPlan) throws -> Int {
         guard request.keys == nil else {
             var count = 0
-            try fetch(request) { _, _ in count += 1 }
+            try fetch(request, plan: plan) { _, _ in count += 1 }
             return count
         }
+        let selectPlan = selectPlan(request, plan)
         let statement: SQLStatement
         if request.fetchLimit != nil || request.fetchOffset != nil {
-            var inner = selectStatements(request)[0]
+            var inner = selectStatements(request, plan: selectPlan)[0]
             inner.sql = "SELECT count(*) FROM (\(inner.sql)) AS counted"
             statement = inner
         } else {
             statement = SQLGenerator.statement(
-                of: .count(from: request.entity.name, condition: plan(request).predicate?.condition), in: dialect)
+                of: .count(from: request.entity.name, condition: selectPlan.predicate?.condition), in: dialect)
         }
         return try withConnection { connection in
             let result = try Self.mapErrors(model: request.entity.name) { try run(statement, on: connection) }
@@ -325,7 +337,7 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
 
     /// What SQL runs of a request: the predicate's translation (exact, or a superset of its rows), and the
     /// `ORDER BY` terms, or `nil` when a sort descriptor has none.
-    struct SelectPlan {
+    struct SelectPlan: Sendable {
         var predicate: PredicateTranslation?
         var orderings: [SQLOrdering]?
 
@@ -334,6 +346,16 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
         }
     }
 
+    /// What `prepare` keeps per request shape: the translation (the SQL is written per request).
+    final class PreparedPlan: Sendable {
+        let plan: SelectPlan
+
+        init(_ plan: SelectPlan) {
+            self.plan = plan
+        }
+    }
+
+    /// Translates a request's predicate and sort (a fetch uses the plan `prepare` keeps for its shape instead).
     func plan<T: PersistentModel>(_ request: FetchRequest<T>) -> SelectPlan {
         let entity = request.entity
         let translation = request.predicate.map {
@@ -359,8 +381,7 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
 
     /// The `SELECT` statements of a request: one, or one per chunk of requested keys. When the plan does not cover
     /// the whole request, they select a superset of its rows, unwindowed (see `FetchCoverage`).
-    func selectStatements<T: PersistentModel>(_ request: FetchRequest<T>) -> [SQLStatement] {
-        let plan = plan(request)
+    func selectStatements<T: PersistentModel>(_ request: FetchRequest<T>, plan: SelectPlan) -> [SQLStatement] {
         var columns: [String] = []
         for property in request.properties {
             if let column = columnName(of: property, in: request.entity) { columns.append(column) }

@@ -252,31 +252,6 @@ struct PostgresTransaction: RowStoreTransaction {
             + conditions.joined(separator: " AND ") + " LIMIT 1"
     }
 
-    /// The keys of the rows the request selects. When SQL cannot express its whole predicate, each candidate row
-    /// becomes a detached model that the predicate is evaluated on (a request here has no sort or window).
-    func fetchKeys<T: PersistentModel>(_ request: FetchRequest<T>) throws -> [Int64] {
-        var request = request
-        let predicate = store.coverage(of: request).predicate ? nil : request.predicate
-        if predicate != nil { request.properties = request.entity.orderedAttributes.map(\.index) }
-        var keys: [Int64] = []
-        for statement in store.selectStatements(request) {
-            let result = try mapped(request.entity) { try store.run(statement, on: connection) }
-            let reader = PostgresRowReader(result)
-            for row in 0..<result.rowCount {
-                reader.row = row
-                if let predicate {
-                    let model = T(backingData: DefaultBackingData(for: T.self))
-                    for (column, property) in request.properties.enumerated() {
-                        try model._$load(property, from: reader, column: Int32(column + 1))
-                    }
-                    guard try predicate.evaluate(model) else { continue }
-                }
-                keys.append(try reader.int64(0))
-            }
-        }
-        return keys
-    }
-
     // MARK: Helpers
 
     private func keys(_ result: PostgresResult) throws -> [Int64] {

@@ -109,7 +109,7 @@ import Testing
                 describe(predicate).contains(".\($0)")
             }
             if isRelational { relational += 1 }
-            if store.coverage(of: FetchRequest(entity: entity, predicate: predicate, properties: [])).predicate {
+            if store.prepare(FetchRequest(entity: entity, predicate: predicate, properties: [])).coverage.predicate {
                 inSQL += 1
                 if isRelational { relationalInSQL += 1 }
             }

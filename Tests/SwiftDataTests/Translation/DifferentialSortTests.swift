@@ -58,7 +58,7 @@ import Testing
             let actual = try context.fetch(descriptor).map(\.number)
             var request = FetchRequest<Row>(entity: entity, properties: [])
             request.sortBy = descriptor.sortBy
-            if store.coverage(of: request).sort { sortedInSQL += 1 }
+            if store.prepare(request).coverage.sort { sortedInSQL += 1 }
             if actual != expected {
                 differences += 1
                 Issue.record(
@@ -76,7 +76,7 @@ import Testing
         for (index, descriptor) in Self.descriptors.dropLast().enumerated() where kind == .sqlite {
             var request = FetchRequest<Row>(entity: entity, properties: [])
             request.sortBy = [descriptor(.forward), descriptor(.reverse)]
-            #expect(store.coverage(of: request).sort, "descriptor \(index) sorts in SQL")
+            #expect(store.prepare(request).coverage.sort, "descriptor \(index) sorts in SQL")
         }
     }
 }
