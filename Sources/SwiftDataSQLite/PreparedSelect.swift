@@ -45,7 +45,8 @@ final class PreparedSelect: Sendable {
         if select.limit == nil && select.offset == nil {
             // Counting the table's rows itself: counting what an ordered `SELECT` yields makes SQLite run that
             // select as a subquery, row by row.
-            let count = SQLSelect.count(from: request.entity.name, condition: plan.condition)
+            let count = SQLSelect.count(
+                from: StoreLayout.table(of: request.entity), condition: store.condition(request, plan.condition))
             self.count = SQLGenerator.statement(of: count, in: store.dialect)
         } else {
             var count = statement
@@ -89,7 +90,8 @@ final class PreparedSelect: Sendable {
     /// The `SELECT count(*)` of a request of this shape without keys.
     func countStatement<T: PersistentModel>(for request: FetchRequest<T>, store: SQLiteStore) -> SQLStatement {
         if let count { return windowed(count, request, store: store) }
-        let count = SQLSelect.count(from: request.entity.name, condition: plan.condition)
+        let count = SQLSelect.count(
+            from: StoreLayout.table(of: request.entity), condition: store.condition(request, plan.condition))
         guard select.limit != nil || select.offset != nil else {
             return SQLGenerator.statement(of: count, in: store.dialect)
         }

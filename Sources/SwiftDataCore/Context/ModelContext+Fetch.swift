@@ -462,11 +462,12 @@ extension ModelContext {
         var request = try request(descriptor, binding: binding, window: true)
         request.properties = []
         request.subentityProperties = []
-        guard binding.store.coverage(of: request).isComplete else {
+        let plan = binding.store.prepare(request)
+        guard plan.coverage.isComplete else {
             return try storedModels(descriptor, binding: binding, window: true).map(\.persistentModelID)
         }
         var identifiers: [PersistentIdentifier] = []
-        try binding.store.fetch(request) { key, reader in
+        try binding.store.fetch(request, plan: plan) { key, reader in
             // The row's entity (column 1, see `RowStore.fetch`) names it.
             let entityBinding = reader.isNull(1) ? binding : container.binding(forEntityName: try reader.string(1))
             identifiers.append((entityBinding ?? binding).identifier(forKey: key))

@@ -2,8 +2,9 @@ import Foundation
 import SwiftDataCore
 
 /// What decides how a store runs a fetch request, as a cache key for its plan: the model type, the predicate's shape
-/// (see `PredicateShape`), the sort descriptors' key paths, orders and string comparators, the properties read,
-/// and whether the request has a limit, an offset or a list of keys (their values are bound when it runs). A
+/// (see `PredicateShape`), the sort descriptors' key paths, orders and string comparators, the properties read
+/// (its subentities' too, and whether their rows are selected), and whether the request has a limit, an offset or a
+/// list of keys (their values are bound when it runs). A
 /// store's schema never changes while it is open (a migration runs before, through a store of its own), so a
 /// store's plans stay valid as long as it lives. `nil` for a request whose predicate has no shape.
 ///
@@ -16,6 +17,10 @@ package struct FetchShape: Hashable, @unchecked Sendable {
     private let hasLimit: Bool
     private let hasOffset: Bool
     private let hasKeys: Bool
+    /// The entity, whether its subentities' rows are selected, and which of their properties are read.
+    private let entity: ObjectIdentifier
+    private let includesSubentities: Bool
+    private let subentityProperties: [SubentityShape]
     /// The hash of the fields above, computed once: a cache looks a shape up and may then insert it.
     private var hash = 0
 
@@ -34,6 +39,13 @@ package struct FetchShape: Hashable, @unchecked Sendable {
         hasLimit = request.fetchLimit != nil
         hasOffset = request.fetchOffset != nil
         hasKeys = request.keys != nil
+        entity = ObjectIdentifier(request.entity)
+        includesSubentities = request.includesSubentities
+        var subentities: [SubentityShape] = []
+        for level in request.subentityProperties {
+            subentities.append(SubentityShape(entity: ObjectIdentifier(level.entity), properties: level.properties))
+        }
+        subentityProperties = subentities
         var hasher = Hasher()
         hasher.combine(model)
         hasher.combine(predicate)
@@ -42,11 +54,20 @@ package struct FetchShape: Hashable, @unchecked Sendable {
         hasher.combine(hasLimit)
         hasher.combine(hasOffset)
         hasher.combine(hasKeys)
+        hasher.combine(entity)
+        hasher.combine(includesSubentities)
+        hasher.combine(subentityProperties)
         hash = hasher.finalize()
     }
 
     package func hash(into hasher: inout Hasher) {
         hasher.combine(hash)
+    }
+
+    /// A subentity whose own properties a fetch of its superentity reads.
+    private struct SubentityShape: Hashable {
+        let entity: ObjectIdentifier
+        let properties: [Int]
     }
 
     /// What a sort descriptor's SQL depends on.
