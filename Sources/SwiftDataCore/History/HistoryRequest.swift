@@ -19,3 +19,15 @@ package struct HistoryRequest: Sendable {
         self.after = condition?.lowerBound
     }
 }
+
+extension HistoryRequest {
+    /// The error of a fetch after `request.after` when the history of `store` was deleted up to `deleted`, or `nil`
+    /// when nothing the caller has not seen was deleted.
+    package func expiry(deletedThrough deleted: Int64?, store: String) -> SwiftDataError? {
+        guard let after, let deleted, after < deleted else { return nil }
+        return SwiftDataError.historyTokenExpired.with(
+            reason:
+                "the history of store '\(store)' after transaction \(after) was deleted up to transaction \(deleted)",
+            suggestion: "Fetch the whole history again, or keep the transactions until every reader has seen them")
+    }
+}
