@@ -28,12 +28,10 @@ extension SQLiteStore {
         try withReader { database in
             // A read-only store written before history existed has no table, and no history.
             guard try SQLiteStore.hasHistory(database) else { return [] }
-            if let after = request.after, let deleted = try SQLiteStore.deletedThrough(database), after < deleted {
-                throw SwiftDataError.historyTokenExpired.with(
-                    reason:
-                        "the history of store '\(configuration.name)' after transaction \(after) was deleted up to transaction \(deleted)",
-                    suggestion:
-                        "Fetch the whole history again, or keep the transactions until every reader has seen them")
+            if let expired = request.expiry(
+                deletedThrough: try SQLiteStore.deletedThrough(database), store: configuration.name)
+            {
+                throw expired
             }
             var parameters: [StoreValue] = []
             var sql =
@@ -86,46 +84,17 @@ extension SQLiteStore {
         return Int64(value)
     }
 
+    /// How SQLite spells a history condition: a list of numbers is JSON, so that any number of them is one parameter.
+    static let historySyntax = HistoryConditionSQL.Syntax(
+        constants: ("1", "0"), isEqual: { column, value, isEqual in "\(column) \(isEqual ? "IS" : "IS NOT") \(value)" },
+        numberList: { .string("[" + $0.map(String.init).joined(separator: ",") + "]") },
+        numberIn: { "number IN (SELECT value FROM json_each(\($0)))" })
+
     /// The SQL of a condition on history rows, appending its values to `parameters`.
     static func render(_ condition: HistoryCondition, _ parameters: inout [StoreValue]) -> String {
-        func comparison(_ comparison: HistoryComparison) -> String {
-            switch comparison {
-            case .less: "<"
-            case .lessOrEqual: "<="
-            case .greater: ">"
-            case .greaterOrEqual: ">="
-            case .equal: "="
-            case .notEqual: "<>"
-            }
-        }
-        switch condition {
-        case .constant(let value):
-            return value ? "1" : "0"
-        case .and(let lhs, let rhs):
-            return "(\(render(lhs, &parameters)) AND \(render(rhs, &parameters)))"
-        case .or(let lhs, let rhs):
-            return "(\(render(lhs, &parameters)) OR \(render(rhs, &parameters)))"
-        case .not(let condition):
-            return "NOT \(render(condition, &parameters))"
-        case .number(let operator_, let value):
-            parameters.append(.int64(value))
-            return "number \(comparison(operator_)) ?"
-        case .numbers(let values):
-            // A list of numbers is stored as JSON, so that any number of them is one parameter.
-            parameters.append(.string("[" + values.map(String.init).joined(separator: ",") + "]"))
-            return "number IN (SELECT value FROM json_each(?))"
-        case .timestamp(let operator_, let date):
-            parameters.append(.double(date.timeIntervalSinceReferenceDate))
-            return "timestamp \(comparison(operator_)) ?"
-        case .text(let field, let isEqual, let value):
-            parameters.append(value.map { .string($0) } ?? .null)
-            let column =
-                switch field {
-                case .author: "author"
-                case .bundleIdentifier: "bundle"
-                case .processIdentifier: "process"
-                }
-            return "\(column) \(isEqual ? "IS" : "IS NOT") ?"
+        HistoryConditionSQL.render(condition, historySyntax) { value in
+            parameters.append(value)
+            return "?"
         }
     }
 }
@@ -160,27 +129,12 @@ extension SQLiteTransaction {
             try statement.bind("[" + chunk.map(String.init).joined(separator: ",") + "]", 1)
             while try statement.step() {
                 values[try statement.int64(0)] = try columns.enumerated().map { offset, attribute in
-                    try value(of: attribute, in: statement, column: Int32(offset + 1))
+                    try statement.preservedValue(
+                        of: attribute, column: Int32(offset + 1), readExternal: store.readExternal)
                 }
             }
         }
         return values
-    }
-
-    /// An attribute's value in a row, by its meaning: an externally stored value as its data, a coded one as the
-    /// data its coding wrote.
-    private func value(of attribute: Schema.Attribute, in statement: SQLiteStatement, column: Int32) throws
-        -> StoreValue
-    {
-        if attribute.isExternal {
-            switch try statement.external(column) {
-            case .data(let data): return data.map(StoreValue.data) ?? .null
-            case .reference(let reference): return .data(try store.readExternal(reference))
-            }
-        }
-        if attribute.coding != nil { return statement.isNull(column) ? .null : .data(try statement.data(column)) }
-        guard let layout = ValueCodec.layout(of: attribute.valueType)?.layout else { return .null }
-        return try statement.value(column, as: layout.valueType)
     }
 
     /// Deletes the whole history when the store is erased: every token of the erased history expires, so a reader
