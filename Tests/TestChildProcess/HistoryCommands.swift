@@ -1,6 +1,7 @@
 import Foundation
 import SharedTestModels
 import SwiftData
+import SwiftDataPostgres
 import SwiftDataSQLite
 
 /// Commands for the history tests: a writer, a reader that copies the writer's store through its history, and a
@@ -9,16 +10,20 @@ func runHistoryCommand(_ command: String, store: URL?, name: String, extra: [Str
     switch command {
     case "sync-writer":
         // Makes `extra[0]` saves of inserts, updates and deletes of sync items, chosen by a generator seeded with
-        // `name`, then creates `<store>.done`.
-        guard let store else { return false }
-        try writeSyncItems(store: store, seed: UInt64(name) ?? 1, saves: Int(extra.first ?? "100") ?? 100)
+        // `name`, then creates the file `extra[1]` (`<store>.done` by default). The store is an SQLite file or a
+        // PostgreSQL URL.
+        guard let store, let source = CommandLine.arguments.dropFirst(2).first else { return false }
+        try writeSyncItems(
+            to: try syncContainer(source), seed: UInt64(name) ?? 1, saves: Int(extra.first ?? "100") ?? 100,
+            done: URL(fileURLWithPath: extra.dropFirst().first ?? store.path + ".done"))
     case "sync-reader":
-        // Copies the history of `store` into the store `name`, keeping its last token in `extra[0]`; ends when the
-        // writer is done and every transaction is copied.
-        guard let store else { return false }
+        // Copies the history of the store into the SQLite store `name`, keeping its last token in `extra[0]`; ends
+        // when the writer is done (the file `extra[1]`, `<store>.done` by default) and every transaction is copied.
+        guard let store, let source = CommandLine.arguments.dropFirst(2).first else { return false }
         try copyHistory(
-            from: store, to: URL(fileURLWithPath: name),
-            tokenFile: URL(fileURLWithPath: extra.first ?? name + ".token"))
+            from: try syncContainer(source), to: URL(fileURLWithPath: name),
+            tokenFile: URL(fileURLWithPath: extra.first ?? name + ".token"),
+            done: URL(fileURLWithPath: extra.dropFirst().first ?? store.path + ".done"))
     case "history-paused":
         // Inserts a visit, pausing after the save recorded its history and before it commits.
         guard let store else { return false }
@@ -44,8 +49,19 @@ private struct SplitMix {
     }
 }
 
-private func writeSyncItems(store: URL, seed: UInt64, saves: Int) throws {
-    let container = try ModelContainer(for: SyncItem.self, configurations: ModelConfiguration(url: store))
+/// The sync items' container on a store: a PostgreSQL URL (in the PostgreSQL schema SWIFTDATA_POSTGRES_SCHEMA
+/// names) or an SQLite file.
+private func syncContainer(_ store: String) throws -> ModelContainer {
+    guard store.hasPrefix("postgresql://") else {
+        return try ModelContainer(
+            for: SyncItem.self, configurations: ModelConfiguration(url: URL(fileURLWithPath: store)))
+    }
+    let schema = ProcessInfo.processInfo.environment["SWIFTDATA_POSTGRES_SCHEMA"] ?? "public"
+    return try ModelContainer(
+        for: SyncItem.self, configurations: PostgresConfiguration(url: store, postgresSchema: schema))
+}
+
+private func writeSyncItems(to container: ModelContainer, seed: UInt64, saves: Int, done: URL) throws {
     let context = ModelContext(container)
     context.author = "writer"
     var random = SplitMix(state: seed)
@@ -67,16 +83,15 @@ private func writeSyncItems(store: URL, seed: UInt64, saves: Int) throws {
         try context.save()
         usleep(UInt32(random.next(20_000)))
     }
-    _ = FileManager.default.createFile(atPath: store.path + ".done", contents: nil)
+    _ = FileManager.default.createFile(atPath: done.path, contents: nil)
 }
 
-private func copyHistory(from source: URL, to destination: URL, tokenFile: URL) throws {
-    let sourceContainer = try ModelContainer(for: SyncItem.self, configurations: ModelConfiguration(url: source))
+private func copyHistory(from sourceContainer: ModelContainer, to destination: URL, tokenFile: URL, done: URL) throws {
     let copy = ModelContext(
         try ModelContainer(for: SyncItem.self, configurations: ModelConfiguration(url: destination)))
     while true {
         // Whether the writer was done before this fetch: then the fetch sees all it wrote.
-        let isDone = FileManager.default.fileExists(atPath: source.path + ".done")
+        let isDone = FileManager.default.fileExists(atPath: done.path)
         var descriptor = HistoryDescriptor<DefaultHistoryTransaction>()
         if let data = try? Data(contentsOf: tokenFile) {
             let token = try JSONDecoder().decode(DefaultHistoryToken.self, from: data)

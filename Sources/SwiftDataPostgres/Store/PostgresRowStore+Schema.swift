@@ -35,6 +35,7 @@ extension PostgresRowStore {
                 try connection.execute("CREATE SCHEMA \(PostgreSQLDialect().quote(namespace))")
             }
             let tables = try tableNames(connection, namespace: namespace)
+            try createHistoryTable(connection, tables: tables, allowsSave: configuration.allowsSave)
             let stored = try readMetadata(connection, tables: tables, namespace: namespace, server: server)
             let current = StoredSchema(schema, storage: PostgresSchemaSQL.recordedStorage).entities
             if let identifier = stored.identifier, let recorded = stored.schema,

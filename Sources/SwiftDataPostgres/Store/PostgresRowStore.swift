@@ -32,6 +32,8 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
     package let identifier: String
     package var configurationName: String { configuration.name }
     package var allowsSave: Bool { configuration.allowsSave }
+    /// Whether the store records the history of its saves (see `PostgresRowStore+History.swift`).
+    package let recordsHistory = PostgresRowStore.keepsHistory
     let schema: Schema
     let dialect = PostgreSQLDialect()
     private let pool: PostgresConnectionPool?
@@ -312,6 +314,7 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
         try write { transaction in
             guard let transaction = transaction as? PostgresTransaction else { return }
             try transaction.connection.execute("TRUNCATE \(tables.joined(separator: ", "))")
+            try transaction.eraseHistory()
         }
     }
 

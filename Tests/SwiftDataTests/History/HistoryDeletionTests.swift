@@ -5,8 +5,8 @@ import Testing
 /// Deleting history reclaims the transactions a program has processed and keeps the later ones; a fetch after a
 /// token whose successors were deleted says so.
 @Suite struct HistoryDeletionTests {
-    private func store(saves: Int) throws -> (ModelContainer, [DefaultHistoryTransaction]) {
-        let container = try makeMemoryContainer(HistoryNote.self)
+    private func store(_ store: StoreKind, saves: Int) throws -> (ModelContainer, [DefaultHistoryTransaction]) {
+        let container = try store.makeContainer(HistoryNote.self)
         let context = ModelContext(container)
         for index in 0..<saves {
             context.insert(HistoryNote(text: "\(index)"))
@@ -15,8 +15,8 @@ import Testing
         return (container, try history(container))
     }
 
-    @Test func deletingUpToATokenKeepsLaterHistory() throws {
-        let (container, all) = try store(saves: 5)
+    @Test(arguments: StoreKind.all) func deletingUpToATokenKeepsLaterHistory(store kind: StoreKind) throws {
+        let (container, all) = try store(kind, saves: 5)
         let token = all[2].token
         try ModelContext(container).deleteHistory(
             HistoryDescriptor<DefaultHistoryTransaction>(predicate: #Predicate { $0.token <= token }))
@@ -31,8 +31,8 @@ import Testing
         #expect(after.last!.transactionIdentifier > all.last!.transactionIdentifier, "numbers are never reused")
     }
 
-    @Test func aTokenBeforeDeletedHistoryHasExpired() throws {
-        let (container, all) = try store(saves: 4)
+    @Test(arguments: StoreKind.all) func aTokenBeforeDeletedHistoryHasExpired(store kind: StoreKind) throws {
+        let (container, all) = try store(kind, saves: 4)
         let old = all[0].token
         let kept = all[2].token
         try ModelContext(container).deleteHistory(
@@ -43,8 +43,8 @@ import Testing
         #expect(try history(container).count == 2, "a fetch from the start is not after a token")
     }
 
-    @Test func deletingTheNewestKeepsNumbersGrowing() throws {
-        let (container, all) = try store(saves: 2)
+    @Test(arguments: StoreKind.all) func deletingTheNewestKeepsNumbersGrowing(store kind: StoreKind) throws {
+        let (container, all) = try store(kind, saves: 2)
         try ModelContext(container).deleteHistory(HistoryDescriptor<DefaultHistoryTransaction>())
         #expect(try history(container).isEmpty)
         let context = ModelContext(container)
@@ -53,8 +53,8 @@ import Testing
         #expect(try history(container).map(\.transactionIdentifier) == [all[1].transactionIdentifier + 1])
     }
 
-    @Test func deletingWithAPredicateEvaluatedInMemory() throws {
-        let container = try makeMemoryContainer(HistoryNote.self)
+    @Test(arguments: StoreKind.all) func deletingWithAPredicateEvaluatedInMemory(store kind: StoreKind) throws {
+        let container = try kind.makeContainer(HistoryNote.self)
         let context = ModelContext(container)
         for count in [1, 2, 1, 3] {
             for index in 0..<count { context.insert(HistoryNote(text: "\(index)")) }
@@ -65,16 +65,16 @@ import Testing
         #expect(try history(container).map(\.changes.count) == [2, 3])
     }
 
-    @Test func erasingTheContainerExpiresEveryToken() throws {
-        let (container, all) = try store(saves: 2)
+    @Test(arguments: StoreKind.all) func erasingTheContainerExpiresEveryToken(store kind: StoreKind) throws {
+        let (container, all) = try store(kind, saves: 2)
         let last = all[1].token
         try container.erase()
         #expect(try history(container).isEmpty)
         #expect(throws: SwiftDataError.historyTokenExpired) { try history(container, #Predicate { $0.token > last }) }
     }
 
-    @Test func tokensAreCodableAndOrdered() throws {
-        let (_, all) = try store(saves: 3)
+    @Test(arguments: StoreKind.all) func tokensAreCodableAndOrdered(store kind: StoreKind) throws {
+        let (_, all) = try store(kind, saves: 3)
         let data = try JSONEncoder().encode(all[1].token)
         let decoded = try JSONDecoder().decode(DefaultHistoryToken.self, from: data)
         #expect(decoded == all[1].token)

@@ -23,8 +23,8 @@ import Testing
         try context.save()
     }
 
-    @Test func countsTheSavesOfAnyContextFromNowOn() async throws {
-        let container = try makeMemoryContainer(HistoryNote.self)
+    @Test(arguments: StoreKind.all) func countsTheSavesOfAnyContextFromNowOn(store: StoreKind) async throws {
+        let container = try store.makeContainer(HistoryNote.self)
         try save(HistoryNote(text: "before"), in: container)
         let observer = try HistoryObserver(modelContainer: container)
         #expect(observer.eventCounter == 0, "earlier transactions are not events")
@@ -43,8 +43,8 @@ import Testing
         #expect((tokens.values.first as? DefaultHistoryToken) == newest)
     }
 
-    @Test func onlyTheObservedModelsAndAuthorsCount() async throws {
-        let container = try makeMemoryContainer(HistoryTrip.self, HistoryNote.self)
+    @Test(arguments: StoreKind.all) func onlyTheObservedModelsAndAuthorsCount(store: StoreKind) async throws {
+        let container = try store.makeContainer(HistoryTrip.self, HistoryNote.self)
         let observer = try HistoryObserver(
             observedModels: [HistoryTrip.self], authors: ["widget"], modelContainer: container)
         #expect(observer.authors == ["widget"])
@@ -58,8 +58,8 @@ import Testing
         #expect(try await waitFor(1, observer) == 1)
     }
 
-    @Test func startsFromGivenTokens() async throws {
-        let container = try makeMemoryContainer(HistoryNote.self)
+    @Test(arguments: StoreKind.all) func startsFromGivenTokens(store: StoreKind) async throws {
+        let container = try store.makeContainer(HistoryNote.self)
         try save(HistoryNote(text: "first"), in: container)
         let first = try history(container)[0].token
         try save(HistoryNote(text: "second"), in: container)
@@ -71,8 +71,8 @@ import Testing
         #expect(current.eventCounter == 0)
     }
 
-    @Test func deletedHistoryAfterItsPositionIsAnEvent() async throws {
-        let container = try makeMemoryContainer(HistoryNote.self)
+    @Test(arguments: StoreKind.all) func deletedHistoryAfterItsPositionIsAnEvent(store: StoreKind) async throws {
+        let container = try store.makeContainer(HistoryNote.self)
         try save(HistoryNote(text: "a"), in: container)
         let observer = try HistoryObserver(modelContainer: container)
         let context = ModelContext(container)
@@ -83,15 +83,11 @@ import Testing
         #expect(try await waitFor(1, observer) >= 1)
     }
 
-    @Test func anotherProcessesSavesAreEvents() async throws {
-        let directory = TemporaryDirectory()
-        let container = try ModelContainer(for: Visit.self, configurations: ModelConfiguration(url: directory.store()))
+    @Test(arguments: StoreKind.all) func anotherProcessesSavesAreEvents(store: StoreKind) async throws {
+        let location = store.location()
+        let container = try location.container(Visit.self)
         let observer = try HistoryObserver(observedModels: [Visit.self], modelContainer: container)
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("TestChildProcess")
-        child.arguments = ["insert-and-save", directory.store().path, "elsewhere"]
-        try child.run()
+        let child = try location.runChild(["insert-and-save", "elsewhere"])
         child.waitUntilExit()
         try #require(child.terminationStatus == 0)
         #expect(try await waitFor(1, observer) == 1)
@@ -99,10 +95,11 @@ import Testing
         #expect(transactions.map(\.changes.count) == [1])
         #expect(transactions.first?.processIdentifier == String(child.processIdentifier))
         #expect(transactions.first?.bundleIdentifier == "TestChildProcess")
+        withExtendedLifetime(location) {}
     }
 
-    @Test func countsOnTheActorItWasCreatedOn() async throws {
-        let container = try makeMemoryContainer(HistoryNote.self)
+    @Test(arguments: StoreKind.all) func countsOnTheActorItWasCreatedOn(store: StoreKind) async throws {
+        let container = try store.makeContainer(HistoryNote.self)
         let observer = try await ObserverMaker().make(container)
         try save(HistoryNote(text: "x"), in: container)
         #expect(try await waitFor(1, observer) == 1)

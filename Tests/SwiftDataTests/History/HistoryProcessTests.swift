@@ -27,42 +27,47 @@ import Testing
         #expect(numbers.count == 2 && numbers[1] > numbers[0])
     }
 
-    @Test func aReaderKilledAndRestartedCopiesTheWriterExactly() throws {
+    /// A writer process saves to the store (SQLite or PostgreSQL) while a reader process, killed and restarted
+    /// again and again, copies it into an SQLite store through its history since the token it saved last.
+    @Test(arguments: StoreKind.all) func aReaderKilledAndRestartedCopiesTheWriterExactly(store: StoreKind) throws {
+        let location = store.location()
         let directory = TemporaryDirectory()
-        let source = directory.store("source")
         let copy = directory.store("copy")
         let tokenFile = directory.url.appendingPathComponent("reader.token")
+        let done = directory.url.appendingPathComponent("writer.done")
         let saves = 60 * ProcessRaceTests.rounds
-        let writer = try Child(["sync-writer", source.path, "7", String(saves)])
+        let writer = try location.runChild(["sync-writer", "7", String(saves), done.path])
         var kills = 0
         var random = SystemRandomNumberGenerator()
         let deadline = Date().addingTimeInterval(120)
-        while writer.process.isRunning, Date() < deadline {
-            let reader = try Child(["sync-reader", source.path, copy.path, tokenFile.path])
+        while writer.isRunning, Date() < deadline {
+            let reader = try location.runChild(["sync-reader", copy.path, tokenFile.path, done.path])
             usleep(UInt32.random(in: 100_000...400_000, using: &random))
-            if reader.process.isRunning {
-                kill(reader.process.processIdentifier, SIGKILL)
+            if reader.isRunning {
+                kill(reader.processIdentifier, SIGKILL)
                 kills += 1
             }
-            let result = reader.finish()
-            #expect(result.status == 0 || result.status == SIGKILL, "\(result.errors)")
+            reader.waitUntilExit()
+            #expect(reader.terminationStatus == 0 || reader.terminationStatus == SIGKILL)
         }
-        let written = writer.finish()
-        try #require(written.status == 0, "\(written.errors)")
-        let last = try Child(["sync-reader", source.path, copy.path, tokenFile.path]).finish()
-        #expect(last.status == 0, "\(last.errors)")
+        writer.waitUntilExit()
+        try #require(writer.terminationStatus == 0)
+        let last = try location.runChild(["sync-reader", copy.path, tokenFile.path, done.path])
+        last.waitUntilExit()
+        #expect(last.terminationStatus == 0)
         #expect(kills >= 2, "the reader was killed while the writer wrote")
 
-        func items(_ url: URL) throws -> [String] {
-            let container = try ModelContainer(for: SyncItem.self, configurations: ModelConfiguration(url: url))
-            return try ModelContext(container).fetch(FetchDescriptor<SyncItem>(sortBy: [SortDescriptor(\.key)]))
+        func items(_ container: ModelContainer) throws -> [String] {
+            try ModelContext(container).fetch(FetchDescriptor<SyncItem>(sortBy: [SortDescriptor(\.key)]))
                 .map { "\($0.key)=\($0.value) \($0.label)" }
         }
+        let source = try location.container(SyncItem.self)
         let expected = try items(source)
         #expect(expected.count > 20)
-        #expect(try items(copy) == expected)
-        let writes = try history(
-            try ModelContainer(for: SyncItem.self, configurations: ModelConfiguration(url: source)))
+        #expect(
+            try items(try ModelContainer(for: SyncItem.self, configurations: ModelConfiguration(url: copy)))
+                == expected)
+        let writes = try history(source)
         #expect(writes.count == saves)
         #expect(writes.allSatisfy { $0.author == "writer" })
     }

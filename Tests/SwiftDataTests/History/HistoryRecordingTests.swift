@@ -4,9 +4,8 @@ import Testing
 
 /// Every save records one transaction per store it changed, with what it inserted, updated and deleted.
 @Suite struct HistoryRecordingTests {
-    @Test func eachSaveIsOneTransactionWithItsAuthorAndChanges() throws {
-        let directory = TemporaryDirectory()
-        let container = try makeContainer(HistoryTrip.self, HistoryNote.self, in: directory)
+    @Test(arguments: StoreKind.all) func eachSaveIsOneTransactionWithItsAuthorAndChanges(store: StoreKind) throws {
+        let container = try store.makeContainer(HistoryTrip.self, HistoryNote.self)
         let context = ModelContext(container)
         context.author = "app"
         let paris = HistoryTrip(name: "Paris", destination: "France")
@@ -33,7 +32,7 @@ import Testing
             ])
         #expect(transactions.map(\.transactionIdentifier) == transactions.map(\.transactionIdentifier).sorted())
         #expect(transactions[0].token < transactions[1].token && transactions[1].token < transactions[2].token)
-        #expect(Set(transactions.map(\.storeIdentifier)) == [container.storeIdentifier(forConfigurationNamed: "test")!])
+        #expect(Set(transactions.map(\.storeIdentifier)) == [try unwrap(paris.persistentModelID.storeIdentifier)])
         #expect(transactions.allSatisfy { $0.processIdentifier == String(ProcessInfo.processInfo.processIdentifier) })
         #expect(transactions.allSatisfy { !$0.bundleIdentifier.isEmpty })
         #expect(transactions.map(\.timestamp) == transactions.map(\.timestamp).sorted())
@@ -47,8 +46,8 @@ import Testing
         #expect(update.transactionIdentifier == transactions[1].transactionIdentifier)
     }
 
-    @Test func nothingIsRecordedForASaveWithoutChanges() throws {
-        let container = try makeMemoryContainer(HistoryNote.self)
+    @Test(arguments: StoreKind.all) func nothingIsRecordedForASaveWithoutChanges(store: StoreKind) throws {
+        let container = try store.makeContainer(HistoryNote.self)
         let context = ModelContext(container)
         try context.save()
         context.insert(HistoryNote(text: "a"))
@@ -57,8 +56,8 @@ import Testing
         #expect(try history(container).isEmpty)
     }
 
-    @Test func deletesRecordCascadesBatchDeletesAndPreservedValues() throws {
-        let container = try makeMemoryContainer(HistoryTrip.self)
+    @Test(arguments: StoreKind.all) func deletesRecordCascadesBatchDeletesAndPreservedValues(store: StoreKind) throws {
+        let container = try store.makeContainer(HistoryTrip.self)
         let context = ModelContext(container)
         let start = Date(timeIntervalSinceReferenceDate: 1000)
         let rome = HistoryTrip(name: "Rome", destination: "Italy", startDate: start)
@@ -108,8 +107,8 @@ import Testing
         #expect(osloDelete.tombstone[\.note] == nil, "a preserved nil reads as nil")
     }
 
-    @Test func relationshipChangesAreUpdatesOfBothSides() throws {
-        let container = try makeMemoryContainer(HistoryTrip.self)
+    @Test(arguments: StoreKind.all) func relationshipChangesAreUpdatesOfBothSides(store: StoreKind) throws {
+        let container = try store.makeContainer(HistoryTrip.self)
         let context = ModelContext(container)
         let trip = HistoryTrip(name: "Lima", destination: "Peru")
         let item = HistoryBucketItem(title: "Machu Picchu")
@@ -134,8 +133,8 @@ import Testing
         #expect(changes.count == 2, "one change per model")
     }
 
-    @Test func clearedReferencesOfADeleteAreUpdates() throws {
-        let container = try makeMemoryContainer(HistoryTrip.self)
+    @Test(arguments: StoreKind.all) func clearedReferencesOfADeleteAreUpdates(store: StoreKind) throws {
+        let container = try store.makeContainer(HistoryTrip.self)
         let context = ModelContext(container)
         let trip = HistoryTrip(name: "Cairo", destination: "Egypt")
         let hotel = HistoryAccommodation(placeName: "Nile Hotel")
@@ -166,8 +165,8 @@ import Testing
         #expect(update?.containsAttribute(\.trip) == true)
     }
 
-    @Test func anUpsertIsAnUpdateOfTheStoredRow() throws {
-        let container = try makeMemoryContainer(HistoryTrip.self)
+    @Test(arguments: StoreKind.all) func anUpsertIsAnUpdateOfTheStoredRow(store: StoreKind) throws {
+        let container = try store.makeContainer(HistoryTrip.self)
         let context = ModelContext(container)
         context.insert(HistoryTrip(name: "Kyoto", destination: "Japan"))
         try context.save()
@@ -179,8 +178,8 @@ import Testing
         #expect(changes.first?.changedPersistentIdentifier == stored)
     }
 
-    @Test func aFailedSaveRecordsNothing() throws {
-        let container = try makeMemoryContainer(HistoryTrip.self)
+    @Test(arguments: StoreKind.all) func aFailedSaveRecordsNothing(store: StoreKind) throws {
+        let container = try store.makeContainer(HistoryTrip.self)
         let context = ModelContext(container)
         context.insert(HistoryTrip(name: "Quito", destination: "Ecuador"))
         try context.save()
@@ -192,8 +191,8 @@ import Testing
         #expect(try history(container).count == 2)
     }
 
-    @Test func didSaveCarriesTheTokenOfTheSave() throws {
-        let container = try makeMemoryContainer(HistoryNote.self)
+    @Test(arguments: StoreKind.all) func didSaveCarriesTheTokenOfTheSave(store: StoreKind) throws {
+        let container = try store.makeContainer(HistoryNote.self)
         let context = ModelContext(container)
         context.insert(HistoryNote(text: "a"))
         try context.save()

@@ -1,0 +1,205 @@
+import Foundation
+import SwiftDataCore
+
+/// The store's history: one row per saved transaction in `_swiftdata_history`, in the configuration's PostgreSQL
+/// schema, inserted by the save's own transaction, so that a save's changes and their history commit together or
+/// not at all. The changes are one `bytea` per transaction (see `HistoryPayload`), as on SQLite.
+///
+/// A row's `number`, its token, comes from the table's identity sequence, which every instance on the database
+/// shares, so no two instances mint the same number. Numbers also grow in commit order, so that "everything after
+/// token T" never misses a transaction that commits later with a smaller number: a save draws its number only while
+/// it holds the transaction-level advisory lock every save of the PostgreSQL schema takes first
+/// (`PostgresRowStore.lockSaves`), and PostgreSQL releases that lock only after the commit is visible to new
+/// snapshots. So a save's number is drawn after every earlier save committed and before any later one draws its own.
+/// A save that rolls back leaves a gap; numbers are never reused, deleting history included.
+extension PostgresRowStore {
+    static let historyTable = "_swiftdata_history"
+    /// The metadata key of the highest transaction number ever deleted: fetches after an earlier one would miss
+    /// transactions.
+    static let historyDeletedKey = "history_deleted_through"
+
+    /// Whether stores opened from now on record history: on unless turned off, to measure what it costs.
+    nonisolated(unsafe) package static var keepsHistory = true
+
+    /// The history table, created when it does not exist.
+    static let historyTableDefinition = """
+        CREATE TABLE IF NOT EXISTS \(historyTable) (number bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, \
+        timestamp double precision NOT NULL, author text, bundle text NOT NULL, process text NOT NULL, \
+        changes bytea NOT NULL)
+        """
+
+    /// Creates the history table of a store opened for saving that lacks it: a new store, or one created before
+    /// the store kept history. A read-only store without one has no history.
+    static func createHistoryTable(_ connection: PostgresConnection, tables: Set<String>, allowsSave: Bool) throws {
+        guard allowsSave, !tables.contains(historyTable) else { return }
+        try connection.execute(historyTableDefinition)
+    }
+
+    /// How PostgreSQL spells a history condition: a list of numbers is one `bigint[]` parameter.
+    static let historySyntax = HistoryConditionSQL.Syntax(
+        constants: ("true", "false"),
+        isEqual: { column, value, isEqual in
+            "\(column) IS \(isEqual ? "NOT " : "")DISTINCT FROM \(value)::text"
+        },
+        numberList: { .string("{" + $0.map(String.init).joined(separator: ",") + "}") },
+        numberIn: { "number = ANY(\($0)::bigint[])" })
+
+    /// The SQL of a condition on history rows, appending its values to `parameters` (`$1`, `$2`, ...).
+    static func render(_ condition: HistoryCondition, _ parameters: inout [PostgresValue]) -> String {
+        HistoryConditionSQL.render(condition, historySyntax) { value in
+            parameters.append(PostgresValue(storing: value))
+            return "$\(parameters.count)"
+        }
+    }
+
+    package func fetchHistory(_ request: HistoryRequest) throws -> [HistoryRecord] {
+        var parameters: [PostgresValue] = [.text(Self.historyDeletedKey)]
+        var rows = "SELECT number, timestamp, author, bundle, process, changes FROM \(Self.historyTable)"
+        if let condition = request.condition { rows += " WHERE " + Self.render(condition, &parameters) }
+        let direction = request.newestFirst ? " DESC" : ""
+        rows += " ORDER BY number" + direction
+        if let limit = request.limit {
+            parameters.append(.int8(Int64(limit)))
+            rows += " LIMIT $\(parameters.count)"
+        }
+        // One statement, so that the rows and what was deleted come from one snapshot: the first column says how
+        // far history was deleted, and a row of NULLs stands for no transactions.
+        let sql = """
+            SELECT (SELECT value::bigint FROM \(Self.metadataTable) WHERE key = $1), h.* \
+            FROM (SELECT 1) AS one LEFT JOIN LATERAL (\(rows)) AS h ON true ORDER BY h.number\(direction)
+            """
+        let result = try withConnection { connection -> PostgresResult? in
+            // A read-only store created before stores kept history has no table, and no history.
+            if !allowsSave,
+                try connection.preparedQuery("SELECT to_regclass($1) IS NULL", [.text(Self.historyTable)])
+                    .bool(0, 0) == true
+            {
+                return nil
+            }
+            return try connection.preparedQuery(sql, parameters)
+        }
+        guard let result else { return [] }
+        if let expired = request.expiry(deletedThrough: try result.int64(0, 0), store: configuration.name) {
+            throw expired
+        }
+        var records: [HistoryRecord] = []
+        records.reserveCapacity(result.rowCount)
+        for row in 0..<result.rowCount {
+            guard let number = try result.int64(row, 1) else { continue }
+            records.append(
+                HistoryRecord(
+                    number: number,
+                    entry: HistoryEntry(
+                        timestamp: Date(timeIntervalSinceReferenceDate: try result.double(row, 2) ?? 0),
+                        author: try result.string(row, 3), bundleIdentifier: try result.string(row, 4) ?? "",
+                        processIdentifier: try result.string(row, 5) ?? "", changes: try result.data(row, 6) ?? Data()))
+            )
+        }
+        return records
+    }
+
+    package func deleteHistory(_ request: HistoryRequest) throws {
+        try write { transaction in
+            try (transaction as? PostgresTransaction)?.deleteHistory(where: request.condition)
+        }
+    }
+}
+
+extension PostgresTransaction {
+    /// Records a transaction (see `RowStoreTransaction.recordHistory`); its number comes from the table's identity,
+    /// drawn under the save lock (see `PostgresRowStore+History.swift`).
+    func recordHistory(_ entry: HistoryEntry) throws -> Int64 {
+        try PostgresRowStore.mapErrors {
+            let result = try connection.preparedQuery(
+                """
+                INSERT INTO \(PostgresRowStore.historyTable) (timestamp, author, bundle, process, changes) \
+                VALUES ($1, $2::text, $3, $4, $5) RETURNING number
+                """,
+                [
+                    .float8(entry.timestamp.timeIntervalSinceReferenceDate),
+                    entry.author.map(PostgresValue.text) ?? .null,
+                    .text(entry.bundleIdentifier), .text(entry.processIdentifier), .bytea(entry.changes),
+                ])
+            guard let number = try result.int64(0, 0) else {
+                throw SwiftDataError.storeError.with(reason: "recording the save's history returned no number")
+            }
+            return number
+        }
+    }
+
+    func storedValues(of keys: [Int64], entity: Schema.Entity, attributes: [Int]) throws -> [Int64: [StoreValue]] {
+        let columns = attributes.compactMap { entity.attribute(at: $0) }
+        guard !keys.isEmpty, !columns.isEmpty else { return [:] }
+        let dialect = store.dialect
+        let key = dialect.quote(PostgresRowStore.keyColumn)
+        let list = columns.map { dialect.quote($0.name) }.joined(separator: ", ")
+        var values: [Int64: [StoreValue]] = [:]
+        values.reserveCapacity(keys.count)
+        try PostgresRowStore.mapErrors(model: entity.name) {
+            for chunk in keys.chunked(by: 10_000) {
+                let result = try connection.query(
+                    "SELECT \(key), \(list) FROM \(dialect.quote(entity.name)) WHERE \(key) IN \(PostgresRowStore.keyList(chunk))"
+                )
+                let reader = PostgresRowReader(result)
+                for row in 0..<result.rowCount {
+                    reader.row = row
+                    values[try reader.int64(0)] = try columns.enumerated().map { offset, attribute in
+                        try reader.preservedValue(
+                            of: attribute, column: Int32(offset + 1), readExternal: readExternal)
+                    }
+                }
+            }
+        }
+        return values
+    }
+
+    /// The data of an externally stored value, read in this transaction (before the delete removes it).
+    private func readExternal(_ reference: String) throws -> Data {
+        let result = try connection.preparedQuery(
+            "SELECT data FROM \(PostgresRowStore.externalTable) WHERE id = $1", [.text(reference)])
+        guard result.rowCount == 1, let data = try result.data(0, 0) else {
+            throw SwiftDataError.storeError.with(
+                reason: "the externally stored value \(reference) is missing from \(PostgresRowStore.externalTable)",
+                suggestion: "Restore the database from a backup")
+        }
+        return data
+    }
+
+    /// Deletes the history rows `condition` selects (all of them without one), and notes the highest number
+    /// deleted, so that fetches after an earlier token know they would miss transactions. Numbers come from a
+    /// sequence, so deleting the newest rows reuses none.
+    func deleteHistory(where condition: HistoryCondition?) throws {
+        var parameters: [PostgresValue] = []
+        let filter = condition.map { " WHERE " + PostgresRowStore.render($0, &parameters) } ?? ""
+        try PostgresRowStore.mapErrors {
+            let deleted = try connection.preparedQuery(
+                "WITH deleted AS (DELETE FROM \(PostgresRowStore.historyTable)\(filter) RETURNING number) "
+                    + "SELECT max(number) FROM deleted", parameters)
+            guard let through = try deleted.int64(0, 0) else { return }
+            try noteDeleted(through: through)
+        }
+    }
+
+    /// Deletes the whole history when the store is erased: every token of the erased history expires, so a reader
+    /// learns that what it knew is gone. The number noted is one the sequence hands out now, past every
+    /// transaction's.
+    func eraseHistory() throws {
+        let table = PostgresRowStore.historyTable
+        try PostgresRowStore.mapErrors {
+            try connection.execute("DELETE FROM \(table)")
+            let result = try connection.query(
+                "SELECT nextval(pg_get_serial_sequence('\(table)', 'number'))")
+            guard let through = try result.int64(0, 0) else { return }
+            try noteDeleted(through: through)
+        }
+    }
+
+    /// Records that history was deleted up to `through`, unless it was deleted further before.
+    private func noteDeleted(through: Int64) throws {
+        try connection.preparedQuery(
+            """
+            INSERT INTO \(PostgresRowStore.metadataTable) AS m (key, value) VALUES ($1, $2) ON CONFLICT (key) \
+            DO UPDATE SET value = greatest(m.value::bigint, excluded.value::bigint)::text
+            """, [.text(PostgresRowStore.historyDeletedKey), .text(String(through))])
+    }
+}

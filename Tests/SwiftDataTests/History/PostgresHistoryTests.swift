@@ -1,0 +1,148 @@
+import Foundation
+import PostgresTestSupport
+import SharedTestModels
+import SwiftData
+import Synchronization
+import Testing
+
+@testable import SwiftDataCore
+@testable import SwiftDataPostgres
+
+/// What only the PostgreSQL store's history does: its SQL, tokens minted by the database for every instance in
+/// commit order, a table added to a store made before history, and `PostgresStore` as a `HistoryProviding`. The
+/// history suites run on it too (`StoreKind`).
+@Suite(.enabled(if: PostgresTestServer.isAvailable)) struct PostgresHistoryTests {
+    @Test func conditionsRenderAsSQL() throws {
+        let date = Date(timeIntervalSinceReferenceDate: 1000)
+        var parameters: [PostgresValue] = []
+        let sql = PostgresRowStore.render(
+            .and(.number(.greater, 3), .or(.text(.author, isEqual: true, "widget"), .not(.timestamp(.less, date)))),
+            &parameters)
+        #expect(sql == "(number > $1 AND (author IS NOT DISTINCT FROM $2::text OR NOT timestamp < $3))")
+        #expect(parameters == [.int8(3), .text("widget"), .float8(1000)])
+        parameters = []
+        #expect(
+            PostgresRowStore.render(.or(.numbers([4, 7]), .text(.processIdentifier, isEqual: false, nil)), &parameters)
+                == "(number = ANY($1::bigint[]) OR process IS DISTINCT FROM $2::text)")
+        #expect(parameters == [.text("{4,7}"), .null])
+        parameters = []
+        #expect(PostgresRowStore.render(.constant(false), &parameters) == "false" && parameters.isEmpty)
+    }
+
+    /// Instances on one database save at once while a reader keeps fetching what came after the last token it saw:
+    /// every token is new and larger than those committed before it, so the reader sees every transaction once.
+    @Test func instancesMintTokensInCommitOrderAndAReaderMissesNone() throws {
+        let location = StoreKind.postgres.location()
+        let writers = 3
+        let saves = 15 * ProcessRaceTests.rounds
+        let containers = try (0...writers).map { _ in try location.container(HistoryNote.self) }
+        let finished = Atomic(0)
+        let seen = Mutex<[Int64]>([])
+        let failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: writers + 1) { index in
+            do {
+                if index < writers {
+                    let context = ModelContext(containers[index])
+                    context.author = "writer \(index)"
+                    for save in 0..<saves {
+                        context.insert(HistoryNote(text: "\(index)-\(save)"))
+                        try context.save()
+                    }
+                    finished.add(1, ordering: .releasing)
+                    return
+                }
+                let context = ModelContext(containers[index])
+                var last: DefaultHistoryToken?
+                while true {
+                    let done = finished.load(ordering: .acquiring) == writers
+                    var descriptor = HistoryDescriptor<DefaultHistoryTransaction>()
+                    if let last { descriptor.predicate = #Predicate { $0.token > last } }
+                    let transactions = try context.fetchHistory(descriptor)
+                    seen.withLock { $0 += transactions.map(\.transactionIdentifier) }
+                    last = transactions.last?.token ?? last
+                    if done { return }
+                }
+            } catch {
+                failures.withLock { $0.append("\(index): \(error)") }
+            }
+        }
+        #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 })")
+        let all = try history(containers[0])
+        let numbers = all.map(\.transactionIdentifier)
+        #expect(all.count == writers * saves)
+        #expect(Set(numbers).count == numbers.count, "no two instances minted the same token")
+        #expect(numbers == numbers.sorted())
+        #expect(seen.withLock { $0 } == numbers, "the reader saw every transaction once, in order")
+    }
+
+    /// A store whose schema was made before stores kept history: a read-only store has none, and the first store
+    /// opened for saving adds the table and records from then on.
+    @Test func aStoreMadeBeforeHistoryGetsItsTable() throws {
+        let location = StoreKind.postgres.location()
+        do {
+            let context = ModelContext(try location.container(HistoryNote.self))
+            context.insert(HistoryNote(text: "old"))
+            try context.save()
+        }
+        let connection = try PostgresConnection(PostgresTestServer.shared().superuserConnectionString)
+        try connection.execute("DROP TABLE \"\(location.postgresSchema)\".\(PostgresRowStore.historyTable)")
+
+        let reader = try location.container(HistoryNote.self, allowsSave: false)
+        #expect(try history(reader).isEmpty)
+        #expect(try ModelContext(reader).fetchCount(FetchDescriptor<HistoryNote>()) == 1)
+
+        let container = try location.container(HistoryNote.self)
+        let context = ModelContext(container)
+        context.insert(HistoryNote(text: "new"))
+        try context.save()
+        #expect(try history(container).map(\.changes.count) == [1])
+        #expect(try history(reader).count == 1, "the read-only store sees the table once it exists")
+    }
+
+    /// `PostgresStore` provides its history through `HistoryProviding`, as `DefaultStore` does.
+    @Test func thePostgresStoreProvidesItsHistory() throws {
+        let location = StoreKind.postgres.location()
+        let container = try location.container(HistoryNote.self)
+        let context = ModelContext(container)
+        context.author = "planner"
+        for text in ["a", "b"] {
+            context.insert(HistoryNote(text: text))
+            try context.save()
+        }
+        guard let configuration = try location.configuration(Schema([HistoryNote.self])) as? PostgresConfiguration
+        else { throw CocoaError(.featureUnsupported) }
+        let store = try PostgresStore(configuration, migrationPlan: nil)
+        #expect(PostgresStore.historyType == DefaultHistoryTransaction.self)
+        let transactions = try store.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>())
+        #expect(transactions == (try history(container)))
+        let first = transactions[0].token
+        try store.deleteHistory(
+            HistoryDescriptor<DefaultHistoryTransaction>(predicate: #Predicate { $0.token <= first }))
+        #expect(try history(container).map(\.transactionIdentifier) == [transactions[1].transactionIdentifier])
+    }
+
+    /// A container with an SQLite store and a PostgreSQL store: one history, each store's transactions with tokens
+    /// of their own.
+    @Test func aContainerOfBothStoresHasTheHistoryOfEach() throws {
+        let directory = TemporaryDirectory()
+        let location = StoreKind.postgres.location()
+        let container = try ModelContainer(
+            for: HistoryTrip.self, HistoryNote.self,
+            configurations: ModelConfiguration(
+                "trips", schema: Schema([HistoryTrip.self]), url: directory.store("trips")),
+            PostgresConfiguration(
+                "notes", url: try PostgresTestServer.shared().url, schema: Schema([HistoryNote.self]),
+                postgresSchema: location.postgresSchema))
+        let context = ModelContext(container)
+        context.insert(HistoryTrip(name: "Bern", destination: "Switzerland"))
+        context.insert(HistoryNote(text: "chocolate"))
+        try context.save()
+        let transactions = try history(container)
+        let trips = try #require(container.storeIdentifier(forConfigurationNamed: "trips"))
+        let notes = try #require(container.storeIdentifier(forConfigurationNamed: "notes"))
+        #expect(Set(transactions.map(\.storeIdentifier)) == [trips, notes])
+        #expect(transactions.allSatisfy { $0.changes.count == 1 })
+        let noteToken = try #require(transactions.first { $0.storeIdentifier == notes }?.token)
+        #expect(try history(container, #Predicate { $0.token >= noteToken }).map(\.storeIdentifier) == [notes])
+    }
+}
