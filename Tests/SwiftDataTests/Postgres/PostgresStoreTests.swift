@@ -34,7 +34,10 @@ import Testing
         let tables = try inspect(
             "SELECT tablename FROM pg_tables WHERE schemaname = $1 ORDER BY tablename", [.text(location.postgresSchema)]
         )
-        #expect(tables == ["Counter", "_swiftdata_external", "_swiftdata_metadata", "_swiftdata_sequence"])
+        #expect(
+            tables == [
+                "Counter", "_swiftdata_external", "_swiftdata_history", "_swiftdata_metadata", "_swiftdata_sequence",
+            ])
         #expect(
             try inspect("SELECT label, value FROM \"\(location.postgresSchema)\".\"Counter\"") == ["one|0"])
         // Another schema of the same database is another store.
