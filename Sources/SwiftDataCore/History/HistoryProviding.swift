@@ -2,8 +2,9 @@ import Foundation
 
 /// What a store offers to provide history: fetching and deleting its transactions.
 ///
-/// `DefaultStore` conforms, with `DefaultHistoryTransaction`s. A store of your own (`DataStore`) may declare it, but
-/// `ModelContext.fetchHistory(_:)` does not consult it yet: a container's history is that of its default stores.
+/// `DefaultStore` and `PostgresStore` conform, with `DefaultHistoryTransaction`s. A store of your own (`DataStore`)
+/// that conforms is asked by `ModelContext.fetchHistory(_:)` and `deleteHistory(_:)` for descriptors of its
+/// `HistoryType`; a store of your own that does not conform has no history.
 public protocol HistoryProviding {
     /// The type of the store's transactions.
     associatedtype HistoryType: HistoryTransaction
