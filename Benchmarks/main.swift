@@ -10,6 +10,7 @@
 // each child runs under valgrind's callgrind, which counts the instructions of the timed part (see `Callgrind`).
 import Foundation
 import SwiftData
+import SwiftDataPostgres
 
 let options: Options
 do {
@@ -25,6 +26,7 @@ do {
 
 // A measure of what history costs (the README's benchmark section has the figures).
 SQLiteStore.keepsHistory = !options.withoutHistory
+PostgresRowStore.keepsHistory = !options.withoutHistory
 
 do {
     if let url = options.postgres {
