@@ -29,6 +29,32 @@ import Testing
         #expect(PostgresRowStore.render(.constant(false), &parameters) == "false" && parameters.isEmpty)
     }
 
+    /// The store itself selects, orders and limits by a request's condition (nothing filters its answer after it).
+    @Test func theStoreSelectsByConditionsItself() throws {
+        let container = try StoreKind.postgres.makeContainer(HistoryNote.self)
+        let context = ModelContext(container)
+        for author in ["app", "widget", "app"] {
+            context.author = author
+            context.insert(HistoryNote(text: author))
+            try context.save()
+        }
+        let store = try #require(container.stores.first as? PostgresRowStore)
+        let all = try store.fetchHistory(HistoryRequest())
+        #expect(all.map(\.entry.author) == ["app", "widget", "app"])
+        let numbers = all.map(\.number)
+        #expect(
+            try store.fetchHistory(HistoryRequest(condition: .text(.author, isEqual: true, "app"))).map(\.number)
+                == [numbers[0], numbers[2]])
+        #expect(
+            try store.fetchHistory(HistoryRequest(condition: .number(.greater, numbers[0]), limit: 1)).map(\.number)
+                == [numbers[1]])
+        #expect(try store.fetchHistory(HistoryRequest(limit: 1, newestFirst: true)).map(\.number) == [numbers[2]])
+        #expect(
+            try store.fetchHistory(HistoryRequest(condition: .timestamp(.greaterOrEqual, all[1].entry.timestamp)))
+                .map(\.number) == [numbers[1], numbers[2]])
+        #expect(try store.fetchHistory(HistoryRequest(condition: .numbers([numbers[1]]))).map(\.number) == [numbers[1]])
+    }
+
     /// Instances on one database save at once while a reader keeps fetching what came after the last token it saw:
     /// every token is new and larger than those committed before it, so the reader sees every transaction once.
     @Test func instancesMintTokensInCommitOrderAndAReaderMissesNone() throws {
