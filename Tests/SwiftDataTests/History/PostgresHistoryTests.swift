@@ -101,6 +101,50 @@ import Testing
         #expect(seen.withLock { $0 } == numbers, "the reader saw every transaction once, in order")
     }
 
+    /// A save whose process dies after its history row was inserted, before it commits, leaves neither its changes
+    /// nor its history, and the next save takes a later number: PostgreSQL's side of SQLite's killed-save test. A
+    /// trigger the test adds holds the save right after its history row is inserted.
+    @Test func aSaveKilledAfterRecordingItsHistoryLeavesNeither() throws {
+        let location = StoreKind.postgres.location()
+        let container = try location.container(Visit.self)
+        let context = ModelContext(container)
+        context.insert(Visit(name: "kept"))
+        try context.save()
+        let admin = try PostgresConnection(PostgresTestServer.shared().superuserConnectionString)
+        let schema = "\"\(location.postgresSchema)\""
+        try admin.execute(
+            """
+            CREATE FUNCTION \(schema).hold() RETURNS trigger LANGUAGE plpgsql AS $$ \
+            BEGIN PERFORM pg_sleep(60); RETURN NULL; END $$; \
+            CREATE TRIGGER hold AFTER INSERT ON \(schema).\(PostgresRowStore.historyTable) \
+            FOR EACH ROW EXECUTE FUNCTION \(schema).hold()
+            """)
+        let writer = try location.runChild(["insert-and-save", "lost"])
+        let held =
+            "SELECT pid FROM pg_stat_activity WHERE wait_event = 'PgSleep' AND query LIKE 'INSERT INTO _swiftdata_history%'"
+        let deadline = Date().addingTimeInterval(60)
+        var backend: Int64?
+        while backend == nil, Date() < deadline {
+            let result = try admin.execute(held)
+            backend = result.rowCount > 0 ? try result.int64(0, 0) : nil
+            if backend == nil { usleep(20_000) }
+        }
+        kill(writer.processIdentifier, SIGKILL)
+        writer.waitUntilExit()
+        // The server ends the dead client's session (it would notice the lost connection when the trigger returns).
+        if let backend { try admin.execute("SELECT pg_terminate_backend(\(backend))") }
+        try admin.execute("DROP TRIGGER hold ON \(schema).\(PostgresRowStore.historyTable)")
+        try #require(backend != nil, "the save was held after recording its history")
+
+        #expect(try ModelContext(container).fetch(FetchDescriptor<Visit>()).map(\.name) == ["kept"])
+        let before = try history(container)
+        #expect(before.map(\.changes.count) == [1])
+        context.insert(Visit(name: "after"))
+        try context.save()
+        let numbers = try history(container).map(\.transactionIdentifier)
+        #expect(numbers.count == 2 && numbers[1] > numbers[0])
+    }
+
     /// A store whose schema was made before stores kept history: a read-only store has none, and the first store
     /// opened for saving adds the table and records from then on.
     @Test func aStoreMadeBeforeHistoryGetsItsTable() throws {
