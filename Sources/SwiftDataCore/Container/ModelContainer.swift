@@ -81,6 +81,8 @@ public class ModelContainer: Equatable, @unchecked Sendable, CustomDebugStringCo
         self.recordedConfigurations = Mutex(Set(configurations.compactMap(ModelContainer.modelConfiguration)))
         self.bindings = bindings
         self.stores = stores
+        // A store told of other processes' commits passes them on at once, without waiting for the watcher.
+        for store in stores { store.onExternalChange { [weak self] in self?.checkForExternalChanges() } }
     }
 
     /// The context bound to the main actor, with autosave on. The container and its main context keep each

@@ -46,6 +46,10 @@ package protocol RowStore: AnyObject, Sendable {
     func readExternal(_ reference: String) throws -> Data
     /// Whether another process committed to the store since the last call.
     func hasExternalChanges() -> Bool
+    /// Asks the store to call `handler`, on any thread, as soon as it learns that another process committed, for a
+    /// store that is told of those commits (a PostgreSQL store's `NOTIFY`) rather than finding them when checked.
+    /// Stores without such news ignore it, and are checked with `hasExternalChanges`.
+    func onExternalChange(_ handler: @escaping @Sendable () -> Void)
     /// The identifier of the model whose key is `key`, when `mapsIdentifiers`.
     func persistentIdentifier(forKey key: Int64, entity: Schema.Entity) -> PersistentIdentifier
     /// The key of the model with an identifier of this store, when `mapsIdentifiers`.
@@ -84,6 +88,9 @@ extension RowStore {
     package func initializeState(for editingState: EditingState) {}
 
     package func invalidateState(for editingState: EditingState) {}
+
+    /// A store finds other processes' commits only when checked.
+    package func onExternalChange(_ handler: @escaping @Sendable () -> Void) {}
 
     /// A store keeps no history unless it says so.
     package var recordsHistory: Bool { false }
