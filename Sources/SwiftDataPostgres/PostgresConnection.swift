@@ -14,6 +14,8 @@ package final class PostgresConnection {
     package private(set) var endpoint: PostgresEndpoint
     /// Called with the SQL of every statement about to be prepared or run from text (for tests and diagnostics).
     package var observer: ((String) -> Void)?
+    /// Session settings (such as `search_path`) that `reset()` makes again on the new session.
+    package var sessionSetup: ((PostgresConnection) throws -> Void)?
     private var parameters = PostgresParameters()
     private var statements: [StatementKey: PostgresStatement] = [:]
     private var statementCount = 0
@@ -67,6 +69,9 @@ package final class PostgresConnection {
     /// The server process serving this connection (for `pg_terminate_backend` and notifications' senders).
     package var backendPID: Int32 { PQbackendPID(handle) }
 
+    /// The connection's socket (for tests that break it).
+    package var socket: Int32 { PQsocket(handle) }
+
     /// Connects again with the same parameters, after the connection broke. Statements prepared before are gone.
     package func reset() throws {
         PQreset(handle)
@@ -75,6 +80,7 @@ package final class PostgresConnection {
         guard PQstatus(handle) == CONNECTION_OK else { throw Self.connectionError(handle, fallback: endpoint) }
         endpoint = PostgresEndpoint(connection: handle)
         try configureSession()
+        try sessionSetup?(self)
     }
 
     /// Dates in text results are parsed in ISO form; a server configured otherwise is told to use it.

@@ -79,6 +79,8 @@ package final class PostgresConnectionPool: @unchecked Sendable {
         do {
             let connection = try PostgresConnection(connectionString)
             try setup(connection)
+            // A connection reset after it broke (see `PostgresConnection.transaction`) needs its settings again.
+            connection.sessionSetup = setup
             return connection
         } catch {
             condition.withLock {

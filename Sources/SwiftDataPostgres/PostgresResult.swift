@@ -13,7 +13,7 @@ package final class PostgresResult {
     /// The number of columns.
     package let columnCount: Int
     /// Each column's type and whether its values are binary.
-    private let columns: [(type: PostgresType, isBinary: Bool)]
+    let columns: [(type: PostgresType, isBinary: Bool)]
 
     init(_ handle: OpaquePointer) {
         self.handle = handle

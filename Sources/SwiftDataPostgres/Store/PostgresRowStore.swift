@@ -10,7 +10,7 @@ import Synchronization
 ///
 /// - **Connections.** A pool of `maximumConnections` (4 by default) serves fetches and saves; a fetch reads its
 ///   whole result, then returns the connection before the context builds models. One more connection listens for
-///   other instances' saves (`LISTEN`/`NOTIFY`).
+///   other instances' saves (`LISTEN`/`NOTIFY`) and passes each on to the container at once (`onExternalChange`).
 /// - **Saves.** A save is one transaction at `READ COMMITTED` that first takes a transaction-level advisory lock of
 ///   the PostgreSQL schema, so saves of every process run one after another, as SQLite's writers do: each sees every
 ///   save committed before it, no save can fail with a serialization failure, and fetches never wait. The
@@ -46,17 +46,26 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
     private var listener: PostgresListener?
     /// What this instance sends with its notifications, to tell them from other instances'.
     private let instance = UUID().uuidString
-    /// The translations of fetch requests made so far, by request shape.
-    private let plans = PlanCache<PreparedPlan>()
+    /// Called with the connection of each save as it begins (for tests that break it).
+    package var willSave: ((PostgresConnection) -> Void)?
+    /// The fetch requests prepared so far (translated and their SQL written), by request shape.
+    private let plans = PlanCache<PostgresPreparedSelect>()
 
     static let keyColumn = StoreLayout.keyColumn
     static let metadataTable = "_swiftdata_metadata"
     static let sequenceTable = "_swiftdata_sequence"
     static let externalTable = "_swiftdata_external"
 
-    /// A flag set from the listener's thread.
+    /// A flag set from the listener's thread, and whom to tell at once (`onExternalChange`).
     private final class ChangeFlag: Sendable {
         let value = Atomic(false)
+        let handler = Mutex<(@Sendable () -> Void)?>(nil)
+
+        /// Another instance committed: sets the flag and calls the handler, on the listener's thread.
+        func raise() {
+            value.store(true, ordering: .releasing)
+            handler.withLock { $0 }?()
+        }
     }
 
     /// Connects to the configuration's database, creates or migrates the store's tables (through the plan's
@@ -93,7 +102,7 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
             try PostgresListener(configuration.url, channels: [Self.channel(configuration.postgresSchema)]) { event in
                 switch event {
                 case .notification(let notification) where notification.payload == instance: return
-                case .notification, .reconnected: flag.value.store(true, ordering: .releasing)
+                case .notification, .reconnected: flag.raise()
                 }
             }
         }
@@ -154,14 +163,14 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
 
     package func prepare<T: PersistentModel>(_ request: FetchRequest<T>) -> FetchPlan {
         let prepared =
-            FetchShape(request).map { shape in plans.plan(for: shape) { PreparedPlan(plan(request)) } }
-            ?? PreparedPlan(plan(request))
+            FetchShape(request).map { shape in plans.plan(for: shape) { PostgresPreparedSelect(request, store: self) } }
+            ?? PostgresPreparedSelect(request, store: self)
         return FetchPlan(coverage: prepared.plan.coverage, prepared: prepared)
     }
 
-    /// The translation `prepare` kept for a request's shape, or, for a plan another store made, a new one.
-    private func selectPlan<T: PersistentModel>(_ request: FetchRequest<T>, _ plan: FetchPlan) -> SelectPlan {
-        (plan.prepared as? PreparedPlan)?.plan ?? self.plan(request)
+    /// What `prepare` made of a request, or, for a plan another store made, what this store makes of it now.
+    private func prepared<T: PersistentModel>(_ request: FetchRequest<T>, _ plan: FetchPlan) -> PostgresPreparedSelect {
+        plan.prepared as? PostgresPreparedSelect ?? PostgresPreparedSelect(request, store: self)
     }
 
     package func fetch<T: PersistentModel>(
@@ -170,7 +179,7 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
         // Each result is read whole, and the connection returned, before models are built from it: building one
         // may fetch again.
         var results: [PostgresResult] = []
-        let statements = selectStatements(request, plan: selectPlan(request, plan))
+        let statements = prepared(request, plan).statements(for: request, store: self)
         try withConnection { connection in
             for statement in statements {
                 results.append(try Self.mapErrors(model: request.entity.name) { try run(statement, on: connection) })
@@ -256,16 +265,7 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
             try fetch(request, plan: plan) { _, _ in count += 1 }
             return count
         }
-        let selectPlan = selectPlan(request, plan)
-        let statement: SQLStatement
-        if request.fetchLimit != nil || request.fetchOffset != nil {
-            var inner = selectStatements(request, plan: selectPlan)[0]
-            inner.sql = "SELECT count(*) FROM (\(inner.sql)) AS counted"
-            statement = inner
-        } else {
-            statement = SQLGenerator.statement(
-                of: .count(from: request.entity.name, condition: selectPlan.predicate?.condition), in: dialect)
-        }
+        let statement = prepared(request, plan).countStatement(for: request, store: self)
         return try withConnection { connection in
             let result = try Self.mapErrors(model: request.entity.name) { try run(statement, on: connection) }
             return Int(try result.int64(0, 0) ?? 0)
@@ -286,19 +286,38 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
         defer { isWriting = false }
         let isShared = shared != nil
         return try withConnection { connection in
-            try connection.transaction(isolation: .readCommitted, attempts: 1) { connection in
-                if !isShared { try Self.lockSaves(connection, postgresSchema: configuration.postgresSchema) }
-                let result = try body(PostgresTransaction(store: self, connection: connection))
-                if !isShared { try connection.notify(Self.channel(configuration.postgresSchema), payload: instance) }
-                return result
+            willSave?(connection)
+            // Set once the body and the notification ran: a lost connection after that was lost at the COMMIT.
+            var written: (transaction: Int64, result: Result)?
+            do {
+                return try connection.transaction(isolation: .readCommitted, attempts: 1) { connection in
+                    let transaction =
+                        isShared
+                        ? nil : try Self.lockSaves(connection, postgresSchema: configuration.postgresSchema)
+                    let result = try body(PostgresTransaction(store: self, connection: connection))
+                    if !isShared {
+                        try connection.notify(Self.channel(configuration.postgresSchema), payload: instance)
+                    }
+                    if let transaction { written = (transaction, result) }
+                    return result
+                }
+            } catch let error as PostgresError where error.kind == .connectionLost {
+                guard let written else { throw error }
+                try Self.confirmCommit(of: written.transaction, on: connection, lost: error)
+                return written.result
             }
         }
     }
 
-    /// Takes the lock every save of the PostgreSQL schema's stores takes, until the transaction ends.
-    static func lockSaves(_ connection: PostgresConnection, postgresSchema: String) throws {
-        try connection.preparedQuery(
-            "SELECT pg_advisory_xact_lock(hashtext($1))", [.text("swiftdata:" + postgresSchema)])
+    /// Takes the lock every save of the PostgreSQL schema's stores takes, until the transaction ends; returns the
+    /// transaction's identifier (`txid_current()`, in the same statement), which tells after a lost COMMIT whether
+    /// it committed (`confirmCommit`).
+    @discardableResult
+    static func lockSaves(_ connection: PostgresConnection, postgresSchema: String) throws -> Int64 {
+        let result = try connection.preparedQuery(
+            "SELECT txid_current() FROM (SELECT pg_advisory_xact_lock(hashtext($1))) AS locked",
+            [.text("swiftdata:" + postgresSchema)])
+        return try result.int64(0, 0) ?? 0
     }
 
     /// Empties the store's tables with `TRUNCATE`, which gives their space back at once (fetches of other
@@ -336,6 +355,12 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
         externalChange.value.exchange(false, ordering: .acquiringAndReleasing)
     }
 
+    /// The listener calls `handler` as soon as another instance's notification arrives (after setting what
+    /// `hasExternalChanges` reports), so that contexts and observers hear of it without waiting for a timer.
+    package func onExternalChange(_ handler: @escaping @Sendable () -> Void) {
+        externalChange.handler.withLock { $0 = handler }
+    }
+
     // MARK: SQL
 
     /// What SQL runs of a request: the predicate's translation (exact, or a superset of its rows), and the
@@ -346,15 +371,6 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
 
         var coverage: FetchCoverage {
             FetchCoverage(predicate: predicate?.isExact ?? true, sort: orderings != nil)
-        }
-    }
-
-    /// What `prepare` keeps per request shape: the translation (the SQL is written per request).
-    final class PreparedPlan: Sendable {
-        let plan: SelectPlan
-
-        init(_ plan: SelectPlan) {
-            self.plan = plan
         }
     }
 
@@ -380,26 +396,6 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
             Log.warningOnce("sorting \(entity.name) happens in memory: \(error)")
         }
         return SelectPlan(predicate: translation, orderings: orderings)
-    }
-
-    /// The `SELECT` statements of a request: one, or one per chunk of requested keys. When the plan does not cover
-    /// the whole request, they select a superset of its rows, unwindowed (see `FetchCoverage`).
-    func selectStatements<T: PersistentModel>(_ request: FetchRequest<T>, plan: SelectPlan) -> [SQLStatement] {
-        var columns: [String] = []
-        for property in request.properties {
-            if let column = columnName(of: property, in: request.entity) { columns.append(column) }
-        }
-        var select = SQLSelect.fetch(
-            from: request.entity.name, columns: columns, condition: plan.predicate?.condition,
-            orderings: plan.orderings ?? [], limit: request.fetchLimit, offset: request.fetchOffset,
-            isComplete: plan.coverage.isComplete)
-        guard let keys = request.keys else { return [SQLGenerator.statement(of: select, in: dialect)] }
-        let condition = select.condition
-        return keys.chunked(by: 10_000).map { chunk in
-            let inChunk = SQLExpression.inList(.column(Self.keyColumn), chunk.map { .bind(.int64($0), .integer) })
-            select.condition = condition.map { .and($0, inChunk) } ?? inChunk
-            return SQLGenerator.statement(of: select, in: dialect)
-        }
     }
 }
 

@@ -299,6 +299,91 @@ import Testing
         #expect(try ModelContext(container).fetch(FetchDescriptor<Counter>()).map(\.label) == ["lived"])
     }
 
+    @Test func aConnectionLostAtTheCommitBeforeItCommittedThrowsAndARetrySavesOnce() throws {
+        let location = StoreKind.postgres.location()
+        let schema = location.postgresSchema
+        let container = try location.container(Counter.self)
+        // A deferred constraint trigger runs inside the COMMIT, before the transaction commits: it ends the session.
+        _ = try inspect(
+            """
+            CREATE FUNCTION "\(schema)".die() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN \
+            IF NEW.label = 'die' THEN PERFORM pg_terminate_backend(pg_backend_pid()); PERFORM pg_sleep(5); END IF; \
+            RETURN NEW; END $$; CREATE CONSTRAINT TRIGGER die AFTER INSERT ON "\(schema)"."Counter" \
+            DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION "\(schema)".die()
+            """)
+        let context = ModelContext(container)
+        let counter = Counter(label: "die")
+        context.insert(counter)
+        #expect {
+            try context.save()
+        } throws: { error in
+            let error = error as? SwiftDataError
+            return error?.storeCode.map { ["57P01", "08006"].contains($0) } == true
+                && (error?.reason ?? "").contains("connection to the PostgreSQL server was lost")
+                && "\(error.map { "\($0)" } ?? "")".contains("the save was not committed")
+        }
+        #expect(context.hasChanges && context.insertedModelsArray.count == 1, "the context keeps its changes")
+        #expect(try inspect(#"SELECT count(*) FROM "\#(schema)"."Counter""#) == ["0"])
+        counter.label = "lived"
+        try context.save()
+        #expect(try ModelContext(container).fetch(FetchDescriptor<Counter>()).map(\.label) == ["lived"])
+        #expect(try inspect(#"SELECT count(*) FROM "\#(schema)"."Counter""#) == ["1"], "saved once")
+    }
+
+    @Test func aConnectionLostAtTheCommitAfterItCommittedIsASuccessNotADuplicate() throws {
+        let location = StoreKind.postgres.location()
+        let schema = location.postgresSchema
+        let container = try location.container(Counter.self)
+        // A deferred constraint trigger holds the COMMIT for a while; meanwhile the client's socket is shut, so the
+        // server commits but its answer is lost.
+        _ = try inspect(
+            """
+            CREATE FUNCTION "\(schema)".slow() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN \
+            IF NEW.label = 'slow' THEN PERFORM pg_sleep(1.5); END IF; RETURN NEW; END $$; \
+            CREATE CONSTRAINT TRIGGER slow AFTER INSERT ON "\(schema)"."Counter" \
+            DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION "\(schema)".slow()
+            """)
+        let store = try #require(container.stores.first as? PostgresRowStore)
+        let shut = Flag()
+        store.willSave = { connection in
+            guard !shut.isSet else { return }
+            shut.set()
+            let socket = connection.socket
+            Thread.detachNewThread {
+                Thread.sleep(forTimeInterval: 0.5)
+                _ = shutdown(socket, Int32(SHUT_RDWR))
+            }
+        }
+        let context = ModelContext(container)
+        context.insert(Counter(label: "slow"))
+        try context.save()
+        #expect(shut.isSet)
+        #expect(!context.hasChanges, "the save committed, so it succeeded")
+        #expect(try inspect(#"SELECT label FROM "\#(schema)"."Counter""#) == ["slow"], "written once")
+        // The connection, connected again, still works in the store's schema.
+        context.insert(Counter(label: "next"))
+        try context.save()
+        #expect(
+            try ModelContext(container).fetch(FetchDescriptor<Counter>()).map(\.label).sorted() == ["next", "slow"])
+    }
+
+    @Test func aNotificationReachesTheContainerWithoutATimer() async throws {
+        let location = StoreKind.postgres.location()
+        let mine = try location.container(Visit.self)
+        let theirs = try location.container(Visit.self)
+        // No observer or context of `mine` watches for other processes' changes, so nothing checks the store: only
+        // the listener can pass the notification on.
+        let heard = Flag()
+        let subscriber = NSObject()
+        mine.changes.subscribe(subscriber) { notice in if notice.isExternal { heard.set() } }
+        let other = ModelContext(theirs)
+        other.insert(Visit(name: "there"))
+        try other.save()
+        for _ in 0..<250 where !heard.isSet { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(heard.isSet, "the other instance's save reached the container")
+        withExtendedLifetime(subscriber) {}
+    }
+
     @Test func aStatementTimeoutIsAClearError() throws {
         let location = StoreKind.postgres.location()
         let slow = try location.container(Counter.self)
