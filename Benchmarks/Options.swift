@@ -20,7 +20,8 @@ struct Options {
     static let usage = """
         USAGE: swift run -c release Benchmarks [--rows N] [--repetitions R] [--filter WORKLOADS] [--instructions]
                                                [--json] [--no-history]
-               swift run -c release Benchmarks --postgres URL [--rows N] [--repetitions R]
+               swift run -c release Benchmarks --postgres URL [--rows N] [--repetitions R] [--filter WORKLOADS]
+                                               [--instructions]
 
         Runs each workload through SwiftData and through the raw SQLite C API, and prints their median times,
         the ratio, and the peak resident memory of each side.
@@ -35,7 +36,8 @@ struct Options {
                                latency are left out: waiting costs no instructions
           --json               print the results as JSON instead of a table
           --postgres URL       run workloads 1 to 9 on the PostgreSQL database at URL instead, through
-                               SwiftData and through libpq, in schemas bench_swiftdata and bench_raw (replaced)
+                               SwiftData and through libpq, in schemas bench_swiftdata and bench_raw (replaced);
+                               with --instructions, count this process's instructions (not the server's)
           --no-history         SwiftData's stores record no history of saves (they always do otherwise), to
                                compare with a run that records it
           --help               print this text

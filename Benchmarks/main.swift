@@ -30,7 +30,7 @@ PostgresRowStore.keepsHistory = !options.withoutHistory
 
 do {
     if let url = options.postgres {
-        print(try PostgresBenchmark.run(url: url, rows: options.rows, repetitions: options.repetitions))
+        print(try PostgresBenchmark.run(url: url, options: options))
     } else if let (workload, side) = options.child {
         guard let directory = options.directory else { throw ChildError("--child needs --directory") }
         try ChildProcess.run(workload, side: side, rows: options.rows, directory: URL(fileURLWithPath: directory))
