@@ -43,7 +43,7 @@ struct GeneratedModel {
     /// in a root model, `number` in a subclass, whose cases count from its own first property.
     func gets(number: String? = nil) -> [String] {
         properties.enumerated().map { index, property in
-            "case \(index): return _$\(property.name).map { $0 as Any } ?? _$linkedValue(\(number ?? "\(index)"))"
+            "case \(index): if let value = _$\(property.name) { return .loaded(value) } else { return _$linkedValue(\(number ?? "\(index)")) }"
         }
     }
 
@@ -51,10 +51,12 @@ struct GeneratedModel {
         properties.enumerated().map { index, property in
             """
             case \(index):
+                let typed = try SwiftData._storedValue(value, as: _$\(property.name), of: self, property: property)
+                _$unlink(property)
                 if _$isObserved {
-                    _$observationRegistrar.withMutation(of: self, keyPath: \\.\(property.name)) { _$\(property.name) = SwiftData._storedValue(value, as: _$\(property.name)) }
+                    _$observationRegistrar.withMutation(of: self, keyPath: \\.\(property.name)) { _$\(property.name) = typed }
                 } else {
-                    _$\(property.name) = SwiftData._storedValue(value, as: _$\(property.name))
+                    _$\(property.name) = typed
                 }
             """
         }
@@ -138,21 +140,21 @@ struct GeneratedModel {
                 "func _$store(_ property: Int, into writer: any SwiftData._RowWriter, parameter: Int32) throws",
                 cases: stores, otherwise: "try super._$store(property, into: writer, parameter: parameter)"),
             override(
-                "func _$get(_ property: Int) -> Any?", cases: gets(number: "property"),
+                "func _$get(_ property: Int) -> SwiftData._PropertyValue", cases: gets(number: "property"),
                 otherwise: "return super._$get(property)"),
             override(
-                "func _$set(_ property: Int, _ value: Any?)", cases: sets, otherwise: "super._$set(property, value)",
-                first: "_$unlink(property)"),
+                "func _$set(_ property: Int, _ value: SwiftData._PropertyValue) throws", cases: sets,
+                otherwise: "try super._$set(property, value)"),
         ]
         return members + constraints(emptyOnes: false, overriding: true)
     }
 
-    private func override(_ signature: String, cases: [String], otherwise: String, first: String? = nil)
+    private func override(_ signature: String, cases: [String], otherwise: String)
         -> DeclSyntax
     {
         ModelMacro.switchFunction(
             "\(access)override \(signature)", cases: cases, otherwise: otherwise,
-            on: "property - _$InheritedProperties.count", first: first)
+            on: "property - _$InheritedProperties.count")
     }
 
     /// Whether the class declares a designated initializer (a convenience one keeps the inherited ones).

@@ -47,10 +47,11 @@ public enum ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
                 "\(access)func _$store(_ property: Int, into writer: any SwiftData._RowWriter, parameter: Int32) throws",
                 cases: model.stores),
             switchFunction(
-                "\(access)func _$get(_ property: Int) -> Any?", cases: model.gets(), otherwise: "return nil"),
+                "\(access)func _$get(_ property: Int) -> SwiftData._PropertyValue", cases: model.gets(),
+                otherwise: "return .notLoaded"),
         ] + (model.isFinal ? model.constraints(emptyOnes: false) : []) + [
             switchFunction(
-                "\(access)func _$set(_ property: Int, _ value: Any?)", cases: model.sets, first: "_$unlink(property)")
+                "\(access)func _$set(_ property: Int, _ value: SwiftData._PropertyValue) throws", cases: model.sets)
         ]
     }
 
@@ -129,15 +130,13 @@ public enum ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
     }
 
     static func switchFunction(
-        _ signature: String, cases: [String], otherwise: String = "break", on subject: String = "property",
-        first: String? = nil
+        _ signature: String, cases: [String], otherwise: String = "break", on subject: String = "property"
     ) -> DeclSyntax {
         let body =
             cases.isEmpty
             ? (otherwise == "break" ? "" : otherwise)
             : "switch \(subject) {\n\(cases.joined(separator: "\n"))\ndefault: \(otherwise)\n}"
-        let statements = cases.isEmpty ? body : [first, body].compactMap { $0 }.joined(separator: "\n")
-        return "\(raw: signature) {\n\(raw: statements)\n}"
+        return "\(raw: signature) {\n\(raw: body)\n}"
     }
 
     // MARK: Diagnostics

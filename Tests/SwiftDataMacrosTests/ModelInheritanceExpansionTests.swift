@@ -105,27 +105,30 @@ struct ModelInheritanceExpansionTests {
                         }
                     }
 
-                    func _$get(_ property: Int) -> Any? {
+                    func _$get(_ property: Int) -> SwiftData._PropertyValue {
                         switch property {
                         case 0:
-                            return _$title.map {
-                                $0 as Any
-                            } ?? _$linkedValue(0)
+                            if let value = _$title {
+                                return .loaded(value)
+                            } else {
+                                return _$linkedValue(0)
+                            }
                         default:
-                            return nil
+                            return .notLoaded
                         }
                     }
 
-                    func _$set(_ property: Int, _ value: Any?) {
-                        _$unlink(property)
+                    func _$set(_ property: Int, _ value: SwiftData._PropertyValue) throws {
                         switch property {
                         case 0:
+                            let typed = try SwiftData._storedValue(value, as: _$title, of: self, property: property)
+                            _$unlink(property)
                             if _$isObserved {
                                 _$observationRegistrar.withMutation(of: self, keyPath: \.title) {
-                                    _$title = SwiftData._storedValue(value, as: _$title)
+                                    _$title = typed
                                 }
                             } else {
-                                _$title = SwiftData._storedValue(value, as: _$title)
+                                _$title = typed
                             }
                         default:
                             break
@@ -226,30 +229,33 @@ struct ModelInheritanceExpansionTests {
                         }
                     }
 
-                    override func _$get(_ property: Int) -> Any? {
+                    override func _$get(_ property: Int) -> SwiftData._PropertyValue {
                         switch property - _$InheritedProperties.count {
                         case 0:
-                            return _$director.map {
-                                $0 as Any
-                            } ?? _$linkedValue(property)
+                            if let value = _$director {
+                                return .loaded(value)
+                            } else {
+                                return _$linkedValue(property)
+                            }
                         default:
                             return super._$get(property)
                         }
                     }
 
-                    override func _$set(_ property: Int, _ value: Any?) {
-                        _$unlink(property)
+                    override func _$set(_ property: Int, _ value: SwiftData._PropertyValue) throws {
                         switch property - _$InheritedProperties.count {
                         case 0:
+                            let typed = try SwiftData._storedValue(value, as: _$director, of: self, property: property)
+                            _$unlink(property)
                             if _$isObserved {
                                 _$observationRegistrar.withMutation(of: self, keyPath: \.director) {
-                                    _$director = SwiftData._storedValue(value, as: _$director)
+                                    _$director = typed
                                 }
                             } else {
-                                _$director = SwiftData._storedValue(value, as: _$director)
+                                _$director = typed
                             }
                         default:
-                            super._$set(property, value)
+                            try super._$set(property, value)
                         }
                     }
                 }

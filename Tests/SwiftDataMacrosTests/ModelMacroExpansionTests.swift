@@ -198,63 +198,78 @@ struct ModelMacroExpansionTests {
                         }
                     }
 
-                    func _$get(_ property: Int) -> Any? {
+                    func _$get(_ property: Int) -> SwiftData._PropertyValue {
                         switch property {
                         case 0:
-                            return _$name.map {
-                                $0 as Any
-                            } ?? _$linkedValue(0)
+                            if let value = _$name {
+                                return .loaded(value)
+                            } else {
+                                return _$linkedValue(0)
+                            }
                         case 1:
-                            return _$email.map {
-                                $0 as Any
-                            } ?? _$linkedValue(1)
+                            if let value = _$email {
+                                return .loaded(value)
+                            } else {
+                                return _$linkedValue(1)
+                            }
                         case 2:
-                            return _$nickname.map {
-                                $0 as Any
-                            } ?? _$linkedValue(2)
+                            if let value = _$nickname {
+                                return .loaded(value)
+                            } else {
+                                return _$linkedValue(2)
+                            }
                         case 3:
-                            return _$imageData.map {
-                                $0 as Any
-                            } ?? _$linkedValue(3)
+                            if let value = _$imageData {
+                                return .loaded(value)
+                            } else {
+                                return _$linkedValue(3)
+                            }
                         default:
-                            return nil
+                            return .notLoaded
                         }
                     }
 
-                    func _$set(_ property: Int, _ value: Any?) {
-                        _$unlink(property)
+                    func _$set(_ property: Int, _ value: SwiftData._PropertyValue) throws {
                         switch property {
                         case 0:
+                            let typed = try SwiftData._storedValue(value, as: _$name, of: self, property: property)
+                            _$unlink(property)
                             if _$isObserved {
                                 _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
-                                    _$name = SwiftData._storedValue(value, as: _$name)
+                                    _$name = typed
                                 }
                             } else {
-                                _$name = SwiftData._storedValue(value, as: _$name)
+                                _$name = typed
                             }
                         case 1:
+                            let typed = try SwiftData._storedValue(value, as: _$email, of: self, property: property)
+                            _$unlink(property)
                             if _$isObserved {
                                 _$observationRegistrar.withMutation(of: self, keyPath: \.email) {
-                                    _$email = SwiftData._storedValue(value, as: _$email)
+                                    _$email = typed
                                 }
                             } else {
-                                _$email = SwiftData._storedValue(value, as: _$email)
+                                _$email = typed
                             }
                         case 2:
+                            let typed = try SwiftData._storedValue(value, as: _$nickname, of: self, property: property)
+                            _$unlink(property)
                             if _$isObserved {
                                 _$observationRegistrar.withMutation(of: self, keyPath: \.nickname) {
-                                    _$nickname = SwiftData._storedValue(value, as: _$nickname)
+                                    _$nickname = typed
                                 }
                             } else {
-                                _$nickname = SwiftData._storedValue(value, as: _$nickname)
+                                _$nickname = typed
                             }
                         case 3:
+                            let typed = try SwiftData._storedValue(value, as: _$imageData, of: self, property: property)
+                            _$unlink(property)
                             if _$isObserved {
                                 _$observationRegistrar.withMutation(of: self, keyPath: \.imageData) {
-                                    _$imageData = SwiftData._storedValue(value, as: _$imageData)
+                                    _$imageData = typed
                                 }
                             } else {
-                                _$imageData = SwiftData._storedValue(value, as: _$imageData)
+                                _$imageData = typed
                             }
                         default:
                             break

@@ -173,7 +173,7 @@ package struct RowWrite {
     package static func bindConverted(
         _ attribute: Schema.Attribute, of model: (any PersistentModel)?, into writer: any _RowWriter, parameter: Int32
     ) throws {
-        let value = model?._$get(attribute.index)
+        let value = model?._$get(attribute.index).value
         let stored = try attribute.coding?.encode(value) ?? (value.map { try StoreValue(encoding: $0) } ?? .null)
         if attribute.isExternal, case .data(let data) = stored { return try writer.bindExternal(data, parameter) }
         try writer.bind(stored, parameter)

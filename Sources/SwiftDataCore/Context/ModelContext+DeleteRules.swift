@@ -54,10 +54,10 @@ extension ModelContext {
     func cascadeDelete(from model: some PersistentModel, entity: Schema.Entity?) {
         guard let entity, entity.orderedRelationships.contains(where: { $0.deleteRule == .cascade }) else { return }
         for relationship in entity.orderedRelationships where relationship.deleteRule == .cascade {
-            if model._$get(relationship.index) == nil, model._$persistentState.status == .deleted {
+            if !model._$get(relationship.index).isLoaded, model._$persistentState.status == .deleted {
                 faultIn(model, property: relationship.index)
             }
-            let related = (model._$get(relationship.index) as? any _RelationshipValue)?._relatedModels ?? []
+            let related = model._$get(relationship.index).relatedModels ?? []
             for other in related where other._$persistentState.context === self {
                 delete(other)
             }
@@ -86,7 +86,7 @@ extension ModelContext {
                         continue
                     }
                     if let inverse = relationship.inverse, model._$persistentState.changes.contains(inverse.index) {
-                        let owners = (model._$get(inverse.index) as? any _RelationshipValue)?._relatedModels ?? []
+                        let owners = model._$get(inverse.index).relatedModels ?? []
                         let stillOwned = owners.contains {
                             $0._$persistentState.status == .deleted
                                 || deletedRows[binding.entity.name]?.contains($0._$persistentState.key) == true

@@ -282,13 +282,13 @@ extension ModelContext {
                     let linkedKey = isNew ? nil : model._$persistentState.linkedKey(property)
                     if let linkedKey, linkedKey == target { continue }
                     if !isNew, linkedKey == nil, relationship !== linking,
-                        let current = model._$get(property) as? any _RelationshipValue,
-                        current._relatedModels.first?._$persistentState.key == target
+                        let current = model._$get(property).relatedModels,
+                        current.first?._$persistentState.key == target
                     {
                         continue
                     }
                     guard let target, let destination = destinations[offset] else {
-                        model._$set(property, Optional<Any>.none as Any)
+                        try model._$set(property, .loaded(nil))
                         continue
                     }
                     // A model of a hierarchy may be registered as any class below the destination's.
@@ -297,22 +297,23 @@ extension ModelContext {
                         ? registeredModel(key: target, in: destination.binding.entity)
                         : targets[offset]?.model(target)
                     if let inverse = relationship.inverse,
-                        relationship === linking || registered.map({ $0._$get(inverse.index) != nil }) == true
+                        relationship === linking || registered.map({ $0._$get(inverse.index).isLoaded }) == true
                     {
-                        model._$set(property, nil)
+                        model.unload(property)
                         model._$persistentState.link(property, to: target)
                     } else if let registered {
-                        model._$set(property, registered)
+                        try model._$set(property, .loaded(registered))
                     } else if polymorphic[offset] {
                         // A model of a hierarchy whose row alone tells its class: found once the rows are read.
                         pending.append(PendingReference(model, property: property, relationship, key: target))
                     } else {
-                        model._$set(
-                            property, registeredOrHollow(destination.type, key: target, binding: destination.binding))
+                        try model._$set(
+                            property,
+                            .loaded(registeredOrHollow(destination.type, key: target, binding: destination.binding)))
                     }
                 } else if !coded.isEmpty, coded.contains(property) {
                     if !isNew, model._$persistentState.externalReferences?[property] == nil,
-                        model._$get(property) != nil,
+                        model._$get(property).isLoaded,
                         binding.externalAttributes.contains(property)
                     {
                         continue  // a loaded external value stays until it changes through a save
@@ -335,11 +336,11 @@ extension ModelContext {
                 }
             }
             if isNew {
-                for property in binding.lazyRelationships { model._$set(property, nil) }
+                for property in binding.lazyRelationships { model.unload(property) }
                 if isPartial {
                     // The attributes left out load together, for every such model, when one is first read.
                     for property in binding.attributeIndexes where !fetched.contains(property) {
-                        model._$set(property, nil)
+                        model.unload(property)
                     }
                     registry.noteHollow(key, of: ObjectIdentifier(T.self), in: map)
                 }
@@ -358,12 +359,12 @@ extension ModelContext {
     private func refresh(_ property: Int, of model: some PersistentModel, from reader: any _RowReader, column: Int32)
         throws
     {
-        guard let current = model._$get(property) else {
+        guard case .loaded(let current) = model._$get(property) else {
             return try model._$load(property, from: reader, column: column)
         }
         if let stored = try? StoreValue(encoding: current), reader.holds(stored, column) { return }
         try model._$load(property, from: reader, column: column)
-        model._$set(property, model._$get(property))
+        try model._$set(property, model._$get(property))
     }
 
     /// Loads an attribute that Core converts: an externally stored one the store keeps apart from the row waits for
@@ -376,7 +377,7 @@ extension ModelContext {
         if binding.externalAttributes.contains(property) {
             switch try reader.external(column) {
             case .reference(let reference):
-                model._$set(property, nil)
+                model.unload(property)
                 model._$persistentState.externalReferences = (model._$persistentState.externalReferences ?? [:])
                     .merging([property: reference]) { $1 }
                 return
@@ -386,13 +387,13 @@ extension ModelContext {
         } else {
             data = reader.isNull(column) ? nil : try reader.data(column)
         }
-        model._$set(property, try decode(data, property: property, binding: binding))
+        try model._$set(property, .loaded(decode(data, property: property, binding: binding)))
     }
 
     /// The property value of a converted attribute's stored data, through the attribute's coding.
-    func decode(_ stored: Data?, property: Int, binding: EntityBinding) throws -> Any {
+    func decode(_ stored: Data?, property: Int, binding: EntityBinding) throws -> Any? {
         if let coding = binding.entity.attribute(at: property)?.coding { return try coding.decode(stored) }
-        return stored.map { $0 as Any } ?? Optional<Any>.none as Any
+        return stored
     }
 
     /// The models with the given keys; with `inOrder`, in the order of `keys` (rows that no longer exist are
@@ -422,7 +423,7 @@ extension ModelContext {
                 // Changed relationships that live outside the row load again when next read.
                 let lazy = model._$persistentState.binding?.lazyRelationships ?? []
                 for property in lazy where model._$persistentState.changes.contains(property) {
-                    model._$set(property, nil)
+                    model.unload(property)
                 }
                 model._$persistentState.changes.removeAll()
             }

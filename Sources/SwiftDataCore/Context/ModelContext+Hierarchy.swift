@@ -113,11 +113,11 @@ extension ModelContext {
             guard let type = item.relationship.destinationType, let binding = container.binding(for: type),
                 let model = models[ObjectIdentifier(binding)]?[item.key]
             else { continue }
-            if let inverse = item.relationship.inverse, model._$get(inverse.index) != nil {
-                item.model._$set(item.property, nil)
+            if let inverse = item.relationship.inverse, model._$get(inverse.index).isLoaded {
+                item.model.unload(item.property)
                 item.model._$persistentState.link(item.property, to: item.key)
             } else {
-                item.model._$set(item.property, model)
+                item.model.setBuilt(item.property, model)
             }
         }
     }

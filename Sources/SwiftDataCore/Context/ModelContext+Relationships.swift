@@ -17,14 +17,14 @@ extension ModelContext {
     /// The value of a to-one relationship whose stored key is `key`: the registered model, a model that loads when
     /// first read, or no model. A model of a hierarchy is of the class its row names (read with one query when the
     /// context has no model of the row).
-    func reference(to key: Int64?, _ relationship: Schema.Relationship) throws -> Any {
-        guard let key else { return Optional<Any>.none as Any }
+    func reference(to key: Int64?, _ relationship: Schema.Relationship) throws -> (any PersistentModel)? {
+        guard let key else { return nil }
         let (type, binding) = try destination(of: relationship)
         if binding.entity.fetchReadsEntity {
             if let model = registeredModel(key: key, in: binding.entity) { return model }
             if let model = try models(forKeys: [key], of: binding)[key] { return model }
         }
-        func hollow<D: PersistentModel>(_ type: D.Type) -> Any {
+        func hollow<D: PersistentModel>(_ type: D.Type) -> any PersistentModel {
             registeredOrHollow(D.self, key: key, binding: binding)
         }
         return hollow(type)
@@ -36,9 +36,9 @@ extension ModelContext {
         -> (any PersistentModel)?
     {
         if let target = registeredTarget(of: relationship, key: key) { return target }
-        guard let value = try? reference(to: key, relationship) else { return nil }
-        model._$set(relationship.index, value)
-        return value as? any PersistentModel
+        guard let target = try? reference(to: key, relationship) else { return nil }
+        model.setBuilt(relationship.index, target)
+        return target
     }
 
     /// A registered model of the row `key` of `D`, or one that loads when first read.
@@ -54,7 +54,7 @@ extension ModelContext {
     func makeHollow<D: PersistentModel>(_ type: D.Type, key: Int64, binding: EntityBinding, in map: IdentityMap) -> D {
         let model = D(backingData: DefaultBackingData(for: D.self))
         registry.register(model, key: key, binding: binding, in: map)
-        for property in binding.entity.indexedProperties.indices { model._$set(property, nil) }
+        for property in binding.entity.indexedProperties.indices { model.unload(property) }
         registry.noteHollow(key, of: ObjectIdentifier(D.self), in: map)
         return model
     }
@@ -92,7 +92,7 @@ extension ModelContext {
             guard let reference = state.externalReferences?[property] else { return }
             let value = try decode(binding.store.readExternal(reference), property: property, binding: binding)
             state.externalReferences?[property] = nil
-            model._$set(property, value)
+            try model._$set(property, .loaded(value))
         }
         do {
             try read()
@@ -101,11 +101,11 @@ extension ModelContext {
                 _ = try load(M.self, keys: [state.key], binding: binding)
                 try read()
             } catch {
-                guard let attribute = binding.entity.attribute(at: property), let empty = attribute.unloadedValue
+                guard let attribute = binding.entity.attribute(at: property), attribute.unloadedValue.isLoaded,
+                    (try? model._$set(property, attribute.unloadedValue)) != nil
                 else { throw error }
                 Log.error("\(M.self).\(attribute.name) reads as empty: \(error)")
                 state.externalReferences?[property] = nil
-                model._$set(property, empty)
             }
         }
     }
@@ -138,7 +138,7 @@ extension ModelContext {
         else { return }
         var owners: [M] = [model]
         for other in registry.models(of: M.self) where other !== model {
-            if other._$get(relationship.index) == nil { owners.append(other) }
+            if !other._$get(relationship.index).isLoaded { owners.append(other) }
         }
         try loadMembers(relationship, owners: owners, destinationType, destination: destination)
     }
@@ -160,7 +160,7 @@ extension ModelContext {
             if relationship.storage == .column {
                 try loadHollowTargets(destinationType, destination: destination)
             } else {
-                let owners = models.filter { $0._$get(index) == nil }
+                let owners = models.filter { !$0._$get(index).isLoaded }
                 if !owners.isEmpty {
                     try loadMembers(relationship, owners: owners, destinationType, destination: destination)
                 }
@@ -195,11 +195,8 @@ extension ModelContext {
         for owner in owners {
             var list = members[owner._$persistentState.key] ?? []
             if let inverse = relationship.inverse { overlayPendingChanges(on: &list, owner: owner, inverse: inverse) }
-            if relationship.isToOneRelationship {
-                owner._$set(relationship.index, list.first.map { $0 as Any } ?? Optional<Any>.none as Any)
-            } else {
-                owner._$set(relationship.index, list)
-            }
+            let value: Any? = relationship.isToOneRelationship ? list.first : list
+            owner.setBuilt(relationship.index, value)
         }
     }
 
@@ -211,8 +208,8 @@ extension ModelContext {
         let pending = (registry.inserted + registry.changed).compactMap { $0 as? D }
         guard !pending.isEmpty else { return }
         for model in pending {
-            guard let value = model._$get(inverse.index) else { continue }
-            let pointsToOwner = (value as? any _RelationshipValue)?._relatedModels.contains { $0 === owner } ?? false
+            guard let related = model._$get(inverse.index).relatedModels else { continue }
+            let pointsToOwner = related.contains { $0 === owner }
             let isMember = list.contains { $0 === model }
             if pointsToOwner && !isMember { list.append(model) }
             if !pointsToOwner && isMember && isPending(model, inverse: inverse) { list.removeAll { $0 === model } }
@@ -239,11 +236,11 @@ extension ModelContext {
             }
             for relationship in candidates where state.linkedKey(relationship.index) == nil {
                 guard let inverse = relationship.inverse,
-                    let target = model._$get(relationship.index) as? any PersistentModel,
+                    let target = model._$get(relationship.index).value as? any PersistentModel,
                     target._$persistentState.status == .registered, target._$persistentState.context === self,
-                    target._$get(inverse.index) != nil
+                    target._$get(inverse.index).isLoaded
                 else { continue }
-                model._$set(relationship.index, nil)
+                model.unload(relationship.index)
                 state.link(relationship.index, to: target._$persistentState.key)
             }
         }
@@ -263,7 +260,7 @@ extension ModelContext {
                         leaving[reference.destination]?.contains(key) == true,
                         let target = registeredTarget(of: reference, key: key)
                     else { continue }
-                    model._$set(reference.index, target)
+                    model.setBuilt(reference.index, target)
                 }
             }
         }
@@ -275,10 +272,8 @@ extension ModelContext {
             return
         }
         for relationship in entity.orderedRelationships {
-            model._$set(
-                relationship.index,
-                relationship.isToOneRelationship
-                    ? Optional<Any>.none as Any : Relationships.typedArray([], of: relationship))
+            // A non-optional to-one relationship has no empty value: it keeps the model it holds, if it holds one.
+            _ = try? model._$set(relationship.index, .loaded(Relationships.emptyValue(of: relationship)))
         }
     }
 
@@ -288,13 +283,13 @@ extension ModelContext {
             !entity.orderedRelationships.isEmpty
         else { return }
         for relationship in entity.orderedRelationships {
-            guard let value = model._$get(relationship.index) as? any _RelationshipValue else { continue }
-            if entity.superentity != nil, relationship.inverse != nil, !value._relatedModels.isEmpty {
+            guard let related = model._$get(relationship.index).relatedModels else { continue }
+            if entity.superentity != nil, relationship.inverse != nil, !related.isEmpty {
                 // A subclass's initializer assigns its relationships before `super.init`, when no setter can run:
                 // their inverses are brought in step now.
-                Relationships.didChange(model, property: relationship.index, from: [], to: value._relatedModels)
+                Relationships.didChange(model, property: relationship.index, from: [], to: related)
             }
-            for related in value._relatedModels where related._$persistentState.status == .unmanaged {
+            for related in related where related._$persistentState.status == .unmanaged {
                 insert(related)
             }
         }

@@ -72,7 +72,7 @@ extension ModelContext {
                 // to-many relationships load again to include the row's members.
                 if let old = registry.anyModel(type(of: model), key: key), old !== model { registry.detach(old) }
                 registry.register(model, key: key, binding: binding, in: identityMap, isNew: true)
-                for property in binding.lazyRelationships { model._$set(property, nil) }
+                for property in binding.lazyRelationships { model.unload(property) }
                 updatedIdentifiers.append(model.persistentModelID)
             } else {
                 // A new key: no model of the context has it.
@@ -143,22 +143,21 @@ extension ModelContext {
                 for reference in references {
                     if let key = model._$persistentState.linkedKey(reference.index) {
                         if deleted[reference.destination]?.contains(key) == true {
-                            model._$set(reference.index, Optional<Any>.none as Any)
+                            model.setBuilt(reference.index, nil)
                         }
                         continue
                     }
-                    guard let value = model._$get(reference.index) as? any _RelationshipValue else { continue }
-                    let related = value._relatedModels
+                    guard let related = model._$get(reference.index).relatedModels else { continue }
                     let kept = related.filter { other in
                         !(other._$persistentState.status == .detached
                             && deleted[reference.destination]?.contains(other._$persistentState.key) == true)
                     }
                     guard kept.count != related.count else { continue }
-                    model._$set(
-                        reference.index,
-                        reference.isToOneRelationship
-                            ? (kept.first.map { $0 as Any } ?? Optional<Any>.none as Any)
-                            : Relationships.typedArray(kept, of: reference))
+                    if reference.isToOneRelationship {
+                        model.setBuilt(reference.index, kept.first)
+                    } else {
+                        model.setBuilt(reference.index, Relationships.typedArray(kept, of: reference))
+                    }
                 }
             }
         }

@@ -12,7 +12,7 @@ extension ModelContext {
     @usableFromInline
     func recordUndo(of model: any PersistentModel, property: Int) {
         guard let undoManager, undoManager.isUndoRegistrationEnabled else { return }
-        if model._$get(property) == nil, model._$persistentState.status == .registered {
+        if !model._$get(property).isLoaded, model._$persistentState.status == .registered {
             faultIn(model, property: property)
         }
         let value = model._$get(property)
@@ -25,10 +25,13 @@ extension ModelContext {
 
     /// Puts a recorded value back, recording the current one for redo. The property counts as unchanged only
     /// if it was unchanged when recorded and no save happened since.
-    private func restore(_ model: any PersistentModel, property: Int, to value: Any?, wasChanged: Bool, saves: Int) {
+    private func restore(
+        _ model: any PersistentModel, property: Int, to value: _PropertyValue, wasChanged: Bool, saves: Int
+    ) {
         guard model._$persistentState.context === self else { return }
         recordUndo(of: model, property: property)
-        model._$set(property, value)
+        // The value was read from this property, so it has the property's type.
+        if (try? model._$set(property, value)) == nil { model.unload(property) }
         guard model._$persistentState.status == .registered else { return }
         model._$persistentState.changes.remove(property)
         if wasChanged || saves != saveCount { model._$didSet(property) }
@@ -76,11 +79,11 @@ extension ModelContext {
     /// Loads every value of a model about to be deleted, so undoing the delete after a save can restore them; returns
     /// its related models (a saved delete leaves its relationships empty).
     func keepValuesForUndo(of model: some PersistentModel) -> [RelatedModels] {
-        for property in type(of: model).schemaMetadata.indices where model._$get(property) == nil {
+        for property in type(of: model).schemaMetadata.indices where !model._$get(property).isLoaded {
             faultIn(model, property: property)
         }
         return (model._$persistentState.binding?.entity.orderedRelationships ?? []).map { relationship in
-            (relationship.index, (model._$get(relationship.index) as? any _RelationshipValue)?._relatedModels ?? [])
+            (relationship.index, model._$get(relationship.index).relatedModels ?? [])
         }
     }
 
@@ -93,19 +96,17 @@ extension ModelContext {
             )
         }
         for relationship in entity.orderedRelationships {
-            model._$set(
-                relationship.index,
-                relationship.isToOneRelationship
-                    ? Optional<Any>.none as Any : Relationships.typedArray([], of: relationship))
+            // A non-optional to-one relationship has no empty value: it keeps the model it holds until set below.
+            _ = try? model._$set(relationship.index, .loaded(Relationships.emptyValue(of: relationship)))
         }
         model._$persistentState = _PersistentState()
         insert(model)
         for (index, models) in related where !models.isEmpty {
             guard let relationship = entity.relationship(at: index) else { continue }
             recordUndo(of: model, property: index)
-            model._$set(
-                index, relationship.isToOneRelationship ? models[0] : Relationships.typedArray(models, of: relationship)
-            )
+            let value: Any? =
+                relationship.isToOneRelationship ? models[0] : Relationships.typedArray(models, of: relationship)
+            model.setBuilt(index, value)
             Relationships.didChange(model, property: index, from: [], to: models)
         }
     }

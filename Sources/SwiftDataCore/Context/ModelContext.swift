@@ -185,16 +185,19 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
     // MARK: Identity
 
     /// The model with the identifier: the registered one, or one loaded from the store. When the store has no
-    /// such row, a model with that identity and no values is returned, as Apple's does.
+    /// such row, a model with that identity and no values is returned, as Apple's does. An identifier of a model
+    /// type the container's schema lacks (from another container) has no model of this context to stand for it,
+    /// and stops the program with a message, as Apple's does.
     public func model(for persistentModelID: PersistentIdentifier) -> any PersistentModel {
         applyPendingChanges()
         if let model = registeredAnyModel(for: persistentModelID) { return model }
         guard let binding = container.binding(forEntityName: persistentModelID.entityName),
             let modelType = binding.entity.modelType
         else {
-            fatalError(
-                "model(for:) was given an identifier of \(persistentModelID.entityName), which is not in this container's schema"
-            )
+            preconditionViolated(
+                "model(for:) was given an identifier of \(persistentModelID.entityName), which is not in this "
+                    + "container's schema; look it up in the context of the container it came from, or add "
+                    + "\(persistentModelID.entityName) to this container's models")
         }
         return placeholderOrLoaded(modelType, id: persistentModelID, binding: binding)
     }

@@ -142,9 +142,13 @@ final class ModelRegistry {
     }
 
     /// A model leaves the context: it is no longer the object of its row, and reads as deleted (`modelContext` is
-    /// `nil`). Its unloaded relationships read as empty from now on (see `_$fault`).
+    /// `nil`). It holds the targets of its linked relationships, which it could find only through the context; its
+    /// other unloaded relationships read as empty from now on (see `_$fault`).
     func detach(_ model: any PersistentModel) {
         let state = model._$persistentState
+        for property in state.linkedProperties {
+            if let target = model._$resolveLink(property) { model.setBuilt(property, target) }
+        }
         if let map = state.identityMap {
             map.forget(state)
             state.identityMap = nil

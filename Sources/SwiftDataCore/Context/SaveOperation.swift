@@ -50,8 +50,7 @@ struct SaveOperation {
                 relationships = bounded(modelEntity)
             }
             for relationship in relationships {
-                guard let value = model._$get(relationship.index) as? any _RelationshipValue else { continue }
-                let count = value._relatedModels.count
+                guard let count = model._$get(relationship.index).relatedModels?.count else { continue }
                 if let minimum = relationship.minimumModelCount, minimum > 0, count < minimum {
                     throw countError(
                         modelEntity, relationship, "has \(count) models, fewer than its minimum of \(minimum)")
@@ -223,12 +222,12 @@ struct SaveOperation {
     {
         try indexes(of: constraint, in: entity).map { index -> StoreValue in
             if entity.relationship(at: index) != nil {
-                guard let target = (model._$get(index) as? any _RelationshipValue)?._relatedModels.first else {
+                guard let target = model._$get(index).relatedModels?.first else {
                     return .null
                 }
                 return .int64(try key(of: target))
             }
-            return try model._$get(index).map { try StoreValue(encoding: $0) } ?? .null
+            return try model._$get(index).value.map { try StoreValue(encoding: $0) } ?? .null
         }
     }
 
@@ -257,9 +256,9 @@ struct SaveOperation {
     {
         try entity.orderedRelationships.compactMap { relationship in
             guard relationship.storage == .column, changes?.contains(relationship.index) ?? true,
-                let value = model._$get(relationship.index) as? any _RelationshipValue
+                let related = model._$get(relationship.index).relatedModels
             else { return nil }
-            let target = value._relatedModels.first
+            let target = related.first
             var position: ReferenceWrite.Position?
             if relationship.positionColumn != nil, let target, let inverse = relationship.inverse {
                 position = positions.position(of: model, in: target, inverse: inverse).map { .index($0) } ?? .last
@@ -279,9 +278,8 @@ struct SaveOperation {
         let changes = model._$persistentState.changes
         for relationship in entity.orderedRelationships where !relationship.isToOneRelationship {
             guard isNew || changes.contains(relationship.index),
-                let value = model._$get(relationship.index) as? any _RelationshipValue
+                let members = model._$get(relationship.index).relatedModels
             else { continue }
-            let members = value._relatedModels
             if isNew && members.isEmpty { continue }
             let owner = try key(of: model)
             switch relationship.storage {
@@ -461,9 +459,9 @@ final class MemberPositions {
     ) -> Int? {
         let key = ObjectIdentifier(owner)
         if indexes[key] == nil {
-            guard let members = owner._$get(relationship.index) as? any _RelationshipValue else { return nil }
+            guard let members = owner._$get(relationship.index).relatedModels else { return nil }
             var index: [ObjectIdentifier: Int] = [:]
-            for (position, element) in members._relatedModels.enumerated() {
+            for (position, element) in members.enumerated() {
                 index[ObjectIdentifier(element)] = position
             }
             indexes[key] = index

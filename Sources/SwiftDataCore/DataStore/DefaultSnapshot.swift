@@ -38,8 +38,8 @@ public struct DefaultSnapshot: DataStoreSnapshot, Hashable {
             for relationship in entity.orderedRelationships { setValue(of: relationship, from: model) }
         }
         for relationship in entity.orderedRelationships {
-            guard let value = model._$get(relationship.index) as? any _RelationshipValue else { continue }
-            for related in value._relatedModels where related.persistentModelID.isTemporary {
+            for related in model._$get(relationship.index).relatedModels ?? []
+            where related.persistentModelID.isTemporary {
                 relatedBackingDatas[related.persistentModelID] = related.anyBackingData
             }
         }
@@ -59,7 +59,9 @@ public struct DefaultSnapshot: DataStoreSnapshot, Hashable {
     )
         throws
     {
-        guard !attribute.options.contains(.ephemeral), let value = model._$get(attribute.index) else { return }
+        guard !attribute.options.contains(.ephemeral), case .loaded(let value) = model._$get(attribute.index) else {
+            return
+        }
         do {
             values[attribute.name] = .attribute(try attribute.coding?.encode(value) ?? StoreValue(encoding: value))
         } catch let error as SwiftDataError {
@@ -69,8 +71,7 @@ public struct DefaultSnapshot: DataStoreSnapshot, Hashable {
 
     /// Takes a relationship's value from a model: the identifiers of the related models.
     package mutating func setValue(of relationship: Schema.Relationship, from model: any PersistentModel) {
-        guard let value = model._$get(relationship.index) else { return }
-        let related = (value as? any _RelationshipValue)?._relatedModels.map(\.persistentModelID) ?? []
+        guard let related = model._$get(relationship.index).relatedModels?.map(\.persistentModelID) else { return }
         values[relationship.name] = relationship.isToOneRelationship ? .toOne(related.first) : .toMany(related)
     }
 

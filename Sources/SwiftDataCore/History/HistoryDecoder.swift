@@ -87,7 +87,7 @@ struct HistoryChangeMaker {
     static func decode(_ stored: StoreValue, attribute: Schema.Attribute, reader: SnapshotRowReader) throws
         -> (any Sendable)?
     {
-        let value: Any
+        let value: Any?
         do {
             if let coding = attribute.coding {
                 guard case .data(let data) = stored else { return nil }
@@ -102,7 +102,7 @@ struct HistoryChangeMaker {
         } catch let error as SwiftDataError {
             throw error.with(property: attribute.name)
         }
-        return ValueCodec.unwrapped(value).map(assumingSendable)
+        return value.flatMap(ValueCodec.unwrapped).map(assumingSendable)
     }
 }
 

@@ -19,11 +19,11 @@ public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable, 
     func _$load(_ property: Int, from reader: any _RowReader, column: Int32) throws
     /// Binds persisted property number `property` to `parameter`.
     func _$store(_ property: Int, into writer: any _RowWriter, parameter: Int32) throws
-    /// The stored value of persisted property number `property`, or `nil` when it has none (not loaded).
-    func _$get(_ property: Int) -> Any?
-    /// Replaces the stored value of persisted property number `property`, telling observers; `nil` empties it, so
-    /// the next read loads it again.
-    func _$set(_ property: Int, _ value: Any?)
+    /// The stored value of persisted property number `property`: `.notLoaded` when it has none in memory.
+    func _$get(_ property: Int) -> _PropertyValue
+    /// Replaces the stored value of persisted property number `property`, telling observers; `.notLoaded` empties
+    /// it, so the next read loads it again. A value of another type than the property's throws, naming both.
+    func _$set(_ property: Int, _ value: _PropertyValue) throws
     /// The unique constraints `#Unique` declares: key paths of the properties of each.
     static var _$uniquenessConstraints: [[AnyKeyPath]] { get }
     /// The binary indexes `#Index` declares: key paths of the properties of each.
@@ -108,7 +108,7 @@ extension PersistentModel {
     public func _$willSet<Value: _RelationshipValue>(_ property: Int, _ current: Value?) {
         if current == nil {
             if _$persistentState.hasLinks, let target = _$resolveLink(property) {
-                _$set(property, target)
+                setBuilt(property, target)
             } else {
                 _$persistentState.context?.faultIn(self, property: property)
             }
@@ -122,58 +122,68 @@ extension PersistentModel {
     /// (a property of a model not loaded yet, or a relationship). A relationship of a model that left its context
     /// (deleted and saved, deleted by another context, or replaced by an upsert) reads as empty. An attribute that
     /// cannot be loaded (the model left its context before it was read, or its row is gone) reads as empty
-    /// (`Schema.Attribute.unloadedValue`) and the reason is logged, since a property read cannot throw; only a type
-    /// with no empty value stops the program then. A property of a new model that was never assigned is a
-    /// programming error, reported like Swift reports an uninitialized variable.
+    /// (`Schema.Attribute.unloadedValue`) and the reason is logged, since a property read cannot throw.
+    ///
+    /// Three reads have no value to return, and stop the program with a message that names the property and what
+    /// to change, as Swift stops at a read of an uninitialized variable (and Apple's SwiftData at a read of a value
+    /// its model no longer has): a property of a new model that was never assigned, a non-optional to-one
+    /// relationship not read before its model left its context, and an attribute of a type without an empty value
+    /// (a `Codable` struct, an enum) not read before then.
     public func _$fault(_ property: Int) {
         let state = _$persistentState
         if state.hasLinks, let target = _$resolveLink(property) {
             // A hand-written model's getter does not ask `_$linked` first: it holds the target.
-            return _$set(property, target)
+            return setBuilt(property, target)
         }
-        let name = Self.schemaMetadata.indices.contains(property) ? Self.schemaMetadata[property].name : "#\(property)"
         if let context = state.context, state.status == .registered || state.status == .deleted {
             context.faultIn(self, property: property)
-            if _$get(property) == nil {
+            if !_$get(property).isLoaded {
                 _$setUnloaded(
-                    property, name: name,
+                    property,
                     reason: "it could not be loaded from the store (see the error above); the model may have been "
-                        + "deleted by another context")
+                        + "deleted by another context",
+                    advice: "read it before another context deletes the model")
             }
             return
         }
-        if state.binding != nil, let relationship = state.binding?.entity.relationship(at: property) {
-            _$set(
-                property,
-                relationship.isToOneRelationship
-                    ? Optional<Any>.none as Any : Relationships.typedArray([], of: relationship))
-            if _$get(property) != nil { return }
-            fatalError(
-                "\(Self.self).\(name) is a required relationship of a model that was deleted; it has no value to read")
+        if let binding = state.binding, let relationship = binding.entity.relationship(at: property) {
+            if (try? _$set(property, .loaded(Relationships.emptyValue(of: relationship)))) != nil { return }
+            preconditionViolated(
+                "\(Self.self).\(Self._propertyName(property)) is a non-optional relationship of a model that left its "
+                    + "context before the relationship was read, so there is no model to return; read it before the "
+                    + "model is deleted and saved, or declare the relationship optional")
         }
         if state.binding != nil {
             state.externalReferences?[property] = nil
             return _$setUnloaded(
-                property, name: name,
+                property,
                 reason: "the model left its context (it was deleted, or replaced by an upsert) before the value was "
-                    + "read; read it before the model leaves its context")
+                    + "read",
+                advice: "read it before the model leaves its context")
         }
-        fatalError(
-            "\(Self.self).\(name) was read before it was given a value; assign it in the initializer or declare a default value"
-        )
+        preconditionViolated(
+            "\(Self.self).\(Self._propertyName(property)) was read before it was given a value; assign it in the "
+                + "initializer or declare a default value")
     }
 
-    /// Gives attribute `property`, which cannot be loaded, its empty value and logs why; a type with no empty
+    /// Gives attribute `property`, which cannot be loaded, its empty value and logs why. A type with no empty
     /// value stops the program with the reason, as there is nothing the getter could return.
-    private func _$setUnloaded(_ property: Int, name: String, reason: String) {
-        if let attribute = _$persistentState.binding?.entity.attribute(at: property),
-            let empty = attribute.unloadedValue
+    private func _$setUnloaded(_ property: Int, reason: String, advice: String) {
+        let name = Self._propertyName(property)
+        if let empty = _$persistentState.binding?.entity.attribute(at: property)?.unloadedValue, empty.isLoaded,
+            (try? _$set(property, empty)) != nil
         {
-            Log.error("\(Self.self).\(name) reads as empty: \(reason)")
-            _$set(property, empty)
-            if _$get(property) != nil { return }
+            return Log.error("\(Self.self).\(name) reads as empty: \(reason); \(advice)")
         }
-        fatalError("\(Self.self).\(name) has no value to read: \(reason)")
+        preconditionViolated(
+            "\(Self.self).\(name) has no value to read: \(reason), and its type has no empty value to read instead; "
+                + "\(advice), or make the property optional")
+    }
+
+    /// The name of persisted property number `property`, for messages.
+    package static func _propertyName(_ property: Int) -> String {
+        let metadata = schemaMetadata
+        return metadata.indices.contains(property) ? metadata[property].name : "#\(property)"
     }
 
     // MARK: Links (see `_PersistentState`)
@@ -189,15 +199,16 @@ extension PersistentModel {
     @inlinable @inline(__always)
     public func _$linked<Value>(_ property: Int, _ current: Value?) -> Value? { nil }
 
-    /// Called by generated `_$get` when a property's storage is empty: the target of a linked relationship.
+    /// Called by generated `_$get` when a property's storage is empty: the target of a linked relationship, or
+    /// `.notLoaded`.
     @inlinable
-    public func _$linkedValue(_ property: Int) -> Any? {
-        _$persistentState.linkProperty >= 0 ? _$resolveLinkedValue(property) : nil
+    public func _$linkedValue(_ property: Int) -> _PropertyValue {
+        _$persistentState.linkProperty >= 0 ? _$resolveLinkedValue(property) : .notLoaded
     }
 
     /// The target of linked relationship `property`, as `_$get` returns values (internal plumbing; not API).
-    public func _$resolveLinkedValue(_ property: Int) -> Any? {
-        _$resolveLink(property)
+    public func _$resolveLinkedValue(_ property: Int) -> _PropertyValue {
+        _$resolveLink(property).map { .loaded($0) } ?? .notLoaded
     }
 
     /// Called by generated `_$set` before it stores a value: a stored value replaces a link.
@@ -345,13 +356,13 @@ public struct DefaultBackingData<Model: PersistentModel>: BackingData {
         owner(keyPath).setTransformableValue(forKey: keyPath, to: newValue)
     }
 
-    /// The model, which a backing data made from a type lacks: using one is a programming error, reported as
-    /// Swift reports a read of an uninitialized value.
+    /// The model, which a backing data made from a type lacks: using one is a programming error that has no value
+    /// to return, reported as Swift reports a read of an uninitialized value.
     private func owner(_ keyPath: AnyKeyPath) -> Model {
         guard let model else {
-            fatalError(
-                "\(keyPath) was read or written through a backing data of no \(Model.self): a model keeps its values "
-                    + "itself; use the model's persistentBackingData")
+            preconditionViolated(
+                "\(keyPath) was read or written through a backing data of no \(Model.self), which holds no values (a "
+                    + "model keeps its values itself); use the model's persistentBackingData")
         }
         return model
     }

@@ -72,6 +72,12 @@ public final class _PersistentState {
         return moreLinks?[property]
     }
 
+    /// The linked relationships.
+    package var linkedProperties: [Int] {
+        guard linkProperty >= 0 else { return [] }
+        return [Int(linkProperty)] + (moreLinks.map { Array($0.keys) } ?? [])
+    }
+
     /// Links relationship `property` to the target with the key `key` (its storage must be empty).
     package func link(_ property: Int, to key: Int64) {
         if linkProperty < 0 || Int(linkProperty) == property {

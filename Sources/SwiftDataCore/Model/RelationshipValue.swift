@@ -13,10 +13,3 @@ extension Optional: _RelationshipValue where Wrapped: _RelationshipValue {
 extension Array: _RelationshipValue where Element: PersistentModel {
     public var _relatedModels: [any PersistentModel] { self }
 }
-
-/// Converts a value from the framework into a property's typed storage; `nil` empties the storage (internal
-/// plumbing for `@Model`; not API).
-@inlinable
-public func _storedValue<Value>(_ value: Any?, as storage: Value?) -> Value? {
-    value.flatMap { $0 as? Value }
-}

@@ -40,7 +40,7 @@ enum Relationships {
             // (the first place it holds is kept).
             newIDs.removeAll(keepingCapacity: true)
             new = new.filter { newIDs.insert(ObjectIdentifier($0)).inserted }
-            model._$set(property, typedArray(new, of: relationship))
+            model.setBuilt(property, typedArray(new, of: relationship))
         }
         let removed = old.filter { !newIDs.contains(ObjectIdentifier($0)) }
         let added = new.filter { !oldIDs.contains(ObjectIdentifier($0)) }
@@ -67,12 +67,12 @@ enum Relationships {
     private static func detach(
         _ other: any PersistentModel, inverse: Schema.Relationship, from model: any PersistentModel
     ) {
-        guard let current = other._$get(inverse.index) else { return }
+        guard case .loaded(let current) = other._$get(inverse.index) else { return }
         if inverse.isToOneRelationship {
             if (current as? any PersistentModel) === model {
-                assign(Optional<Any>.none as Any, to: other, property: inverse.index)
+                assign(nil, to: other, property: inverse.index)
             }
-        } else {
+        } else if let current {
             edit(current, of: other, inverse: inverse, removing: model)
         }
     }
@@ -83,16 +83,16 @@ enum Relationships {
         _ other: any PersistentModel, inverse: Schema.Relationship, to model: any PersistentModel,
         forward: Schema.Relationship
     ) {
-        if other._$get(inverse.index) == nil, inverse.isToOneRelationship {
+        if !other._$get(inverse.index).isLoaded, inverse.isToOneRelationship {
             other._$persistentState.context?.faultIn(other, property: inverse.index)
         }
-        guard let current = other._$get(inverse.index) else { return }
+        guard case .loaded(let current) = other._$get(inverse.index) else { return }
         if inverse.isToOneRelationship {
             let previous = current as? any PersistentModel
             guard previous !== model else { return }
             assign(model, to: other, property: inverse.index)
             if let previous { detach(previous, inverse: forward, from: other) }
-        } else {
+        } else if let current {
             edit(current, of: other, inverse: inverse, adding: model)
         }
     }
@@ -118,17 +118,23 @@ enum Relationships {
         if let type = inverse.destinationType { edit(type) }
     }
 
+    /// The value of a relationship that relates to nothing: `nil` for a to-one relationship (which a non-optional
+    /// one cannot hold), an empty typed array for a to-many one.
+    static func emptyValue(of relationship: Schema.Relationship) -> Any? {
+        relationship.isToOneRelationship ? nil : typedArray([], of: relationship)
+    }
+
     /// The models as the typed array a to-many relationship stores (`[Destination]`).
     static func typedArray(_ models: [any PersistentModel], of relationship: Schema.Relationship) -> Any {
         func cast<D: PersistentModel>(_ type: D.Type) -> Any { models.compactMap { $0 as? D } }
         return relationship.destinationType.map { cast($0) } ?? models
     }
 
-    private static func assign(_ value: Any, to model: any PersistentModel, property: Int) {
+    private static func assign(_ value: Any?, to model: any PersistentModel, property: Int) {
         if let context = model._$persistentState.context, context.recordsUndo {
             context.recordUndo(of: model, property: property)
         }
-        model._$set(property, value)
+        model.setBuilt(property, value)
         model._$didSet(property)
     }
 }

@@ -50,12 +50,12 @@ package enum AttributeCoding: @unchecked Sendable {
         }
     }
 
-    /// The property value of a stored form (no data is an empty optional).
-    package func decode(_ stored: Data?) throws -> Any {
-        guard let data = stored else { return Optional<Any>.none as Any }
+    /// The property value of a stored form (`nil` when there is no data, or the transformer returns none).
+    package func decode(_ stored: Data?) throws -> Any? {
+        guard let data = stored else { return nil }
         switch self {
         case .transformer(let transformer):
-            return transformer.reverseTransformedValue(data) ?? Optional<Any>.none as Any
+            return transformer.reverseTransformedValue(data)
         case .codable(let type):
             do {
                 return try JSONDecoder().decode(type, from: data)

@@ -32,16 +32,18 @@ struct InheritanceMacroTests {
         #expect(podcast.host == "Sam")
     }
 
-    @Test func propertyFunctionsReachEveryLevel() {
+    @Test func propertyFunctionsReachEveryLevel() throws {
         let documentary = Documentary(title: "Planet", year: 2006, director: "Fothergill", subject: nil)
-        #expect(documentary._$get(0) as? String == "Planet")
-        #expect(documentary._$get(4) as? String == "Fothergill")
-        #expect(documentary._$get(6).map { "\($0)" } == "nil", "loaded, and nil")
-        documentary._$set(4, "Attenborough")
+        #expect(documentary._$get(0).value as? String == "Planet")
+        #expect(documentary._$get(4).value as? String == "Fothergill")
+        #expect(documentary._$get(6).isLoaded && documentary._$get(6).value == nil, "loaded, and nil")
+        try documentary._$set(4, .loaded("Attenborough"))
         #expect(documentary.director == "Attenborough")
-        documentary._$set(0, "Blue Planet")
+        try documentary._$set(0, .loaded("Blue Planet"))
         #expect(documentary.title == "Blue Planet")
-        #expect(documentary._$get(99) == nil)
+        #expect(!documentary._$get(99).isLoaded)
+        #expect(throws: SwiftDataError.modelValidationFailure) { try documentary._$set(4, .loaded(42)) }
+        #expect(documentary.director == "Attenborough", "a value of the wrong type changes nothing")
     }
 
     @Test func modelsAreObservableOnEveryLevel() {

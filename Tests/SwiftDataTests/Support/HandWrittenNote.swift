@@ -86,25 +86,26 @@ final class HandWrittenNote: PersistentModel {
         }
     }
 
-    func _$get(_ property: Int) -> Any? {
+    func _$get(_ property: Int) -> _PropertyValue {
         switch property {
-        case 0: storedTitle.map { $0 as Any }
-        case 1: storedStars.map { $0 as Any }
-        case 2: storedComment.map { $0 as Any }
-        default: nil
+        case 0: storedTitle.map { .loaded($0) } ?? .notLoaded
+        case 1: storedStars.map { .loaded($0) } ?? .notLoaded
+        case 2: storedComment.map { .loaded($0) } ?? .notLoaded
+        default: .notLoaded
         }
     }
 
-    func _$set(_ property: Int, _ value: Any?) {
+    func _$set(_ property: Int, _ value: _PropertyValue) throws {
         switch property {
         case 0:
-            registrar.withMutation(of: self, keyPath: \.title) { storedTitle = _storedValue(value, as: storedTitle) }
+            let typed = try _storedValue(value, as: storedTitle, of: self, property: property)
+            registrar.withMutation(of: self, keyPath: \.title) { storedTitle = typed }
         case 1:
-            registrar.withMutation(of: self, keyPath: \.stars) { storedStars = _storedValue(value, as: storedStars) }
+            let typed = try _storedValue(value, as: storedStars, of: self, property: property)
+            registrar.withMutation(of: self, keyPath: \.stars) { storedStars = typed }
         case 2:
-            registrar.withMutation(of: self, keyPath: \.comment) {
-                storedComment = _storedValue(value, as: storedComment)
-            }
+            let typed = try _storedValue(value, as: storedComment, of: self, property: property)
+            registrar.withMutation(of: self, keyPath: \.comment) { storedComment = typed }
         default: break
         }
     }
