@@ -425,8 +425,8 @@ extension ModelContext {
                 for property in lazy where model._$persistentState.changes.contains(property) {
                     model.unload(property)
                 }
-                model._$persistentState.changes.removeAll()
             }
+            registry.markUnchanged(models.filter { Swift.type(of: $0) == type })
             try reload(type, keys: keys)
         }
     }

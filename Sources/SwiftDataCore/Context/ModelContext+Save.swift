@@ -82,7 +82,7 @@ extension ModelContext {
         }
         for (duplicate, _) in operation.merged { registry.detach(duplicate) }
         updatedIdentifiers += updates.map(\.persistentModelID)
-        for model in updates { model._$persistentState.changes.removeAll() }
+        registry.markUnchanged(updates)
         var deletedIdentifiers: [PersistentIdentifier] = []
         if !operation.deletedKeys.isEmpty { holdLinkedTargets(withHierarchies(operation.deletedKeys)) }
         var removed: [any PersistentModel] = []

@@ -33,7 +33,7 @@ extension ModelContext {
         // The value was read from this property, so it has the property's type.
         if (try? model._$set(property, value)) == nil { model.unload(property) }
         guard model._$persistentState.status == .registered else { return }
-        model._$persistentState.changes.remove(property)
+        registry.markUnchanged(model, property: property)
         if wasChanged || saves != saveCount { model._$didSet(property) }
         if model._$persistentState.changes.isEmpty { linkHeldReferences(of: [model]) }
         scheduleAutosave()
@@ -99,7 +99,7 @@ extension ModelContext {
             // A non-optional to-one relationship has no empty value: it keeps the model it holds until set below.
             _ = try? model._$set(relationship.index, .loaded(Relationships.emptyValue(of: relationship)))
         }
-        model._$persistentState = _PersistentState()
+        registry.forgetIdentity(of: model)
         insert(model)
         for (index, models) in related where !models.isEmpty {
             guard let relationship = entity.relationship(at: index) else { continue }

@@ -155,10 +155,9 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
         scheduleAutosave()
     }
 
-    /// Called when a registered model's first property changes after a save.
-    func modelDidChange(_ model: some PersistentModel) {
-        registry.noteChanged(model)
-        scheduleAutosave()
+    /// Called when a property of a registered model changes for the first time since the last save.
+    func modelDidChange(_ model: some PersistentModel, property: Int) {
+        if registry.noteChanged(model, property: property) { scheduleAutosave() }
     }
 
     /// Discards unsaved inserts and deletes, and restores changed models to their stored values.
@@ -169,7 +168,7 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
         } catch {
             Log.error("rollback() could not reload changed models, which keep their unsaved values: \(error)")
         }
-        for model in registry.changed { model._$persistentState.changes.removeAll() }
+        registry.markUnchanged(registry.changed)
         linkHeldReferences(of: reverted)
         registry.resetPending()
         deletedRows = [:]

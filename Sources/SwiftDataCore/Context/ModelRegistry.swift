@@ -1,5 +1,6 @@
 /// The models a context manages, and the only code that moves a model from one stage of its life to another
-/// (`_PersistentState.status` and `.context`).
+/// (`_PersistentState.status` and `.context`) and that records which of its properties changed since the last save
+/// (`.changes`, and the list of changed models).
 ///
 /// Memory: the identity maps (one per model type) do not keep models alive; the pending lists (inserted, changed,
 /// deleted) do, because the next save needs those models even when the program no longer holds them. A model keeps
@@ -99,6 +100,12 @@ final class ModelRegistry {
         register(model, key: key, binding: binding, in: map(for: ObjectIdentifier(T.self)))
     }
 
+    /// A model deleted and saved becomes a new model that was never inserted, with a new identity (undoing a saved
+    /// delete inserts it as a new model).
+    func forgetIdentity(of model: any PersistentModel) {
+        model._$persistentState = _PersistentState()
+    }
+
     /// A model that was not managed (or was removed) becomes a new, unsaved model of the context.
     func insert<T: PersistentModel>(_ model: T) {
         let state = model._$persistentState
@@ -136,9 +143,25 @@ final class ModelRegistry {
         deleted.removeAll { $0 === model }
     }
 
-    /// A registered model's first property changed since the last save.
-    func noteChanged(_ model: any PersistentModel) {
+    /// Property `property` of a registered model changed for the first time since the last save. Returns whether
+    /// it is the model's first changed property (the model joined the changed models).
+    func noteChanged(_ model: any PersistentModel, property: Int) -> Bool {
+        let state = model._$persistentState
+        state.changes.insert(property)
+        guard !state.isInChangedList else { return false }
+        state.isInChangedList = true
         changed.append(model)
+        return true
+    }
+
+    /// The models' values are the stored ones again (saved, reloaded): none of their properties changed.
+    func markUnchanged(_ models: [any PersistentModel]) {
+        for model in models { model._$persistentState.changes.removeAll() }
+    }
+
+    /// Property `property` of a registered model has its stored value again (an undone change).
+    func markUnchanged(_ model: any PersistentModel, property: Int) {
+        model._$persistentState.changes.remove(property)
     }
 
     /// A model leaves the context: it is no longer the object of its row, and reads as deleted (`modelContext` is

@@ -232,10 +232,7 @@ extension PersistentModel {
 
     @usableFromInline
     func _$recordChange(_ property: Int, _ state: _PersistentState) {
-        state.changes.insert(property)
-        guard !state.isInChangedList else { return }
-        state.isInChangedList = true
-        state.context?.modelDidChange(self)
+        state.context?.modelDidChange(self, property: property)
     }
 }
 
