@@ -1,5 +1,6 @@
 import Foundation
 import SwiftData
+import SwiftDataCore
 import Testing
 
 /// Turns tags into JSON, and JSON back into a number: a transformer that gives a property a value of another type.
@@ -58,6 +59,20 @@ final class TagsToNumberTransformer: ValueTransformer {
         #expect(error.modelName == "TaggedNote")
         #expect(error.propertyName == "tags")
         #expect(error.reason?.contains("Array<String>") == true && error.reason?.contains("Int") == true)
+    }
+
+    @Test func aCustomStoresValueOfTheWrongTypeIsAnErrorNamingModelAndProperty() throws {
+        let box = SnapshotBox()
+        let container = try ModelContainer(for: Counter.self, configurations: MemorySnapshotConfiguration(box: box))
+        let writer = ModelContext(container)
+        writer.insert(Counter(label: "steps"))
+        try writer.save()
+        for id in Array(box.snapshots.keys) { box.snapshots[id]?.values["value"] = .attribute(.string("seven")) }
+        let error = try #require(throws: SwiftDataError.self) {
+            try ModelContext(container).fetch(FetchDescriptor<Counter>())
+        }
+        #expect(error.modelName == "Counter")
+        #expect(error.propertyName == "value")
     }
 
     @Test func aRequiredToOneRelationshipOfADeletedModelKeepsItsTarget() throws {
