@@ -33,7 +33,7 @@ public macro Transient() = #externalMacro(module: "SwiftDataMacros", type: "Tran
 /// Makes a stored property persisted (added by `@Model`; not written by hand). `afterInherited` numbers it after
 /// the persisted properties the class may inherit.
 @attached(accessor, names: named(init), named(get), named(set))
-@attached(peer, names: prefixed(`_$`))
+@attached(peer, names: prefixed(`_$`), prefixed(`_$keyPath$`))
 public macro _PersistedProperty(_ index: Int, afterInherited: Bool = false) =
     #externalMacro(module: "SwiftDataMacros", type: "PersistedPropertyMacro")
 

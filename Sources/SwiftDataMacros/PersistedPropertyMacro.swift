@@ -21,6 +21,7 @@ public enum PersistedPropertyMacro: AccessorMacro, PeerMacro {
         let index = afterInherited ? "_$InheritedProperties.count + \(number)" : "\(number)"
         // A transformable value's type is the transformer's business, not the compiler's.
         let didSet = property.isTransformable ? "_$didSetTransformable" : "_$didSet"
+        let keyPath = keyPathExpression(name, in: context)
         let initializer: [AccessorDeclSyntax] =
             afterInherited
             ? [
@@ -35,7 +36,7 @@ public enum PersistedPropertyMacro: AccessorMacro, PeerMacro {
             """
             get {
                 _$isObserved = true
-                _$observationRegistrar.access(self, keyPath: \\.\(raw: name))
+                _$observationRegistrar.access(self, keyPath: \(raw: keyPath))
                 if _$\(raw: name) == nil {
                     if let linked = _$linked(\(raw: index), _$\(raw: name)) {
                         return linked
@@ -50,7 +51,7 @@ public enum PersistedPropertyMacro: AccessorMacro, PeerMacro {
                 _$willSet(\(raw: index), _$\(raw: name))
                 let oldValue = _$\(raw: name)
                 if _$isObserved {
-                    _$observationRegistrar.withMutation(of: self, keyPath: \\.\(raw: name)) {
+                    _$observationRegistrar.withMutation(of: self, keyPath: \(raw: keyPath)) {
                         _$\(raw: name) = newValue
                     }
                 } else {
@@ -68,24 +69,53 @@ public enum PersistedPropertyMacro: AccessorMacro, PeerMacro {
     ) throws -> [DeclSyntax] {
         guard let (property, _, _) = property(declaration, node) else { return [] }
         let storage = "_$\(property.name)"
+        let keyPaths: [DeclSyntax] =
+            cachedKeyPath(property.name, in: context).map { cached in
+                ["private static let \(raw: cached.name) = \\\(raw: cached.className).\(raw: property.name)"]
+            } ?? []
         // Only the generated accessors touch the storage, one statement at a time, so the run-time exclusivity
         // check each access of a class's stored property would make (a fifth of a fetch's time) finds nothing.
         switch (property.storableType, property.initializer) {
         case (let type?, let initial?):
-            return [
+            return keyPaths + [
                 "@exclusivity(unchecked) private var \(raw: storage): Swift.Optional<\(type)> = .some(\(initial.trimmed))"
             ]
         case (let type?, nil):
             // An optional property without an initial value starts as nil, as Swift's stored optionals do.
             let initial = property.isOptionalType ? ".some(nil)" : "nil"
-            return ["@exclusivity(unchecked) private var \(raw: storage): Swift.Optional<\(type)> = \(raw: initial)"]
+            return keyPaths + [
+                "@exclusivity(unchecked) private var \(raw: storage): Swift.Optional<\(type)> = \(raw: initial)"
+            ]
         case (nil, let initial?):
-            return [
+            return keyPaths + [
                 "@exclusivity(unchecked) private var \(raw: storage) = SwiftData._initialPersistedValue(\(initial.trimmed))"
             ]
         case (nil, nil):
             return []
         }
+    }
+
+    /// The key path the accessors give the observation registrar: the class's static one where it has them, or a
+    /// literal, which costs a call into the runtime (`swift_getKeyPath`) at each read of a fetched model.
+    private static func keyPathExpression(_ name: String, in context: some MacroExpansionContext) -> String {
+        guard let cached = cachedKeyPath(name, in: context) else { return "\\.\(name)" }
+        return "\(cached.className).\(cached.name)"
+    }
+
+    /// The name of a static key path to the property, made once per class, and the class's name; `nil` where Swift
+    /// allows no static stored property (a generic class, or a class inside a generic type or an extension, whose
+    /// type this macro cannot see).
+    private static func cachedKeyPath(
+        _ name: String, in context: some MacroExpansionContext
+    ) -> (name: String, className: String)? {
+        guard let classDecl = context.lexicalContext.first?.as(ClassDeclSyntax.self) else { return nil }
+        for scope in context.lexicalContext {
+            if let type = scope.as(ClassDeclSyntax.self), type.genericParameterClause == nil { continue }
+            if let type = scope.as(StructDeclSyntax.self), type.genericParameterClause == nil { continue }
+            if let type = scope.as(EnumDeclSyntax.self), type.genericParameterClause == nil { continue }
+            return nil
+        }
+        return ("_$keyPath$\(name)", classDecl.name.trimmedDescription)
     }
 
     /// The property, its number, and whether the number counts from inherited properties.

@@ -20,7 +20,7 @@ struct ModelInheritanceExpansionTests {
                     var title: String {
                         get {
                             _$isObserved = true
-                            _$observationRegistrar.access(self, keyPath: \.title)
+                            _$observationRegistrar.access(self, keyPath: Media._$keyPath$title)
                             if _$title == nil {
                                 if let linked = _$linked(0, _$title) {
                                     return linked
@@ -33,7 +33,7 @@ struct ModelInheritanceExpansionTests {
                             _$willSet(0, _$title)
                             let oldValue = _$title
                             if _$isObserved {
-                                _$observationRegistrar.withMutation(of: self, keyPath: \.title) {
+                                _$observationRegistrar.withMutation(of: self, keyPath: Media._$keyPath$title) {
                                     _$title = newValue
                                 }
                             } else {
@@ -42,6 +42,8 @@ struct ModelInheritanceExpansionTests {
                             _$didSet(0, oldValue, newValue)
                         }
                     }
+
+                    private static let _$keyPath$title = \Media.title
 
                     @exclusivity(unchecked) private var _$title: Swift.Optional<String> = nil
                     init(title: String) { self.title = title }
@@ -164,7 +166,7 @@ struct ModelInheritanceExpansionTests {
                         }
                         get {
                             _$isObserved = true
-                            _$observationRegistrar.access(self, keyPath: \.director)
+                            _$observationRegistrar.access(self, keyPath: Movie._$keyPath$director)
                             if _$director == nil {
                                 if let linked = _$linked(_$InheritedProperties.count + 0, _$director) {
                                     return linked
@@ -177,7 +179,7 @@ struct ModelInheritanceExpansionTests {
                             _$willSet(_$InheritedProperties.count + 0, _$director)
                             let oldValue = _$director
                             if _$isObserved {
-                                _$observationRegistrar.withMutation(of: self, keyPath: \.director) {
+                                _$observationRegistrar.withMutation(of: self, keyPath: Movie._$keyPath$director) {
                                     _$director = newValue
                                 }
                             } else {
@@ -186,6 +188,8 @@ struct ModelInheritanceExpansionTests {
                             _$didSet(_$InheritedProperties.count + 0, oldValue, newValue)
                         }
                     }
+
+                    private static let _$keyPath$director = \Movie.director
 
                     @exclusivity(unchecked) private var _$director: Swift.Optional<String> = nil
                     init(title: String, director: String) {

@@ -29,7 +29,7 @@ struct ModelMacroExpansionTests {
                     var name: String {
                         get {
                             _$isObserved = true
-                            _$observationRegistrar.access(self, keyPath: \.name)
+                            _$observationRegistrar.access(self, keyPath: User._$keyPath$name)
                             if _$name == nil {
                                 if let linked = _$linked(0, _$name) {
                                     return linked
@@ -42,7 +42,7 @@ struct ModelMacroExpansionTests {
                             _$willSet(0, _$name)
                             let oldValue = _$name
                             if _$isObserved {
-                                _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
+                                _$observationRegistrar.withMutation(of: self, keyPath: User._$keyPath$name) {
                                     _$name = newValue
                                 }
                             } else {
@@ -52,11 +52,13 @@ struct ModelMacroExpansionTests {
                         }
                     }
 
+                    private static let _$keyPath$name = \User.name
+
                     @exclusivity(unchecked) private var _$name: Swift.Optional<String> = nil
                     var email: String {
                         get {
                             _$isObserved = true
-                            _$observationRegistrar.access(self, keyPath: \.email)
+                            _$observationRegistrar.access(self, keyPath: User._$keyPath$email)
                             if _$email == nil {
                                 if let linked = _$linked(1, _$email) {
                                     return linked
@@ -69,7 +71,7 @@ struct ModelMacroExpansionTests {
                             _$willSet(1, _$email)
                             let oldValue = _$email
                             if _$isObserved {
-                                _$observationRegistrar.withMutation(of: self, keyPath: \.email) {
+                                _$observationRegistrar.withMutation(of: self, keyPath: User._$keyPath$email) {
                                     _$email = newValue
                                 }
                             } else {
@@ -79,11 +81,13 @@ struct ModelMacroExpansionTests {
                         }
                     }
 
+                    private static let _$keyPath$email = \User.email
+
                     @exclusivity(unchecked) private var _$email: Swift.Optional<String> = .some("")
                     var nickname: String? {
                         get {
                             _$isObserved = true
-                            _$observationRegistrar.access(self, keyPath: \.nickname)
+                            _$observationRegistrar.access(self, keyPath: User._$keyPath$nickname)
                             if _$nickname == nil {
                                 if let linked = _$linked(2, _$nickname) {
                                     return linked
@@ -96,7 +100,7 @@ struct ModelMacroExpansionTests {
                             _$willSet(2, _$nickname)
                             let oldValue = _$nickname
                             if _$isObserved {
-                                _$observationRegistrar.withMutation(of: self, keyPath: \.nickname) {
+                                _$observationRegistrar.withMutation(of: self, keyPath: User._$keyPath$nickname) {
                                     _$nickname = newValue
                                 }
                             } else {
@@ -106,11 +110,13 @@ struct ModelMacroExpansionTests {
                         }
                     }
 
+                    private static let _$keyPath$nickname = \User.nickname
+
                     @exclusivity(unchecked) private var _$nickname: Swift.Optional<String?> = .some(nil)
                     var imageData {
                         get {
                             _$isObserved = true
-                            _$observationRegistrar.access(self, keyPath: \.imageData)
+                            _$observationRegistrar.access(self, keyPath: User._$keyPath$imageData)
                             if _$imageData == nil {
                                 if let linked = _$linked(3, _$imageData) {
                                     return linked
@@ -123,7 +129,7 @@ struct ModelMacroExpansionTests {
                             _$willSet(3, _$imageData)
                             let oldValue = _$imageData
                             if _$isObserved {
-                                _$observationRegistrar.withMutation(of: self, keyPath: \.imageData) {
+                                _$observationRegistrar.withMutation(of: self, keyPath: User._$keyPath$imageData) {
                                     _$imageData = newValue
                                 }
                             } else {
@@ -132,6 +138,8 @@ struct ModelMacroExpansionTests {
                             _$didSet(3, oldValue, newValue)
                         }
                     }
+
+                    private static let _$keyPath$imageData = \User.imageData
 
                     @exclusivity(unchecked) private var _$imageData = SwiftData._initialPersistedValue(Data())
                     var cache: Int = 0
@@ -312,5 +320,16 @@ struct ModelMacroExpansionTests {
             ))
         #expect(!expansion.expanded.contains("#Index"), "the declarations expand to nothing")
         #expect(expansion.diagnostics.isEmpty)
+    }
+
+    /// A read gives the registrar a key path the class made once; a class inside a generic type, which Swift lets
+    /// have no static stored property, gives a key path literal instead.
+    @Test func keyPathsAreMadeOncePerClassWhereSwiftAllowsIt() {
+        let plain = expand("@Model final class Item { var name: String }").expanded
+        #expect(plain.contains("private static let _$keyPath$name = \\Item.name"))
+        #expect(plain.contains("access(self, keyPath: Item._$keyPath$name)"))
+        let nested = expand("struct Box<T> { @Model final class Item { var name: String } }").expanded
+        #expect(!nested.contains("static let _$keyPath$"))
+        #expect(nested.contains("access(self, keyPath: \\.name)"))
     }
 }
