@@ -34,6 +34,32 @@ import Testing
         }
     }
 
+    /// One query loads the members of every owner: each owner gets its own members, and only those, when the
+    /// members' rows of different owners interleave.
+    @Test func batchedToManyLoadKeepsEachOwnersMembers() throws {
+        let container = try makeMemoryContainer(AnimalCategory.self)
+        let writer = ModelContext(container)
+        let categories = (0..<4).map { AnimalCategory(name: "category \($0)") }
+        for category in categories { writer.insert(category) }
+        for index in 0..<20 {
+            // Round robin, so that consecutive rows belong to different owners; one category keeps none.
+            let animal = Animal(name: "animal \(index)", diet: .omnivorous)
+            writer.insert(animal)
+            animal.category = categories[index % 3]
+        }
+        try writer.save()
+
+        let context = ModelContext(container)
+        let log = StatementLog(container)
+        let fetched = try context.fetch(FetchDescriptor<AnimalCategory>(sortBy: [SortDescriptor(\.name)]))
+        for (number, category) in fetched.enumerated() {
+            let expected = number == 3 ? [] : (0..<20).filter { $0 % 3 == number }.map { "animal \($0)" }
+            #expect(category.animals.map(\.name).sorted() == expected.sorted(), "\(category.name)")
+            #expect(category.animals.allSatisfy { $0.category === category })
+        }
+        #expect(log.selects.count == 2, "\(log.selects)")
+    }
+
     @Test func walkingToOneCostsAConstantNumberOfQueries() throws {
         for count in [3, 30] {
             let container = try zoo(count)
