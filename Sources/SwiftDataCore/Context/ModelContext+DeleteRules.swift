@@ -33,7 +33,7 @@ extension ModelContext {
         var rows: [Int64] = []
         // A model of a subclass is registered as its own class.
         let classes = includeSubclasses ? binding.entity.selfAndDescendants : [binding.entity]
-        for key in try storedKeys(stored, binding: binding, includingSubentities: includeSubclasses) {
+        for key in try fetcher.storedKeys(stored, binding: binding, includingSubentities: includeSubclasses) {
             if let model = registeredModel(key: key, in: binding.entity) as? T {
                 if includeSubclasses || type(of: model) == T.self { matched.append(model) }
             } else {

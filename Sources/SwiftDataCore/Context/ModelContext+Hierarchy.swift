@@ -48,7 +48,7 @@ extension ModelContext {
                 // Each class's references, collected apart while the nested classes' are.
                 var classPending: [PendingReference] = []
                 defer { pending += classPending }
-                try withMaterializer(
+                try fetcher.withMaterializer(
                     C.self, binding: plan.binding, properties: plan.properties, columns: plan.columns,
                     linking: linking, pending: &classPending
                 ) { materialize in

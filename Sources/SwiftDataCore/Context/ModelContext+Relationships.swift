@@ -90,7 +90,7 @@ extension ModelContext {
         let state = model._$persistentState
         func read() throws {
             guard let reference = state.externalReferences?[property] else { return }
-            let value = try decode(binding.store.readExternal(reference), property: property, binding: binding)
+            let value = try fetcher.decode(binding.store.readExternal(reference), property: property, binding: binding)
             state.externalReferences?[property] = nil
             try model._$set(property, .loaded(value))
         }
@@ -98,7 +98,7 @@ extension ModelContext {
             try read()
         } catch {
             do {
-                _ = try load(M.self, keys: [state.key], binding: binding)
+                _ = try fetcher.load(M.self, keys: [state.key], binding: binding)
                 try read()
             } catch {
                 guard let attribute = binding.entity.attribute(at: property), attribute.unloadedValue.isLoaded,
@@ -125,7 +125,7 @@ extension ModelContext {
         var request = FetchRequest<M>(entity: binding.entity, properties: binding.fetchedProperties)
         request.keys = keys
         request.subentityProperties = binding.subentityProperties
-        _ = try load(request, binding: binding)
+        _ = try fetcher.load(request, binding: binding)
     }
 
     /// Loads a relationship that is not stored in the model's row, for every registered model of the type that
@@ -187,7 +187,7 @@ extension ModelContext {
         var run: (owner: Int64, start: Int)?
         // Members whose foreign key holds the owner refer to it by a link: the owner holds them.
         let linking = relationship.storage == .inverseColumn ? relationship.inverse : nil
-        try withMaterializer(
+        try fetcher.withMaterializer(
             D.self, binding: destination, properties: destination.fetchedProperties, linking: linking,
             subentityProperties: destination.subentityProperties
         ) { materialize in

@@ -104,7 +104,7 @@ extension ModelContext {
             for key in keys.sorted() {
                 // The model's identifier names its own class, which the row's entity may be above.
                 let model = deletedCount > removed.count ? registeredModel(key: key, in: binding.entity) : nil
-                deletedIdentifiers.append(identifier(key: key, binding: model?._$persistentState.binding ?? binding))
+                deletedIdentifiers.append((model?._$persistentState.binding ?? binding).identifier(forKey: key))
                 if let model {
                     registry.detach(model)
                     removed.append(model)
@@ -117,7 +117,7 @@ extension ModelContext {
         linkHeldReferences(of: inserts)
         linkHeldReferences(of: updates)
         resetPendingLists()
-        saveCount += 1
+        undo.noteSave()
         publishSave(inserted: insertedIdentifiers, updated: updatedIdentifiers, deleted: deletedIdentifiers)
         var userInfo: [String: Any] = [
             NotificationKey.insertedIdentifiers.rawValue: insertedIdentifiers,

@@ -43,12 +43,16 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
     /// Records inserts, deletes and property changes so they can be undone. `nil`, the default, records
     /// nothing. `rollback()` empties it.
     public var undoManager: UndoManager? {
-        didSet { recordsUndo = undoManager != nil }
+        get { undo.manager }
+        set {
+            undo.manager = newValue
+            recordsUndo = newValue != nil
+        }
     }
     /// Whether changes are recorded for undo; read by the setters of every model.
     @usableFromInline final var recordsUndo = false
-    /// How many saves the context made, so an undone change knows whether the store moved on since.
-    var saveCount = 0
+    /// The part of the context that records its changes for undo, and owns its undo manager.
+    private(set) lazy var undo = UndoRecorder(context: self)
     /// The binding `cachedBinding(for:)` found last.
     var lastBinding: (type: ObjectIdentifier, binding: EntityBinding)?
 
@@ -114,13 +118,13 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
                 return
             }
             registry.undelete(model)
-            if recordsUndo { registerUndo { $0.delete(model) } }
+            if recordsUndo { undo.register { $0.delete(model) } }
         case .detached where state.binding != nil:
             Log.error("insert(_:) was given a \(T.self) that was deleted; create a new model instead")
             return
         case .unmanaged, .detached:
             registry.insert(model)
-            if recordsUndo { registerUndo { $0.undoInsert(model) } }
+            if recordsUndo { undo.register { $0.undo.undoInsert(model) } }
             insertRelated(of: model)
         }
         scheduleAutosave()
@@ -140,12 +144,12 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
         switch state.status {
         case .inserted:
             registry.cancelInsert(model)
-            if recordsUndo { registerUndo { $0.reinsert(model) } }
+            if recordsUndo { undo.register { $0.undo.reinsert(model) } }
             cascadeDelete(from: model, entity: Relationships.entity(of: model))
         case .registered:
-            let related = recordsUndo ? keepValuesForUndo(of: model) : []
+            let related = recordsUndo ? undo.keepValues(of: model) : []
             registry.markDeleted(model)
-            if recordsUndo { registerUndo { $0.undoDelete(model, related: related) } }
+            if recordsUndo { undo.register { $0.undo.undoDelete(model, related: related) } }
             if let entity = state.binding?.entity, !entity.orderedRelationships.isEmpty {
                 cascadeDelete(from: model, entity: entity)
             }
@@ -153,6 +157,13 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
             return
         }
         scheduleAutosave()
+    }
+
+    /// Records the current value of a property about to change, for undo (see `UndoRecorder`); called by the
+    /// setters of models when `recordsUndo` is set.
+    @usableFromInline
+    func recordUndo(of model: any PersistentModel, property: Int) {
+        undo.recordValue(of: model, property: property)
     }
 
     /// Called when a property of a registered model changes for the first time since the last save.
@@ -164,7 +175,7 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
     public func rollback() {
         let reverted = registry.rollBack()
         do {
-            try reload(reverted)
+            try fetcher.reload(reverted)
         } catch {
             Log.error("rollback() could not reload changed models, which keep their unsaved values: \(error)")
         }
@@ -207,7 +218,7 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
         let key = binding.key(for: id)
         if let key {
             do {
-                if let model = try load(T.self, keys: [key], binding: binding).first { return model }
+                if let model = try fetcher.load(T.self, keys: [key], binding: binding).first { return model }
             } catch {
                 Log.error("model(for:) could not load \(id): \(error)")
             }
@@ -226,7 +237,7 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
             let modelType = binding.entity.modelType, Schema.typesOverlap(modelType, T.self)
         else { return nil }
         func load<M: PersistentModel>(_ type: M.Type) throws -> T? {
-            try self.load(M.self, keys: [key], binding: binding).first as? T
+            try fetcher.load(M.self, keys: [key], binding: binding).first as? T
         }
         do {
             return try load(modelType)

@@ -1,12 +1,12 @@
 import Foundation
 
-extension ModelContext {
+extension Fetcher {
     /// Whether unsaved changes of models that `predicate` reaches through relationships (its own model's included)
     /// may change what it selects among stored models. The store's view of the predicate is then stale: stored
     /// models are evaluated in memory, as `evaluate` sees them.
     func relatedModelsChanged<T: PersistentModel>(_ predicate: Predicate<T>?) -> Bool {
-        guard let predicate, hasChanges else { return false }
-        let types = PredicateReach(predicate, in: container).relatedTypes
+        guard let predicate, context.hasChanges else { return false }
+        let types = PredicateReach(predicate, in: context.container).relatedTypes
         guard !types.isEmpty else { return false }
         // A model of a subclass is a model of each class above it.
         func isRelated(_ type: any PersistentModel.Type) -> Bool {
@@ -18,11 +18,12 @@ extension ModelContext {
             return false
         }
         func isRelated(_ model: any PersistentModel) -> Bool { isRelated(type(of: model)) }
-        return insertedModelsArray.contains(where: isRelated) || changedModelsArray.contains(where: isRelated)
-            || deletedModelsArray.contains(where: isRelated)
-            || deletedRows.keys.contains { name in
+        return context.insertedModelsArray.contains(where: isRelated)
+            || context.changedModelsArray.contains(where: isRelated)
+            || context.deletedModelsArray.contains(where: isRelated)
+            || context.deletedRows.keys.contains { name in
                 // Rows deleted as a superclass's may be of a subclass the predicate reaches.
-                container.binding(forEntityName: name)?.entity.selfAndDescendants.contains {
+                context.container.binding(forEntityName: name)?.entity.selfAndDescendants.contains {
                     $0.modelType.map(isRelated) ?? false
                 } ?? false
             }
@@ -33,7 +34,7 @@ extension ModelContext {
     /// orders the context's objects. Such key paths are recognized as a store recognizes them, by their
     /// descriptions, which start with the relationship's.
     func sortMayReadChangedModels<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, entity: Schema.Entity) -> Bool {
-        guard hasChanges else { return false }
+        guard context.hasChanges else { return false }
         let relationships = entity.orderedRelationships.compactMap(\.keypath).map { String(describing: $0) }
         let keyPaths = descriptor.sortBy.compactMap(\.keyPath).map { String(describing: $0) }
         return keyPaths.contains { keyPath in

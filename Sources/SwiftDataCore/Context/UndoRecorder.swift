@@ -1,25 +1,46 @@
-/// Undo: every insert, delete and property change registers the action that reverts it with the context's undo
-/// manager, and every reverting action registers the one that reapplies it, so undo and redo alternate exactly.
-extension ModelContext {
-    /// Registers `action` with the undo manager, if the context has one that records.
-    func registerUndo(_ action: @escaping (ModelContext) -> Void) {
-        guard let undoManager, undoManager.isUndoRegistrationEnabled else { return }
-        undoManager.registerUndo(withTarget: self, handler: action)
+import Foundation
+
+/// Undo for one context: every insert, delete and property change registers with the undo manager the action that
+/// reverts it, and every reverting action registers the one that reapplies it, so undo and redo alternate exactly.
+///
+/// It owns the context's undo manager and the count of the context's saves (so an undone change knows whether the
+/// store moved on since it was recorded). The registered actions target the context; they change models through
+/// the context's `insert`, `delete` and `registry`.
+final class UndoRecorder {
+    /// The context whose changes are recorded (which owns the recorder, so it never outlives it).
+    unowned let context: ModelContext
+    /// The undo manager actions are registered with; `nil` records nothing.
+    var manager: UndoManager?
+    /// How many saves the context made.
+    private(set) var saves = 0
+
+    init(context: ModelContext) {
+        self.context = context
+    }
+
+    /// Counts a save of the context.
+    func noteSave() {
+        saves += 1
+    }
+
+    /// Registers `action` with the undo manager, if there is one that records.
+    func register(_ action: @escaping (ModelContext) -> Void) {
+        guard let manager, manager.isUndoRegistrationEnabled else { return }
+        manager.registerUndo(withTarget: context, handler: action)
     }
 
     /// Records the current value of a property about to change. A value not loaded yet is loaded first, so that
     /// undo restores it even after a save stored the new one.
-    @usableFromInline
-    func recordUndo(of model: any PersistentModel, property: Int) {
-        guard let undoManager, undoManager.isUndoRegistrationEnabled else { return }
+    func recordValue(of model: any PersistentModel, property: Int) {
+        guard let manager, manager.isUndoRegistrationEnabled else { return }
         if !model._$get(property).isLoaded, model._$persistentState.status == .registered {
-            faultIn(model, property: property)
+            context.faultIn(model, property: property)
         }
         let value = model._$get(property)
         let wasChanged = model._$persistentState.changes.contains(property)
-        let saves = saveCount
-        registerUndo { context in
-            context.restore(model, property: property, to: value, wasChanged: wasChanged, saves: saves)
+        let saves = saves
+        register { context in
+            context.undo.restore(model, property: property, to: value, wasChanged: wasChanged, saves: saves)
         }
     }
 
@@ -28,26 +49,26 @@ extension ModelContext {
     private func restore(
         _ model: any PersistentModel, property: Int, to value: _PropertyValue, wasChanged: Bool, saves: Int
     ) {
-        guard model._$persistentState.context === self else { return }
-        recordUndo(of: model, property: property)
+        guard model._$persistentState.context === context else { return }
+        recordValue(of: model, property: property)
         // The value was read from this property, so it has the property's type.
         if (try? model._$set(property, value)) == nil { model.unload(property) }
         guard model._$persistentState.status == .registered else { return }
-        registry.markUnchanged(model, property: property)
-        if wasChanged || saves != saveCount { model._$didSet(property) }
-        if model._$persistentState.changes.isEmpty { linkHeldReferences(of: [model]) }
-        scheduleAutosave()
+        context.registry.markUnchanged(model, property: property)
+        if wasChanged || saves != self.saves { model._$didSet(property) }
+        if model._$persistentState.changes.isEmpty { context.linkHeldReferences(of: [model]) }
+        context.scheduleAutosave()
     }
 
     /// Reverts an insert: an unsaved model leaves the context keeping its identifier; a saved one is deleted.
     func undoInsert(_ model: some PersistentModel) {
         switch model._$persistentState.status {
-        case .inserted where model._$persistentState.context === self:
-            registry.cancelInsert(model, becoming: .unmanaged)
-            registerUndo { $0.insert(model) }
-            scheduleAutosave()
-        case .registered where model._$persistentState.context === self:
-            delete(model)
+        case .inserted where model._$persistentState.context === context:
+            context.registry.cancelInsert(model, becoming: .unmanaged)
+            register { $0.insert(model) }
+            context.scheduleAutosave()
+        case .registered where model._$persistentState.context === context:
+            context.delete(model)
         default:
             return
         }
@@ -56,16 +77,16 @@ extension ModelContext {
     /// Reverts the delete of an unsaved model: it is inserted again with its identifier.
     func reinsert(_ model: some PersistentModel) {
         guard model._$persistentState.status == .detached, model._$persistentState.binding == nil else { return }
-        registry.makeUnmanaged(model)
-        insert(model)
+        context.registry.makeUnmanaged(model)
+        context.insert(model)
     }
 
     /// Reverts a delete. Before the save, the model simply stays; after it, the model is inserted again as a new
     /// model (with a new identifier) holding its values and its relationships to models that still exist.
     func undoDelete(_ model: some PersistentModel, related: [RelatedModels]) {
         switch model._$persistentState.status {
-        case .deleted where model._$persistentState.context === self:
-            insert(model)
+        case .deleted where model._$persistentState.context === context:
+            context.insert(model)
         case .detached where model._$persistentState.binding != nil:
             resurrect(model, related: related)
         default:
@@ -78,9 +99,9 @@ extension ModelContext {
 
     /// Loads every value of a model about to be deleted, so undoing the delete after a save can restore them; returns
     /// its related models (a saved delete leaves its relationships empty).
-    func keepValuesForUndo(of model: some PersistentModel) -> [RelatedModels] {
+    func keepValues(of model: some PersistentModel) -> [RelatedModels] {
         for property in type(of: model).schemaMetadata.indices where !model._$get(property).isLoaded {
-            faultIn(model, property: property)
+            context.faultIn(model, property: property)
         }
         return (model._$persistentState.binding?.entity.orderedRelationships ?? []).map { relationship in
             (relationship.index, model._$get(relationship.index).relatedModels ?? [])
@@ -99,11 +120,11 @@ extension ModelContext {
             // A non-optional to-one relationship has no empty value: it keeps the model it holds until set below.
             _ = try? model._$set(relationship.index, .loaded(Relationships.emptyValue(of: relationship)))
         }
-        registry.forgetIdentity(of: model)
-        insert(model)
+        context.registry.forgetIdentity(of: model)
+        context.insert(model)
         for (index, models) in related where !models.isEmpty {
             guard let relationship = entity.relationship(at: index) else { continue }
-            recordUndo(of: model, property: index)
+            recordValue(of: model, property: index)
             let value: Any? =
                 relationship.isToOneRelationship ? models[0] : Relationships.typedArray(models, of: relationship)
             model.setBuilt(index, value)

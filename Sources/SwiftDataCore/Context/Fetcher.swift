@@ -1,0 +1,563 @@
+import Foundation
+
+/// Reads models from a context's stores: runs a descriptor's request and the store's plan for it, finishes in memory
+/// what the plan leaves (see `FetchCoverage`), turns rows into the context's models, loads models by key, reloads
+/// them, and merges the context's unsaved inserts, changes and deletes into results.
+///
+/// It owns no state: the context makes one per use (`ModelContext.fetcher`), and it is given the context's
+/// `registry`, the only place it writes to: new rows register there, registered models without unsaved changes
+/// are refreshed from their rows. From the context it reads the container's bindings, the editing state, the rows
+/// `delete(model:where:)` deleted, and it asks it to catch up with other contexts' saves before a fetch and to
+/// resolve relationships (`destination`, `registeredOrHollow`, `resolve`, `prefetch`), which belong to the
+/// context's relationship code.
+struct Fetcher {
+    let context: ModelContext
+    let registry: ModelRegistry
+
+    /// `ModelContext.fetch(_:)`.
+    func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
+        context.catchUp()
+        let binding = try context.binding(for: T.self)
+        let merges = mergesPendingChanges(descriptor, entity: binding.entity)
+        // When related models changed, the store's view of the predicate is stale: every stored model is tested.
+        let reevaluates = merges && relatedModelsChanged(descriptor.predicate)
+        var stored = descriptor
+        if reevaluates { stored.predicate = nil }
+        let models = try storedModels(stored, binding: binding, window: !merges)
+        try context.prefetch(descriptor.relationshipKeyPathsForPrefetching, of: models, binding: binding)
+        return merges ? try mergePendingChanges(into: models, descriptor, reevaluating: reevaluates) : models
+    }
+
+    /// `ModelContext.fetchCount(_:)`.
+    func fetchCount<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> Int {
+        context.catchUp()
+        let binding = try context.binding(for: T.self)
+        if mergesPendingChanges(descriptor, entity: binding.entity) { return try fetch(descriptor).count }
+        var request = try request(descriptor, binding: binding, window: true)
+        request.properties = []
+        let plan = binding.store.prepare(request)
+        guard plan.coverage.isComplete else {
+            return try storedModels(descriptor, binding: binding, window: true).count
+        }
+        return try binding.store.fetchCount(request, plan: plan)
+    }
+
+    /// `ModelContext.fetchIdentifiers(_:)`.
+    func fetchIdentifiers<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [PersistentIdentifier] {
+        context.catchUp()
+        let binding = try context.binding(for: T.self)
+        if mergesPendingChanges(descriptor, entity: binding.entity) {
+            return try fetch(descriptor).map(\.persistentModelID)
+        }
+        return try storedIdentifiers(descriptor, binding: binding)
+    }
+
+    /// `ModelContext.fetch(_:batchSize:)`.
+    func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, batchSize: Int) throws
+        -> FetchResultsCollection<T>
+    {
+        context.catchUp()
+        let binding = try context.binding(for: T.self)
+        try refuseBatchingPendingChanges(descriptor, entity: binding.entity)
+        let keys = try storedKeys(descriptor, binding: binding)
+        // A batch the collection lets go of goes away unless something else holds its models (the context keeps
+        // only models with unsaved changes).
+        return FetchResultsCollection(count: keys.count, batchSize: batchSize) { [self] range in
+            batch(T.self, keys: Array(keys[range]), binding: binding)
+        }
+    }
+
+    /// The models of a batch, one per key, in order. A row that is gone (another context or process deleted it
+    /// since the keys were read) or that fails to load is the context's model for that identifier, as `model(for:)`
+    /// gives it: reading its values then reports the row as missing, as Apple's faults do.
+    private func batch<T: PersistentModel>(_ type: T.Type, keys: [Int64], binding: EntityBinding) -> [T] {
+        var loaded: [T] = []
+        do {
+            loaded = try load(T.self, keys: keys, binding: binding, inOrder: true)
+        } catch {
+            Log.error("a batched fetch of \(T.self) could not load \(keys.count) rows: \(error)")
+        }
+        if loaded.count == keys.count { return loaded }
+        Log.error(
+            "a batched fetch of \(T.self) found \(keys.count - loaded.count) of \(keys.count) rows gone since the fetch "
+                + "(deleted by another context or process); their models' values cannot be read")
+        let map = registry.map(for: ObjectIdentifier(T.self))
+        let loadedByKey = Dictionary(loaded.map { ($0._$persistentState.key, $0) }) { first, _ in first }
+        return keys.map { key in
+            if let model = loadedByKey[key] { return model }
+            // unsafeDowncast: the registry files each model under its own type's ObjectIdentifier.
+            if let object = map.model(key) { return unsafeDowncast(object, to: T.self) }
+            return context.makeHollow(T.self, key: key, binding: binding, in: map)
+        }
+    }
+
+    /// `ModelContext.fetchIdentifiers(_:batchSize:)`.
+    func fetchIdentifiers<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, batchSize: Int) throws
+        -> FetchResultsCollection<PersistentIdentifier>
+    {
+        context.catchUp()
+        let binding = try context.binding(for: T.self)
+        try refuseBatchingPendingChanges(descriptor, entity: binding.entity)
+        let identifiers = try storedIdentifiers(descriptor, binding: binding)
+        return FetchResultsCollection(count: identifiers.count, batchSize: batchSize) { Array(identifiers[$0]) }
+    }
+
+    /// `ModelContext.enumerate(_:batchSize:allowEscapingMutations:block:)`.
+    func enumerate<T: PersistentModel>(
+        _ fetch: FetchDescriptor<T>, batchSize: Int, allowEscapingMutations: Bool,
+        block: (_ model: T) throws -> Void
+    ) throws {
+        context.catchUp()
+        let binding = try context.binding(for: T.self)
+        try refuseBatchingPendingChanges(fetch, entity: binding.entity)
+        let keys = try storedKeys(fetch, binding: binding)
+        let batchSize = max(1, batchSize)
+        for start in stride(from: 0, to: keys.count, by: batchSize) {
+            let batchKeys = Array(keys[start..<min(start + batchSize, keys.count)])
+            let hadChanges = context.hasChanges
+            // The batch's models go away after it unless the block keeps them or changes them: the context does not
+            // hold models without unsaved changes.
+            for model in try load(T.self, keys: batchKeys, binding: binding, inOrder: true) { try block(model) }
+            if !allowEscapingMutations && !hadChanges && context.hasChanges {
+                throw SwiftDataError.modelValidationFailure.with(
+                    reason: "the enumerate block left unsaved changes", model: binding.entity.name,
+                    suggestion: "Save inside the block, or pass allowEscapingMutations: true")
+            }
+        }
+    }
+
+    // MARK: Loading
+
+    /// The store request for a descriptor; `window` applies its limit and offset.
+    private func request<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, binding: EntityBinding, window: Bool)
+        throws
+        -> FetchRequest<T>
+    {
+        var request = FetchRequest<T>(
+            entity: binding.entity, predicate: descriptor.predicate,
+            properties: try fetchedProperties(descriptor.propertiesToFetch, binding: binding))
+        request.sortBy = descriptor.sortBy
+        request.editingState = context.editingState
+        if !binding.subentityProperties.isEmpty {
+            // Some attributes only: subentities' attributes load when first read, their foreign keys come along.
+            request.subentityProperties =
+                descriptor.propertiesToFetch.isEmpty
+                ? binding.subentityProperties
+                : binding.subentityProperties.map { level in
+                    SubentityProperties(
+                        level.entity, level.properties.filter { level.entity.relationship(at: $0) != nil })
+                }
+        }
+        if window {
+            request.fetchLimit = descriptor.fetchLimit
+            request.fetchOffset = descriptor.fetchOffset
+        }
+        return request
+    }
+
+    /// The properties a fetch reads: with `propertiesToFetch`, those attributes and the foreign keys; otherwise all.
+    private func fetchedProperties<T: PersistentModel>(_ keyPaths: [PartialKeyPath<T>], binding: EntityBinding) throws
+        -> [Int]
+    {
+        guard !keyPaths.isEmpty else { return binding.fetchedProperties }
+        var chosen = Set<Int>()
+        for keyPath in keyPaths {
+            guard let index = binding.entity.propertyIndex(for: keyPath), binding.fetchedProperties.contains(index)
+            else {
+                throw SwiftDataError.unsupportedKeyPath.with(
+                    reason:
+                        "\(keyPath) is not a stored attribute of \(binding.entity.name), so it cannot be fetched on its own",
+                    model: binding.entity.name, suggestion: "List stored attributes in propertiesToFetch")
+            }
+            chosen.insert(index)
+        }
+        return binding.fetchedProperties.filter { chosen.contains($0) || binding.entity.relationship(at: $0) != nil }
+    }
+
+    /// The stored models the descriptor selects, in its order; `window` applies its limit and offset. What the
+    /// store cannot run itself (see `FetchCoverage`) is done here, by the plan's remainder: the predicate is
+    /// evaluated on the candidates it returns, then they are sorted and windowed.
+    private func storedModels<T: PersistentModel>(
+        _ descriptor: FetchDescriptor<T>, binding: EntityBinding, window: Bool
+    )
+        throws -> [T]
+    {
+        let request = try request(descriptor, binding: binding, window: window)
+        let plan = binding.store.prepare(request)
+        let models = try load(request, plan: plan, binding: binding)
+        return try plan.runRemainder(on: models, of: descriptor, window: window)
+    }
+
+    /// Runs a store fetch and returns the context's object for every row, creating or refreshing them.
+    func load<T: PersistentModel>(_ request: FetchRequest<T>, plan: FetchPlan? = nil, binding: EntityBinding) throws
+        -> [T]
+    {
+        var results: [T] = []
+        let plan = plan ?? binding.store.prepare(request)
+        try withMaterializer(
+            T.self, binding: binding, properties: request.properties,
+            subentityProperties: request.subentityProperties
+        ) { materialize in
+            try binding.store.fetch(request, plan: plan) { key, reader in
+                results.append(try materialize(key, reader, 1))
+            }
+        }
+        return results
+    }
+
+    /// Runs `body` with a function that turns a row (its key, and its properties from a reader's column onward)
+    /// into the context's object for it: the registered one, refreshed where it has no unsaved changes, or a new
+    /// one. To-one relationships stored in the row resolve to registered models or to models loaded later; one
+    /// whose target holds the model back (`linking`, the inverse of the relationship whose members are loading, or
+    /// a registered target whose inverse is loaded) is linked rather than held (see `_PersistentState`). For an
+    /// entity with subentities, the row's entity name comes first, and each row becomes a model of its own class
+    /// (see `RowStore.fetch`).
+    func withMaterializer<T: PersistentModel>(
+        _ type: T.Type, binding: EntityBinding, properties: [Int], linking: Schema.Relationship? = nil,
+        subentityProperties: [SubentityProperties] = [],
+        _ body: (_ materialize: (Int64, any _RowReader, Int32) throws -> T) throws -> Void
+    ) throws {
+        var pending: [PendingReference] = []
+        if binding.entity.fetchReadsEntity {
+            try context.withHierarchyMaterializer(
+                T.self, binding: binding, properties: properties, linking: linking,
+                subentityProperties: subentityProperties, pending: &pending, body)
+        } else {
+            try withMaterializer(
+                T.self, binding: binding, properties: properties, columns: nil, linking: linking, pending: &pending,
+                body)
+        }
+        if !pending.isEmpty { try context.resolve(pending) }
+    }
+
+    /// `withMaterializer` for models of one class. Property `properties[i]` is read from column `first + i`, or
+    /// `first + columns[i]` when given; references to models whose class only their row tells are left in
+    /// `pending`.
+    func withMaterializer<T: PersistentModel>(
+        _ type: T.Type, binding: EntityBinding, properties: [Int], columns: [Int32]?,
+        linking: Schema.Relationship?, pending: inout [PendingReference],
+        _ body: (_ materialize: (Int64, any _RowReader, Int32) throws -> T) throws -> Void
+    ) throws {
+        let contiguous = columns == nil
+        let offsets = columns ?? []
+        let map = registry.map(for: ObjectIdentifier(T.self))
+        let backingData: any BackingData<T> = DefaultBackingData(for: T.self)
+        let references = properties.map { binding.entity.relationship(at: $0) }
+        let hasReferences = references.contains { $0 != nil }
+        // Where each reference leads, and where its targets are registered, looked up once rather than for every row.
+        let destinations = hasReferences ? try references.map { try $0.map(context.destination) } : []
+        let polymorphic = destinations.map { $0?.binding.entity.fetchReadsEntity ?? false }
+        let targets = destinations.map { $0.map { RegisteredTargets($0.type, in: registry) } }
+        let coded = binding.codedAttributes
+        let isPartial = properties.count < binding.fetchedProperties.count
+        let fetched = Set(properties)
+        // Rows of models not registered yet, with plain attributes only, load in one tight loop.
+        let isPlain = !hasReferences && coded.isEmpty && binding.lazyRelationships.isEmpty && !isPartial
+        // A type with no registered models (the first fetch) needs no lookup per row, unless the rows refer to
+        // models of their own type, which may register them on the way.
+        let wasEmpty = map.isEmpty && !hasReferences
+        try body { key, reader, first in
+            let model: T
+            let isNew: Bool
+            if !wasEmpty, let existing = map.model(key) {
+                model = unsafeDowncast(existing, to: T.self)  // filed under T's ObjectIdentifier
+                isNew = false
+            } else {
+                model = T(backingData: backingData)
+                registry.register(model, key: key, binding: binding, in: map, isNew: wasEmpty)
+                if isPlain {
+                    if !contiguous {
+                        for (offset, property) in properties.enumerated() {
+                            try model._$load(property, from: reader, column: first + offsets[offset])
+                        }
+                        return model
+                    }
+                    var column = first
+                    for property in properties {
+                        do {
+                            try model._$load(property, from: reader, column: column)
+                        } catch {
+                            throw naming(error, property: property, binding: binding)
+                        }
+                        column += 1
+                    }
+                    return model
+                }
+                isNew = true
+            }
+            let changes = model._$persistentState.changes
+            for (offset, property) in properties.enumerated() where isNew || !changes.contains(property) {
+                let column = first + (contiguous ? Int32(offset) : offsets[offset])
+                if hasReferences, let relationship = references[offset] {
+                    let target = try reader.relatedKey(column)
+                    let linkedKey = isNew ? nil : model._$persistentState.linkedKey(property)
+                    if let linkedKey, linkedKey == target { continue }
+                    if !isNew, linkedKey == nil, relationship !== linking,
+                        let current = model._$get(property).relatedModels,
+                        current.first?._$persistentState.key == target
+                    {
+                        continue
+                    }
+                    guard let target, let destination = destinations[offset] else {
+                        try model._$set(property, .loaded(nil))
+                        continue
+                    }
+                    // A model of a hierarchy may be registered as any class below the destination's.
+                    let registered =
+                        polymorphic[offset]
+                        ? context.registeredModel(key: target, in: destination.binding.entity)
+                        : targets[offset]?.model(target)
+                    if let inverse = relationship.inverse,
+                        relationship === linking || registered.map({ $0._$get(inverse.index).isLoaded }) == true
+                    {
+                        model.unload(property)
+                        model._$persistentState.link(property, to: target)
+                    } else if let registered {
+                        try model._$set(property, .loaded(registered))
+                    } else if polymorphic[offset] {
+                        // A model of a hierarchy whose row alone tells its class: found once the rows are read.
+                        pending.append(PendingReference(model, property: property, relationship, key: target))
+                    } else {
+                        try model._$set(
+                            property,
+                            .loaded(
+                                context.registeredOrHollow(destination.type, key: target, binding: destination.binding))
+                        )
+                    }
+                } else if !coded.isEmpty, coded.contains(property) {
+                    if !isNew, model._$persistentState.externalReferences?[property] == nil,
+                        model._$get(property).isLoaded,
+                        binding.externalAttributes.contains(property)
+                    {
+                        continue  // a loaded external value stays until it changes through a save
+                    }
+                    do {
+                        try loadCoded(property, of: model, from: reader, column: column, binding: binding)
+                    } catch {
+                        throw naming(error, property: property, binding: binding)
+                    }
+                } else {
+                    do {
+                        if isNew {
+                            try model._$load(property, from: reader, column: column)
+                        } else {
+                            try refresh(property, of: model, from: reader, column: column)
+                        }
+                    } catch {
+                        throw naming(error, property: property, binding: binding)
+                    }
+                }
+            }
+            if isNew {
+                for property in binding.lazyRelationships { model.unload(property) }
+                if isPartial {
+                    // The attributes left out load together, for every such model, when one is first read.
+                    for property in binding.attributeIndexes where !fetched.contains(property) {
+                        model.unload(property)
+                    }
+                    registry.noteHollow(key, of: ObjectIdentifier(T.self), in: map)
+                }
+            }
+            return model
+        }
+    }
+    /// A store error about a value, with the model and property it belongs to.
+    private func naming(_ error: any Error, property: Int, binding: EntityBinding) -> any Error {
+        guard let error = error as? SwiftDataError, error.modelName == nil else { return error }
+        return error.with(model: binding.entity.name, property: binding.entity.storedProperties[property].name)
+    }
+
+    /// Replaces a registered model's attribute with the stored value when they differ, telling observers; a value
+    /// not loaded yet just loads.
+    private func refresh(_ property: Int, of model: some PersistentModel, from reader: any _RowReader, column: Int32)
+        throws
+    {
+        guard case .loaded(let current) = model._$get(property) else {
+            return try model._$load(property, from: reader, column: column)
+        }
+        if let stored = try? StoreValue(encoding: current), reader.holds(stored, column) { return }
+        try model._$load(property, from: reader, column: column)
+        try model._$set(property, model._$get(property))
+    }
+
+    /// Loads an attribute that Core converts: an externally stored one the store keeps apart from the row waits for
+    /// its first read, keeping its reference; another decodes through its coding.
+    private func loadCoded(
+        _ property: Int, of model: some PersistentModel, from reader: any _RowReader, column: Int32,
+        binding: EntityBinding
+    ) throws {
+        let data: Data?
+        if binding.externalAttributes.contains(property) {
+            switch try reader.external(column) {
+            case .reference(let reference):
+                model.unload(property)
+                model._$persistentState.externalReferences = (model._$persistentState.externalReferences ?? [:])
+                    .merging([property: reference]) { $1 }
+                return
+            case .data(let stored):
+                data = stored
+            }
+        } else {
+            data = reader.isNull(column) ? nil : try reader.data(column)
+        }
+        try model._$set(property, .loaded(decode(data, property: property, binding: binding)))
+    }
+
+    /// The property value of a converted attribute's stored data, through the attribute's coding.
+    func decode(_ stored: Data?, property: Int, binding: EntityBinding) throws -> Any? {
+        if let coding = binding.entity.attribute(at: property)?.coding { return try coding.decode(stored) }
+        return stored
+    }
+
+    /// The models with the given keys; with `inOrder`, in the order of `keys` (rows that no longer exist are
+    /// left out).
+    func load<T: PersistentModel>(_ type: T.Type, keys: [Int64], binding: EntityBinding, inOrder: Bool = false)
+        throws -> [T]
+    {
+        var request = FetchRequest<T>(entity: binding.entity, properties: binding.fetchedProperties)
+        request.keys = keys
+        request.subentityProperties = binding.subentityProperties
+        let models = try load(request, binding: binding)
+        // Rows come in key order: keys in that order need no reordering (rows that are gone just leave gaps).
+        guard inOrder, !zip(keys, keys.dropFirst()).allSatisfy({ $0 < $1 }) else { return models }
+        let byKey = Dictionary(models.map { ($0._$persistentState.key, $0) }, uniquingKeysWith: { first, _ in first })
+        return keys.compactMap { byKey[$0] }
+    }
+
+    /// Reloads the stored values of registered models (after `rollback()`).
+    func reload(_ models: [any PersistentModel]) throws {
+        var keysByType: [ObjectIdentifier: (type: any PersistentModel.Type, keys: [Int64])] = [:]
+        for model in models {
+            let type = Swift.type(of: model)
+            keysByType[ObjectIdentifier(type), default: (type, [])].keys.append(model._$persistentState.key)
+        }
+        for (type, keys) in keysByType.values {
+            for model in models where Swift.type(of: model) == type {
+                // Changed relationships that live outside the row load again when next read.
+                let lazy = model._$persistentState.binding?.lazyRelationships ?? []
+                for property in lazy where model._$persistentState.changes.contains(property) {
+                    model.unload(property)
+                }
+            }
+            registry.markUnchanged(models.filter { Swift.type(of: $0) == type })
+            try reload(type, keys: keys)
+        }
+    }
+
+    private func reload<T: PersistentModel>(_ type: T.Type, keys: [Int64]) throws {
+        _ = try load(T.self, keys: keys, binding: try context.binding(for: T.self))
+    }
+
+    /// The primary keys a descriptor selects in the store, in order.
+    func storedKeys<T: PersistentModel>(
+        _ descriptor: FetchDescriptor<T>, binding: EntityBinding, includingSubentities: Bool = true
+    ) throws -> [Int64] {
+        var request = try request(descriptor, binding: binding, window: true)
+        request.properties = []
+        request.includesSubentities = includingSubentities
+        let plan = binding.store.prepare(request)
+        guard plan.coverage.isComplete else {
+            return try storedModels(descriptor, binding: binding, window: true).filter {
+                includingSubentities || type(of: $0) == T.self
+            }.map(\._$persistentState.key)
+        }
+        var keys: [Int64] = []
+        try binding.store.fetch(request, plan: plan) { key, _ in keys.append(key) }
+        return keys
+    }
+
+    /// The identifiers of the stored models a descriptor selects, in order, each of its model's entity.
+    private func storedIdentifiers<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, binding: EntityBinding) throws
+        -> [PersistentIdentifier]
+    {
+        guard binding.entity.fetchReadsEntity else {
+            return try storedKeys(descriptor, binding: binding).map { binding.identifier(forKey: $0) }
+        }
+        var request = try request(descriptor, binding: binding, window: true)
+        request.properties = []
+        request.subentityProperties = []
+        let plan = binding.store.prepare(request)
+        guard plan.coverage.isComplete else {
+            return try storedModels(descriptor, binding: binding, window: true).map(\.persistentModelID)
+        }
+        var identifiers: [PersistentIdentifier] = []
+        try binding.store.fetch(request, plan: plan) { key, reader in
+            // The row's entity (column 1, see `RowStore.fetch`) names it.
+            let entityBinding =
+                reader.isNull(1) ? binding : context.container.binding(forEntityName: try reader.string(1))
+            identifiers.append((entityBinding ?? binding).identifier(forKey: key))
+        }
+        return identifiers
+    }
+
+    // MARK: Pending changes
+
+    /// Whether unsaved changes of this context can change what the descriptor selects, or their order: changes of
+    /// its model, or of models its predicate or sort reaches through relationships.
+    private func mergesPendingChanges<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, entity: Schema.Entity)
+        -> Bool
+    {
+        guard descriptor.includePendingChanges else { return false }
+        return hasPendingChanges(for: T.self) || relatedModelsChanged(descriptor.predicate)
+            || sortMayReadChangedModels(descriptor, entity: entity)
+    }
+
+    private func hasPendingChanges<T: PersistentModel>(for type: T.Type) -> Bool {
+        registry.hasPendingChanges(for: T.self) || !deletedRowKeys(of: T.self).isEmpty
+    }
+
+    /// The keys of stored rows that `delete(model:where:)` or its cascades delete at the next save, of `T`'s table:
+    /// a hierarchy's rows may have been deleted as any of its classes.
+    private func deletedRowKeys<T: PersistentModel>(of type: T.Type) -> Set<Int64> {
+        guard !context.deletedRows.isEmpty else { return [] }
+        guard let entity = try? context.cachedBinding(for: T.self).entity, entity.isInHierarchy else {
+            return context.deletedRows[Schema.entityName(for: T.self)] ?? []
+        }
+        return entity.rootEntity.selfAndDescendants.reduce(into: []) {
+            $0.formUnion(context.deletedRows[$1.name] ?? [])
+        }
+    }
+
+    private func refuseBatchingPendingChanges<T: PersistentModel>(
+        _ descriptor: FetchDescriptor<T>, entity: Schema.Entity
+    ) throws {
+        if mergesPendingChanges(descriptor, entity: entity) {
+            throw SwiftDataError.includePendingChangesWithBatchSize.with(
+                reason: "the context has unsaved changes to \(T.self) that a batched fetch cannot merge",
+                model: entity.name, suggestion: "Save first, or set includePendingChanges = false")
+        }
+    }
+
+    /// Combines stored results with unsaved inserts, changes and deletes, then sorts and windows them. With
+    /// `reevaluating`, unchanged stored models are tested against the predicate too.
+    private func mergePendingChanges<T: PersistentModel>(
+        into stored: [T], _ descriptor: FetchDescriptor<T>, reevaluating: Bool
+    ) throws -> [T] {
+        let deletedRows = deletedRowKeys(of: T.self)
+        func matches(_ model: T) throws -> Bool { try descriptor.predicate?.evaluate(model) ?? true }
+
+        var results: [T] = []
+        for model in stored {
+            let state = model._$persistentState
+            guard state.status == .registered, state.changes.isEmpty, !deletedRows.contains(state.key) else {
+                continue
+            }
+            if reevaluating, try !matches(model) { continue }
+            results.append(model)
+        }
+        let changed = registry.pendingChanges.compactMap { $0 as? T }.filter {
+            !deletedRows.contains($0._$persistentState.key)
+        }
+        for model in changed + registry.pendingInserts.compactMap({ $0 as? T }) where try matches(model) {
+            results.append(model)
+        }
+        if !descriptor.sortBy.isEmpty {
+            // Ties keep insertion order, as in the store: saved models by key, then new ones as they were inserted.
+            let saved = results.filter { $0._$persistentState.status == .registered }
+            let new = results.filter { $0._$persistentState.status != .registered }
+            results = saved.sorted { $0._$persistentState.key < $1._$persistentState.key } + new
+            results.sort(using: descriptor.sortBy)
+        }
+        return descriptor.window(results)
+    }
+}
