@@ -35,6 +35,10 @@ struct PostgresMigration: SchemaMigrationTarget {
         try count("SELECT count(*) FROM \(dialect.quote(table))")
     }
 
+    func rowCount(of table: String, entities: [String]) throws -> Int64 {
+        try count("SELECT count(*) FROM \(dialect.quote(table))\(StoreLayout.entityClause(entities, in: dialect))")
+    }
+
     func nilCount(of table: String, column: String) throws -> Int64 {
         try count("SELECT count(*) FROM \(dialect.quote(table)) WHERE \(dialect.quote(column)) IS NULL")
     }

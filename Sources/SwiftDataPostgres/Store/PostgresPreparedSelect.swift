@@ -34,13 +34,13 @@ final class PostgresPreparedSelect: Sendable {
         let plan = store.plan(request)
         self.plan = plan
         let entity = request.entity
-        var columns: [String] = []
-        columns.reserveCapacity(request.properties.count)
-        for property in request.properties {
-            if let column = store.columnName(of: property, in: entity) { columns.append(column) }
-        }
+        let columns = StoreLayout.fetchColumns(
+            request.properties, of: entity, subentityProperties: request.subentityProperties)
+        // In a hierarchy's table, the condition keeps the rows of the request's entity.
+        let table = StoreLayout.table(of: entity)
+        let condition = StoreLayout.condition(request, plan.predicate?.condition)
         select = SQLSelect.fetch(
-            from: entity.name, columns: columns, condition: plan.predicate?.condition,
+            from: table, columns: columns, condition: condition,
             orderings: plan.orderings ?? [], limit: request.fetchLimit, offset: request.fetchOffset,
             isComplete: plan.coverage.isComplete)
         var window = SQLGenerator(dialect: store.dialect)
@@ -55,7 +55,7 @@ final class PostgresPreparedSelect: Sendable {
         self.statement = statement
         if select.limit == nil && select.offset == nil {
             count = SQLGenerator.statement(
-                of: .count(from: entity.name, condition: plan.predicate?.condition), in: store.dialect)
+                of: .count(from: table, condition: condition), in: store.dialect)
         } else {
             var count = statement
             count.sql = "SELECT count(*) FROM (\(statement.sql)) AS counted"

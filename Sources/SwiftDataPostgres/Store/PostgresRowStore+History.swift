@@ -138,7 +138,7 @@ extension PostgresTransaction {
         try PostgresRowStore.mapErrors(model: entity.name) {
             for chunk in keys.chunked(by: 10_000) {
                 let result = try connection.query(
-                    "SELECT \(key), \(list) FROM \(dialect.quote(entity.name)) WHERE \(key) IN \(PostgresRowStore.keyList(chunk))"
+                    "SELECT \(key), \(list) FROM \(dialect.quote(StoreLayout.table(of: entity))) WHERE \(key) IN \(PostgresRowStore.keyList(chunk))"
                 )
                 let reader = PostgresRowReader(result)
                 for row in 0..<result.rowCount {

@@ -73,12 +73,8 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
     /// other instances' saves.
     init(configuration: PostgresConfiguration, schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?) throws {
         try configuration.validate()
-        if let root = schema.entities.first(where: { !$0.subentities.isEmpty }) {
-            // Its tables, writes and fetches do not know a hierarchy's shared table and entity column yet.
-            throw SwiftDataError.loadIssueModelContainer.with(
-                reason: "the PostgreSQL store cannot hold the model hierarchy of \(root.name) yet", model: root.name,
-                suggestion: "Keep model hierarchies in a SQLite store (ModelConfiguration)")
-        }
+        // A hierarchy's table must hold every entity's columns (see `StoreLayout.hierarchyProblems`).
+        if let problem = StoreLayout.hierarchyProblems(in: schema).first { throw problem }
         self.configuration = configuration
         self.schema = schema
         // Notices (`CREATE TABLE IF NOT EXISTS` skipping a table) are not worth printing on standard error.
@@ -204,12 +200,11 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
         subentityProperties: [SubentityProperties],
         row: (_ owner: Int64, _ member: Int64, any _RowReader) throws -> Void
     ) throws {
-        // No hierarchies here (see `init`): `subentityProperties` is empty.
-        let memberColumns = properties.compactMap { columnName(of: $0, in: destination) }.map {
-            "d.\(dialect.quote($0))"
-        }
+        let memberColumns = StoreLayout.fetchColumns(
+            properties, of: destination, subentityProperties: subentityProperties
+        ).map { "d.\(dialect.quote($0))" }
         let key = dialect.quote(Self.keyColumn)
-        let table = dialect.quote(destination.name)
+        let table = dialect.quote(StoreLayout.table(of: destination))
         let select: (String) -> String
         switch relationship.storage {
         case .inverseColumn:
@@ -252,11 +247,7 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
 
     /// The column of a persisted property: an attribute's, or a to-one relationship's foreign key.
     func columnName(of property: Int, in entity: Schema.Entity) -> String? {
-        if let attribute = entity.attribute(at: property) { return attribute.name }
-        if let relationship = entity.relationship(at: property), relationship.storage == .column {
-            return relationship.name
-        }
-        return nil
+        StoreLayout.columnName(of: property, in: entity)
     }
 
     package func fetchCount<T: PersistentModel>(_ request: FetchRequest<T>, plan: FetchPlan) throws -> Int {
@@ -324,9 +315,10 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
     /// sessions wait for it to commit); keys are not reused afterwards.
     package func erase() throws {
         var tables = [Self.externalTable]
+        // A hierarchy's entities share their root's table; each declares its own relationships.
         for entity in schema.entities {
-            tables.append(dialect.quote(entity.name))
-            for relationship in entity.orderedRelationships {
+            if entity.superentity == nil { tables.append(dialect.quote(entity.name)) }
+            for relationship in entity.ownRelationships {
                 if case .joinTable(let table, true) = relationship.storage { tables.append(dialect.quote(table)) }
             }
         }

@@ -58,7 +58,7 @@ enum PostgresSchemaSQL {
         return type == .date ? "double precision (seconds since 2001)" : PostgresType(storing: type).sqlName
     }
 
-    /// `CREATE TABLE` for an entity, the indexes of its foreign keys, unique constraints and indexes, and the join
+    /// `CREATE TABLE` for an entity's table (for a hierarchy, `Schema.Entity.tableEntity`), the indexes of its foreign keys, unique constraints and indexes, and the join
     /// tables it owns.
     static func createTable(_ entity: Schema.Entity) -> [String] {
         let columns =
@@ -96,31 +96,27 @@ enum PostgresSchemaSQL {
         ]
     }
 
-    /// The names of an entity's unique and plain indexes, as `indexStatements` creates them.
-    static func indexNames(_ entity: Schema.Entity) -> [String] {
-        entity.uniquenessConstraints.map { indexName(entity, $0, unique: true) }
-            + entity.indices.map { indexName(entity, $0, unique: false) }
-    }
-
-    /// `CREATE [UNIQUE] INDEX` for the entity's unique constraints and indexes. A string's column is indexed as
-    /// predicates compare it (`normalize(x, NFC) COLLATE "C"`), so that lookups use the index and uniqueness follows
-    /// Swift's `==`.
+    /// `CREATE [UNIQUE] INDEX` for the unique constraints and indexes of an entity's table (for a hierarchy's, its
+    /// entities'; a subentity's unique index is partial, over its rows, and named after it). A string's column is
+    /// indexed as predicates compare it (`normalize(x, NFC) COLLATE "C"`), so that lookups use the index and
+    /// uniqueness follows Swift's `==`.
     static func indexStatements(_ entity: Schema.Entity) -> [String] {
-        func create(_ columns: [String], unique: Bool) -> String {
-            let terms = columns.map { column in
+        StoreLayout.tableIndexes(of: entity).map { index in
+            let terms = index.columns.map { column in
                 comparesAsString(entity.attributesByName[column])
                     ? "(normalize(\(dialect.quote(column)), NFC) COLLATE \"C\")" : dialect.quote(column)
             }
-            return
-                "CREATE \(unique ? "UNIQUE " : "")INDEX \(dialect.quote(indexName(entity, columns, unique: unique))) "
+            let name = indexName(entity, index.columns, unique: index.isUnique, suffix: index.nameSuffix)
+            return "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(dialect.quote(name)) "
                 + "ON \(dialect.quote(entity.name)) (\(terms.joined(separator: ", ")))"
+                + (index.entities.map { StoreLayout.entityClause($0, in: dialect) } ?? "")
         }
-        return entity.uniquenessConstraints.map { create($0, unique: true) }
-            + entity.indices.map { create($0, unique: false) }
     }
 
-    private static func indexName(_ entity: Schema.Entity, _ columns: [String], unique: Bool) -> String {
-        indexName("\(entity.name)_\(unique ? "unique" : "index")_\(columns.joined(separator: "_"))")
+    private static func indexName(_ entity: Schema.Entity, _ columns: [String], unique: Bool, suffix: String)
+        -> String
+    {
+        indexName("\(entity.name)_\(unique ? "unique" : "index")_\(columns.joined(separator: "_"))\(suffix)")
     }
 
     /// A name PostgreSQL keeps whole: names beyond 63 bytes are shortened, with a hash of the whole name.

@@ -21,12 +21,13 @@ struct PostgresTransaction: RowStoreTransaction {
     }
 
     func allocateKeys(count: Int, entity: Schema.Entity) throws -> Int64 {
+        // Keys are per table: a hierarchy's entities share theirs.
         try mapped(entity) {
             let result = try connection.preparedQuery(
                 """
                 INSERT INTO \(PostgresRowStore.sequenceTable) AS s (entity, last_key) VALUES ($1, $2) \
                 ON CONFLICT (entity) DO UPDATE SET last_key = s.last_key + excluded.last_key RETURNING last_key
-                """, [.text(entity.name), .int8(Int64(count))])
+                """, [.text(StoreLayout.table(of: entity)), .int8(Int64(count))])
             guard let last = try result.int64(0, 0) else {
                 throw SwiftDataError.storeError.with(reason: "no key was allocated", model: entity.name)
             }
@@ -37,10 +38,15 @@ struct PostgresTransaction: RowStoreTransaction {
     func insert(_ rows: [RowWrite], entity: Schema.Entity) throws {
         try write(rows, entity: entity) { row in
             let assignments = self.assignments(entity, attributes: row.attributes, references: row.references)
-            let columns = [keyColumn] + assignments.map(\.column)
-            let values = ["$1::bigint"] + assignments.map(\.value)
+            var columns = [keyColumn] + assignments.map(\.column)
+            var values = ["$1::bigint"] + assignments.map(\.value)
+            if StoreLayout.hasEntityColumn(entity) {
+                // The row's entity, a name from the schema: a literal, so that the statement is one per entity.
+                columns.append(dialect.quote(StoreLayout.entityColumn))
+                values.append("'\(entity.name.replacingOccurrences(of: "'", with: "''"))'")
+            }
             return (
-                "INSERT INTO \(dialect.quote(entity.name)) (\(columns.joined(separator: ", "))) "
+                "INSERT INTO \(table(of: entity)) (\(columns.joined(separator: ", "))) "
                     + "VALUES (\(values.joined(separator: ", ")))", types: [.int8] + assignments.map(\.type)
             )
         }
@@ -56,7 +62,7 @@ struct PostgresTransaction: RowStoreTransaction {
             let assignments = self.assignments(entity, attributes: row.attributes, references: row.references)
             let set = assignments.map { "\($0.column) = \($0.value)" }.joined(separator: ", ")
             return (
-                "UPDATE \(dialect.quote(entity.name)) SET \(set) WHERE \(keyColumn) = $1::bigint",
+                "UPDATE \(table(of: entity)) SET \(set) WHERE \(keyColumn) = $1::bigint",
                 types: [.int8] + assignments.map(\.type)
             )
         }
@@ -104,14 +110,20 @@ struct PostgresTransaction: RowStoreTransaction {
     private func deleteExternalData(of keys: [Int64], entity: Schema.Entity, attributes: [Schema.Attribute]? = nil)
         throws
     {
-        let attributes = attributes ?? entity.orderedAttributes.filter(\.isExternal)
+        // Without a list, the rows may be of subentities, whose own attributes count too.
+        let attributes =
+            attributes
+            ?? (entity.orderedAttributes
+                + entity.selfAndDescendants.dropFirst().flatMap {
+                    $0.storedProperties.compactMap { $0 as? Schema.Attribute }
+                }).filter(\.isExternal)
         guard !attributes.isEmpty else { return }
         try mapped(entity) {
             for chunk in keys.chunked(by: 10_000) {
                 for attribute in attributes {
                     try connection.query(
                         "DELETE FROM \(PostgresRowStore.externalTable) WHERE id IN (SELECT \(dialect.quote(attribute.name)) "
-                            + "FROM \(dialect.quote(entity.name)) WHERE \(keyColumn) IN \(PostgresRowStore.keyList(chunk)))"
+                            + "FROM \(table(of: entity)) WHERE \(keyColumn) IN \(PostgresRowStore.keyList(chunk)))"
                     )
                 }
             }
@@ -156,7 +168,7 @@ struct PostgresTransaction: RowStoreTransaction {
                     guard let inverse = relationship.inverse else { continue }
                     let column = dialect.quote(inverse.name)
                     sql =
-                        "SELECT \(column), \(keyColumn) FROM \(dialect.quote(relationship.destination)) "
+                        "SELECT \(column), \(keyColumn) FROM \(dialect.quote(table(named: relationship.destination))) "
                         + "WHERE \(column) IN \(list)"
                 case .joinTable:
                     guard let join = PostgresJoinColumns(relationship) else { continue }
@@ -209,8 +221,9 @@ struct PostgresTransaction: RowStoreTransaction {
         try mapped(entity) {
             for chunk in keys.sorted().chunked(by: 10_000) {
                 let list = PostgresRowStore.keyList(chunk)
-                try connection.query("DELETE FROM \(dialect.quote(entity.name)) WHERE \(keyColumn) IN \(list)")
-                for relationship in entity.orderedRelationships {
+                try connection.query("DELETE FROM \(table(of: entity)) WHERE \(keyColumn) IN \(list)")
+                // The keys may be of subentities' rows, whose own relationships have join rows too.
+                for relationship in entity.relationshipsOfSelfAndDescendants {
                     guard let join = PostgresJoinColumns(relationship) else { continue }
                     try connection.query("DELETE FROM \(dialect.quote(join.table)) WHERE \(join.owner) IN \(list)")
                 }
@@ -222,8 +235,11 @@ struct PostgresTransaction: RowStoreTransaction {
         guard !values.contains(where: { $0.value == .null }),
             let sql = Self.existingKeyQuery(in: entity, properties: values.map(\.property), store: store)
         else { return nil }
+        // A subentity's constraint spans its rows only: their entity names follow the values.
+        let names = StoreLayout.entityNames(selectedBy: entity) ?? []
         return try mapped(entity) {
-            let result = try connection.preparedQuery(sql, values.map { PostgresValue(storing: $0.value) })
+            let result = try connection.preparedQuery(
+                sql, values.map { PostgresValue(storing: $0.value) } + names.map { PostgresValue.text($0) })
             return result.rowCount == 0 ? nil : try result.int64(0, 0)
         }
     }
@@ -231,7 +247,8 @@ struct PostgresTransaction: RowStoreTransaction {
     /// The query of `existingKey`: the key of the row whose properties equal parameters `$1`, `$2`, ... A string
     /// is compared as the unique index holds it (`normalize(x, NFC) COLLATE "C"`), so that the lookup is one probe
     /// of that index whatever the database's default collation (equality means the same in every deterministic
-    /// collation). `nil` when a property has no column.
+    /// collation). In a hierarchy's table, a subentity's lookup is limited to the rows of its entity and those below
+    /// it, whose names follow the values. `nil` when a property has no column.
     static func existingKeyQuery(in entity: Schema.Entity, properties: [Int], store: PostgresRowStore) -> String? {
         let dialect = store.dialect
         var conditions: [String] = []
@@ -248,8 +265,12 @@ struct PostgresTransaction: RowStoreTransaction {
                 conditions.append("\(dialect.quote(column)) = \(placeholder)::bigint")
             }
         }
-        return "SELECT \(dialect.quote(PostgresRowStore.keyColumn)) FROM \(dialect.quote(entity.name)) WHERE "
-            + conditions.joined(separator: " AND ") + " LIMIT 1"
+        if let names = StoreLayout.entityNames(selectedBy: entity) {
+            let placeholders = names.indices.map { "$\(properties.count + $0 + 1)::text" }
+            conditions.append("\(dialect.quote(StoreLayout.entityColumn)) IN (\(placeholders.joined(separator: ", ")))")
+        }
+        return "SELECT \(dialect.quote(PostgresRowStore.keyColumn)) FROM \(dialect.quote(StoreLayout.table(of: entity))) "
+            + "WHERE " + conditions.joined(separator: " AND ") + " LIMIT 1"
     }
 
     // MARK: Helpers
@@ -258,11 +279,22 @@ struct PostgresTransaction: RowStoreTransaction {
         try (0..<result.rowCount).compactMap { try result.int64($0, 0) }
     }
 
-    /// The entity that holds a column relationship: the inverse's destination, or its own entity when it has no
-    /// inverse (found through the schema).
+    /// The table of the entity that holds a column relationship: the inverse's destination, or its own entity when
+    /// it has no inverse (found through the schema).
     private func relationshipOwner(_ relationship: Schema.Relationship) -> String {
-        if let inverse = relationship.inverse { return inverse.destination }
-        return store.schema.entities.first { $0.orderedRelationships.contains { $0 === relationship } }?.name ?? ""
+        if let inverse = relationship.inverse { return table(named: inverse.destination) }
+        return store.schema.entities.first { $0.ownRelationships.contains { $0 === relationship } }
+            .map(StoreLayout.table) ?? ""
+    }
+
+    /// The table of the entity with this name (its hierarchy's, for one in a hierarchy).
+    private func table(named entity: String) -> String {
+        store.schema.entitiesByName[entity].map(StoreLayout.table) ?? entity
+    }
+
+    /// The entity's table, quoted.
+    private func table(of entity: Schema.Entity) -> String {
+        dialect.quote(StoreLayout.table(of: entity))
     }
 
     /// Column assignments of a row after its key (`$1`): `(quoted column, value SQL, parameter type)`, attributes
@@ -290,7 +322,7 @@ struct PostgresTransaction: RowStoreTransaction {
                 result.append(
                     (
                         column,
-                        "(SELECT coalesce(max(\(column)), -1) + 1 FROM \(dialect.quote(entity.name)) "
+                        "(SELECT coalesce(max(\(column)), -1) + 1 FROM \(table(of: entity)) "
                             + "WHERE \(dialect.quote(reference.relationship.name)) = \(next(.int8)))", .int8
                     ))
             case .index?, nil:
