@@ -2,13 +2,12 @@ import Foundation
 import SwiftData
 import Testing
 
-@testable import SwiftDataSQLite
-
-/// Lightweight migrations of a hierarchy's table: adding a subclass, adding properties to one level.
+/// Lightweight migrations of a hierarchy's table: adding a subclass, adding properties to one level; on every
+/// store (`StoreKind`).
 @Suite("Model inheritance: migrations")
 struct InheritanceMigrationTests {
     /// A version 1 store with two trips.
-    private func version1(_ directory: TemporaryDirectory) throws {
+    private func version1(_ directory: StoreLocation) throws {
         let context = ModelContext(try makeContainer(TripsV1.Trip.self, in: directory))
         context.insert(TripsV1.Trip(name: "Rome"))
         context.insert(TripsV1.Trip(name: "Oslo"))
@@ -16,17 +15,13 @@ struct InheritanceMigrationTests {
     }
 
     /// The columns of a table of the store in `directory`.
-    private func columns(_ table: String, _ directory: TemporaryDirectory) throws -> [String] {
-        let store = try sqliteStore(try makeContainer(TripsV3.Trip.self, TripsV3.BusinessTrip.self, in: directory))
-        return try store.withDatabase { database in
-            try database.rows("SELECT name FROM pragma_table_info(?)", [.string(table)]).compactMap {
-                if case .text(let name) = $0.first { name } else { nil }
-            }
-        }
+    private func columns(_ table: String, _ directory: StoreLocation) throws -> [String] {
+        let container = try makeContainer(TripsV3.Trip.self, TripsV3.BusinessTrip.self, in: directory)
+        return try directory.columnNames(of: table, container: container)
     }
 
-    @Test func addingASubclassKeepsTheStoredModels() throws {
-        let directory = TemporaryDirectory()
+    @Test(arguments: StoreKind.all) func addingASubclassKeepsTheStoredModels(store: StoreKind) throws {
+        let directory = store.location()
         try version1(directory)
         let context = ModelContext(try makeContainer(TripsV2.Trip.self, TripsV2.BusinessTrip.self, in: directory))
         let trips = try context.fetch(FetchDescriptor<TripsV2.Trip>(sortBy: [SortDescriptor(\.name)]))
@@ -39,8 +34,8 @@ struct InheritanceMigrationTests {
         #expect(try fresh.fetch(FetchDescriptor<TripsV2.BusinessTrip>()).map(\.company) == ["Acme"])
     }
 
-    @Test func addingPropertiesToEachLevel() throws {
-        let directory = TemporaryDirectory()
+    @Test(arguments: StoreKind.all) func addingPropertiesToEachLevel(store: StoreKind) throws {
+        let directory = store.location()
         try version1(directory)
         do {
             let context = ModelContext(try makeContainer(TripsV2.Trip.self, TripsV2.BusinessTrip.self, in: directory))
@@ -57,8 +52,8 @@ struct InheritanceMigrationTests {
         #expect(try !columns("BusinessTrip", directory).contains("company"), "no table of its own")
     }
 
-    @Test func aRequiredSubclassPropertyNeedsNoValueWithoutModelsOfIt() throws {
-        let directory = TemporaryDirectory()
+    @Test(arguments: StoreKind.all) func aRequiredSubclassPropertyNeedsNoValueWithoutModelsOfIt(store: StoreKind) throws {
+        let directory = store.location()
         try version1(directory)
         // The store has trips but no business trips: the new required properties cannot be missing anywhere.
         let context = ModelContext(
@@ -66,8 +61,8 @@ struct InheritanceMigrationTests {
         #expect(try context.fetchCount(FetchDescriptor<TripsV3Required.Trip>()) == 2)
     }
 
-    @Test func aRequiredSubclassPropertyIsRefusedWhenModelsOfItAreStored() throws {
-        let directory = TemporaryDirectory()
+    @Test(arguments: StoreKind.all) func aRequiredSubclassPropertyIsRefusedWhenModelsOfItAreStored(store: StoreKind) throws {
+        let directory = store.location()
         do {
             let context = ModelContext(try makeContainer(TripsV2.Trip.self, TripsV2.BusinessTrip.self, in: directory))
             context.insert(TripsV2.BusinessTrip(name: "Berlin", company: "Acme"))
@@ -84,8 +79,8 @@ struct InheritanceMigrationTests {
         #expect(try context.fetch(FetchDescriptor<TripsV2.BusinessTrip>()).map(\.company) == ["Acme"])
     }
 
-    @Test func aStoreWithModelsOfASubclassTheContainerLacksIsRefused() throws {
-        let directory = TemporaryDirectory()
+    @Test(arguments: StoreKind.all) func aStoreWithModelsOfASubclassTheContainerLacksIsRefused(store: StoreKind) throws {
+        let directory = store.location()
         do {
             let context = ModelContext(try makeContainer(TripsV2.Trip.self, TripsV2.BusinessTrip.self, in: directory))
             context.insert(TripsV2.BusinessTrip(name: "Berlin", company: "Acme"))

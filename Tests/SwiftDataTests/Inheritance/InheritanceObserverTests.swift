@@ -2,12 +2,12 @@ import Foundation
 import SwiftData
 import Testing
 
-/// `ResultsObserver` over a hierarchy: saves of any class's models reach observers of any class they are.
+/// `ResultsObserver` over a hierarchy: saves of any class's models reach observers of any class they are, on every
+/// store (`StoreKind`).
 @Suite("Model inheritance: results observers")
 struct InheritanceObserverTests {
-    @Test func savesOfSubclassModelsReachObserversOfTheirSuperclasses() throws {
-        let container = try ModelContainer(
-            for: Schema(mediaModels), configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+    @Test(arguments: StoreKind.all) func savesOfSubclassModelsReachObserversOfTheirSuperclasses(store: StoreKind) throws {
+        let container = try store.location().container(Schema(mediaModels), inMemory: true)
         let writer = ModelContext(container)
         writer.insert(Media(title: "Radio", year: 1920))
         try writer.save()

@@ -48,14 +48,40 @@ import Testing
         #expect(!String(reflecting: try configuration("x")).contains(try PostgresTestServer.shared().password))
     }
 
-    @Test func aModelHierarchyIsRefusedWithAClearError() throws {
+    @Test func aModelHierarchyRoundTripsInOneTable() throws {
         let location = StoreKind.postgres.location()
-        let error = #expect(throws: SwiftDataError.self) {
-            try ModelContainer(
-                for: Schema([Media.self, Movie.self]), configurations: [try configuration(location.postgresSchema)])
+        do {
+            let context = ModelContext(try location.container(Schema(mediaModels)))
+            context.insert(Media(title: "Radio", year: 1920))
+            context.insert(Movie(title: "Heat", year: 1995, director: "Mann"))
+            context.insert(Documentary(title: "Planet", year: 2006, director: "Fothergill", subject: "nature"))
+            try context.save()
         }
-        #expect(error == SwiftDataError.loadIssueModelContainer)
-        #expect(String(describing: error).contains("model hierarchy of Media"), "\(String(describing: error))")
+        let container = try location.container(Schema(mediaModels))
+        let context = ModelContext(container)
+        let all = try context.fetch(FetchDescriptor<Media>(sortBy: [SortDescriptor(\.year)]))
+        #expect(all.map { String(describing: type(of: $0)) } == ["Media", "Movie", "Documentary"])
+        #expect((all[2] as? Documentary)?.subject == "nature" && (all[1] as? Movie)?.director == "Mann")
+        #expect(try context.fetch(FetchDescriptor<Movie>(sortBy: [SortDescriptor(\.year)])).map(\.title) == ["Heat", "Planet"])
+        let schema = location.postgresSchema
+        #expect(
+            try inspect("SELECT \"_entity\", title, director FROM \"\(schema)\".\"Media\" ORDER BY \"_pk\"")
+                == ["Media|Radio|NULL", "Movie|Heat|Mann", "Documentary|Planet|Fothergill"])
+        #expect(
+            try inspect("SELECT tablename FROM pg_tables WHERE schemaname = $1 AND tablename IN ('Movie', 'Documentary')", [.text(schema)])
+                .isEmpty, "no table per subclass")
+        // A subclass's fetch is the root's table with a condition on the entity column, which the root's index serves.
+        let store = try #require(container.stores.compactMap { $0 as? PostgresRowStore }.first)
+        let entity = try #require(container.binding(for: Movie.self)).entity
+        let request = FetchRequest<Movie>(entity: entity, predicate: #Predicate { $0.year == 2000 }, properties: [])
+        let statement = PostgresPreparedSelect(request, store: store).statements(for: request, store: store)[0]
+        #expect(statement.sql.contains("\"_entity\" IN"), "\(statement.sql)")
+        let connection = try PostgresConnection(PostgresTestServer.shared().superuserConnectionString)
+        try connection.execute("SET search_path TO \"\(schema)\"; SET enable_seqscan = off")
+        let plan = try connection.query(
+            "EXPLAIN " + statement.sql, statement.parameters.map(PostgresValue.init(storing:)), format: .text)
+        let lines = try (0..<plan.rowCount).map { try plan.string($0, 0) ?? "" }
+        #expect(lines.joined().contains("Media_index_year"), "\(lines)")
     }
 
     @Test func libpqKeyValueStringsWorkAndBadConfigurationsAreRefused() throws {
