@@ -41,7 +41,7 @@ struct SQLiteMigration: SchemaMigrationTarget {
 
     func rowCount(of table: String, entities: [String]) throws -> Int64 {
         let rows = try database.rows(
-            "SELECT count(*) FROM \(dialect.quote(table))\(SQLiteStore.entityClause(entities))")
+            "SELECT count(*) FROM \(dialect.quote(table))\(StoreLayout.entityClause(entities, in: dialect))")
         if case .integer(let count) = rows.first?.first { return count }
         return 0
     }

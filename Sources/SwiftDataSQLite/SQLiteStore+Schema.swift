@@ -324,9 +324,11 @@ extension SQLiteStore {
             }
             return
                 "CREATE \(unique ? "UNIQUE " : "")INDEX \(dialect.quote(name)) ON \(dialect.quote(entity.name)) (\(terms.joined(separator: ", ")))"
-                + (entities.map(entityClause) ?? "")
+                + (entities.map { StoreLayout.entityClause($0, in: dialect) } ?? "")
         }
-        return tableIndexes(of: entity).map { create($0.columns, unique: $0.isUnique, entities: $0.entities) }
+        return StoreLayout.tableIndexes(of: entity).map {
+            create($0.columns, unique: $0.isUnique, entities: $0.entities)
+        }
             + SQLiteSpatialIndex.createStatements(entity)
     }
 }

@@ -251,27 +251,12 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
     func columnNames(
         _ properties: [Int], of entity: Schema.Entity, subentityProperties: [SubentityProperties]
     ) -> [String] {
-        let readsEntity = StoreLayout.readsEntity(entity)
-        var names: [String] = []
-        names.reserveCapacity(properties.count + 1)
-        if readsEntity { names.append(StoreLayout.entityColumn) }
-        for property in properties {
-            if let column = columnName(of: property, in: entity) { names.append(column) }
-        }
-        guard readsEntity else { return names }
-        for level in subentityProperties {
-            names += level.properties.compactMap { columnName(of: $0, in: level.entity) }
-        }
-        return names
+        StoreLayout.fetchColumns(properties, of: entity, subentityProperties: subentityProperties)
     }
 
     /// The column of a persisted property: an attribute's, or a to-one relationship's foreign key.
     func columnName(of property: Int, in entity: Schema.Entity) -> String? {
-        if let attribute = entity.attribute(at: property) { return attribute.name }
-        if let relationship = entity.relationship(at: property), relationship.storage == .column {
-            return relationship.name
-        }
-        return nil
+        StoreLayout.columnName(of: property, in: entity)
     }
 
     package func fetchCount<T: PersistentModel>(_ request: FetchRequest<T>, plan: FetchPlan) throws -> Int {
@@ -460,9 +445,7 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
     /// The planned condition and the one that keeps the rows of the request's entity in its hierarchy's table, if
     /// it needs one.
     func condition<T: PersistentModel>(_ request: FetchRequest<T>, _ planned: SQLExpression?) -> SQLExpression? {
-        guard let scope = StoreLayout.entityCondition(request.entity, includingSubentities: request.includesSubentities)
-        else { return planned }
-        return planned.map { .and(scope, $0) } ?? scope
+        StoreLayout.condition(request, planned)
     }
 
     /// Steps a fetch's statement, reporting a failure of the predicate's SQL as the Swift error it stands for.
