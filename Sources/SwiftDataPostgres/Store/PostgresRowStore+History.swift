@@ -1,5 +1,6 @@
 import Foundation
 import SwiftDataCore
+import SwiftDataSQL
 
 /// The store's history: one row per saved transaction in `_swiftdata_history`, in the configuration's PostgreSQL
 /// schema, inserted by the save's own transaction, so that a save's changes and their history commit together or

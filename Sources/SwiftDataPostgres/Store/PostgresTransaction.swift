@@ -111,12 +111,13 @@ struct PostgresTransaction: RowStoreTransaction {
         throws
     {
         // Without a list, the rows may be of subentities, whose own attributes count too.
-        let attributes =
-            attributes
-            ?? (entity.orderedAttributes
-                + entity.selfAndDescendants.dropFirst().flatMap {
-                    $0.storedProperties.compactMap { $0 as? Schema.Attribute }
-                }).filter(\.isExternal)
+        let subentityAttributes =
+            attributes != nil
+            ? []
+            : entity.selfAndDescendants.dropFirst().flatMap {
+                $0.storedProperties.compactMap { $0 as? Schema.Attribute }
+            }
+        let attributes = attributes ?? (entity.orderedAttributes + subentityAttributes).filter(\.isExternal)
         guard !attributes.isEmpty else { return }
         try mapped(entity) {
             for chunk in keys.chunked(by: 10_000) {
@@ -269,7 +270,8 @@ struct PostgresTransaction: RowStoreTransaction {
             let placeholders = names.indices.map { "$\(properties.count + $0 + 1)::text" }
             conditions.append("\(dialect.quote(StoreLayout.entityColumn)) IN (\(placeholders.joined(separator: ", ")))")
         }
-        return "SELECT \(dialect.quote(PostgresRowStore.keyColumn)) FROM \(dialect.quote(StoreLayout.table(of: entity))) "
+        return
+            "SELECT \(dialect.quote(PostgresRowStore.keyColumn)) FROM \(dialect.quote(StoreLayout.table(of: entity))) "
             + "WHERE " + conditions.joined(separator: " AND ") + " LIMIT 1"
     }
 
