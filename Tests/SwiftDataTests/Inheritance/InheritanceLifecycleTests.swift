@@ -110,7 +110,8 @@ struct InheritanceLifecycleTests {
     }
 
     @Test(arguments: StoreKind.all) func uniqueConstraintsSpanTheirEntitysModels(store: StoreKind) throws {
-        let container = try store.location().container(Schema(accountModels))
+        let location = store.location()
+        let container = try location.container(Schema(accountModels))
         let context = ModelContext(container)
         context.insert(Business(handle: "acme", taxID: "1"))
         context.insert(Personal(handle: "ann", region: "EU"))
@@ -145,8 +146,9 @@ struct InheritanceLifecycleTests {
         // A subclass's unique index is partial: over the rows of its entity (each catalog writes it its own way).
         func limited(_ index: String, to entity: String) -> Bool {
             guard let definition = byName[index], let clause = definition.range(of: "WHERE") else { return false }
-            return definition[clause.upperBound...].contains("_entity") && definition.hasSuffix(
-                store == .sqlite ? "IN ('\(entity)')" : "= '\(entity)'::text)")
+            return definition[clause.upperBound...].contains("_entity")
+                && definition.hasSuffix(
+                    store == .sqlite ? "IN ('\(entity)')" : "= '\(entity)'::text)")
         }
         #expect(byName["Account_unique_handle"]?.contains("WHERE") == false)
         #expect(limited("Account_unique_taxID_Business", to: "Business"), "\(byName)")
@@ -154,7 +156,8 @@ struct InheritanceLifecycleTests {
         #expect(byName["Account_index_taxID_handle"] != nil)
         // The root's index serves a subclass's fetch (on PostgreSQL: `PostgresStoreTests.aModelHierarchyRoundTrips`).
         guard store == .sqlite else { return }
-        let media = try store.location().container(Schema(mediaModels))
+        let mediaLocation = store.location()
+        let media = try mediaLocation.container(Schema(mediaModels))
         let mediaStore = try sqliteStore(media)
         let entity = try #require(media.binding(for: Movie.self)).entity
         let request = FetchRequest<Movie>(entity: entity, predicate: #Predicate { $0.year == 2000 }, properties: [])

@@ -52,7 +52,8 @@ struct InheritanceMigrationTests {
         #expect(try !columns("BusinessTrip", directory).contains("company"), "no table of its own")
     }
 
-    @Test(arguments: StoreKind.all) func aRequiredSubclassPropertyNeedsNoValueWithoutModelsOfIt(store: StoreKind) throws {
+    @Test(arguments: StoreKind.all) func aRequiredSubclassPropertyNeedsNoValueWithoutModelsOfIt(store: StoreKind) throws
+    {
         let directory = store.location()
         try version1(directory)
         // The store has trips but no business trips: the new required properties cannot be missing anywhere.
@@ -61,7 +62,9 @@ struct InheritanceMigrationTests {
         #expect(try context.fetchCount(FetchDescriptor<TripsV3Required.Trip>()) == 2)
     }
 
-    @Test(arguments: StoreKind.all) func aRequiredSubclassPropertyIsRefusedWhenModelsOfItAreStored(store: StoreKind) throws {
+    @Test(arguments: StoreKind.all) func aRequiredSubclassPropertyIsRefusedWhenModelsOfItAreStored(store: StoreKind)
+        throws
+    {
         let directory = store.location()
         do {
             let context = ModelContext(try makeContainer(TripsV2.Trip.self, TripsV2.BusinessTrip.self, in: directory))
@@ -79,7 +82,8 @@ struct InheritanceMigrationTests {
         #expect(try context.fetch(FetchDescriptor<TripsV2.BusinessTrip>()).map(\.company) == ["Acme"])
     }
 
-    @Test(arguments: StoreKind.all) func aStoreWithModelsOfASubclassTheContainerLacksIsRefused(store: StoreKind) throws {
+    @Test(arguments: StoreKind.all) func aStoreWithModelsOfASubclassTheContainerLacksIsRefused(store: StoreKind) throws
+    {
         let directory = store.location()
         do {
             let context = ModelContext(try makeContainer(TripsV2.Trip.self, TripsV2.BusinessTrip.self, in: directory))

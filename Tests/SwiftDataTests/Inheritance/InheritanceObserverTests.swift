@@ -6,7 +6,8 @@ import Testing
 /// store (`StoreKind`).
 @Suite("Model inheritance: results observers")
 struct InheritanceObserverTests {
-    @Test(arguments: StoreKind.all) func savesOfSubclassModelsReachObserversOfTheirSuperclasses(store: StoreKind) throws {
+    @Test(arguments: StoreKind.all) func savesOfSubclassModelsReachObserversOfTheirSuperclasses(store: StoreKind) throws
+    {
         let container = try store.location().container(Schema(mediaModels), inMemory: true)
         let writer = ModelContext(container)
         writer.insert(Media(title: "Radio", year: 1920))

@@ -36,8 +36,12 @@ struct InheritancePredicateTests {
         let context = try filledContext(store)
         let movies = try fetchInSQL(#Predicate<Media> { $0 is Movie }, context, store: store)
         #expect(Set(movies.map(\.title)) == ["Heat", "Planet", "Sting"])
-        #expect(try fetchInSQL(#Predicate<Media> { $0 is Documentary }, context, store: store).map(\.title) == ["Planet"])
-        #expect(try fetchInSQL(#Predicate<Media> { !($0 is Movie) }, context, store: store).map(\.title) == ["Radio", "Talk"])
+        #expect(
+            try fetchInSQL(#Predicate<Media> { $0 is Documentary }, context, store: store).map(\.title) == ["Planet"])
+        #expect(
+            try fetchInSQL(#Predicate<Media> { !($0 is Movie) }, context, store: store).map(\.title) == [
+                "Radio", "Talk",
+            ])
         // Written out, as the compiler already knows the answers of `$0 is Media` and `$0 is Podcast` for a movie.
         let upcast = Predicate<Movie> { PredicateExpressions.TypeCheck<_, Media>($0) }
         #expect(try fetchInSQL(upcast, context, store: store).count == 3, "an upcast always holds")
@@ -49,28 +53,43 @@ struct InheritancePredicateTests {
         let context = try filledContext(store)
         let name = "Mann"
         #expect(
-            try fetchInSQL(#Predicate<Media> { ($0 as? Movie)?.director == name }, context, store: store).map(\.title) == ["Heat"])
+            try fetchInSQL(#Predicate<Media> { ($0 as? Movie)?.director == name }, context, store: store).map(\.title)
+                == ["Heat"])
         let ifLet = #Predicate<Media> { media in
             if let movie = media as? Movie { movie.director != name } else { false }
         }
         #expect(Set(try fetchInSQL(ifLet, context, store: store).map(\.title)) == ["Planet", "Sting"])
         #expect(
-            try fetchInSQL(#Predicate<Media> { ($0 as? Documentary)?.subject == nil }, context, store: store).count == 4,
+            try fetchInSQL(#Predicate<Media> { ($0 as? Documentary)?.subject == nil }, context, store: store).count
+                == 4,
             "nil for every model that is not a documentary")
         #expect(
-            try fetchInSQL(#Predicate<Media> { ($0 as? Podcast)?.episodes ?? -1 == 0 }, context, store: store).map(\.title)
+            try fetchInSQL(#Predicate<Media> { ($0 as? Podcast)?.episodes ?? -1 == 0 }, context, store: store).map(
+                \.title)
                 == ["Talk"])
     }
 
     @Test(arguments: StoreKind.all) func inheritedAttributesOfASubclass(store: StoreKind) throws {
         let context = try filledContext(store)
         #expect(
-            Set(try fetchInSQL(#Predicate<Movie> { $0.year > 1980 }, context, store: store).map(\.title)) == ["Heat", "Planet"])
+            Set(try fetchInSQL(#Predicate<Movie> { $0.year > 1980 }, context, store: store).map(\.title)) == [
+                "Heat", "Planet",
+            ])
+        let planet = #Predicate<Documentary> { $0.title.contains("lan") && $0.director == "Fothergill" }
+        if store == .sqlite {
+            #expect(try fetchInSQL(planet, context, store: store).count == 1)
+        } else {
+            // PostgreSQL runs `contains` in memory (see the README's differences from SQLite), with the same result.
+            #expect(try context.fetch(FetchDescriptor(predicate: planet)).map(\.title) == ["Planet"])
+        }
         #expect(
-            try fetchInSQL(#Predicate<Documentary> { $0.title.contains("lan") && $0.director == "Fothergill" }, context, store: store)
-                .count == 1)
+            try fetchInSQL(
+                #Predicate<Documentary> { $0.title == "Planet" && $0.director == "Fothergill" }, context, store: store
+            )
+            .count == 1)
         #expect(
-            try fetchInSQL(#Predicate<Feature> { $0.studio?.name == "Universal" }, context, store: store).map(\.title) == ["Sting"])
+            try fetchInSQL(#Predicate<Feature> { $0.studio?.name == "Universal" }, context, store: store).map(\.title)
+                == ["Sting"])
     }
 
     @Test(arguments: StoreKind.all) func castsOfRelatedModels(store: StoreKind) throws {
@@ -84,7 +103,8 @@ struct InheritancePredicateTests {
         #expect(byMann.map(\.text) == ["Tense"])
         let films = try fetchInSQL(#Predicate<MediaShelf> { $0.items.contains { $0 is Movie } }, context, store: store)
         #expect(films.map(\.name) == ["Films"])
-        let podcasts = try fetchInSQL(#Predicate<MediaShelf> { $0.items.filter { $0 is Podcast }.count == 1 }, context, store: store)
+        let podcasts = try fetchInSQL(
+            #Predicate<MediaShelf> { $0.items.filter { $0 is Podcast }.count == 1 }, context, store: store)
         #expect(podcasts.map(\.name) == ["Mixed"])
     }
 

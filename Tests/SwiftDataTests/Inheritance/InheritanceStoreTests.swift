@@ -110,7 +110,8 @@ struct InheritanceStoreTests {
         #expect(tables.contains("Media"))
         #expect(!tables.contains("Movie") && !tables.contains("Documentary") && !tables.contains("Podcast"))
         let rows = try location.rows(
-            "SELECT \"_entity\", \"title\", \"director\", \"host\" FROM \"Media\" ORDER BY \"_pk\"", container: container)
+            "SELECT \"_entity\", \"title\", \"director\", \"host\" FROM \"Media\" ORDER BY \"_pk\"",
+            container: container)
         #expect(rows.map { $0[0] } == ["Media", "Movie", "Documentary", "Podcast"])
         #expect(rows[0][2] == "NULL" && rows[1][2] == "Mann" && rows[3][3] == "Sam")
     }
@@ -133,7 +134,8 @@ struct InheritanceStoreTests {
     }
 
     @Test(arguments: StoreKind.all) func relationshipsToTheRootHoldModelsOfEveryClass(store: StoreKind) throws {
-        let container = try store.location().container(Schema(mediaModels))
+        let location = store.location()
+        let container = try location.container(Schema(mediaModels))
         let context = ModelContext(container)
         let shelf = MediaShelf(name: "Favourites")
         let documentary = Documentary(title: "Planet", year: 2006, director: "Fothergill", subject: nil)
@@ -158,7 +160,8 @@ struct InheritanceStoreTests {
     }
 
     @Test(arguments: StoreKind.all) func aRelatedModelLoadedAgainIsOfItsOwnClass(store: StoreKind) throws {
-        let container = try store.location().container(Schema(mediaModels))
+        let location = store.location()
+        let container = try location.container(Schema(mediaModels))
         let context = ModelContext(container)
         let heat = Movie(title: "Heat", year: 1995, director: "Mann")
         context.insert(Review(text: "Tense", media: heat))

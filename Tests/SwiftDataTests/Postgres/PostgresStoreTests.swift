@@ -62,14 +62,20 @@ import Testing
         let all = try context.fetch(FetchDescriptor<Media>(sortBy: [SortDescriptor(\.year)]))
         #expect(all.map { String(describing: type(of: $0)) } == ["Media", "Movie", "Documentary"])
         #expect((all[2] as? Documentary)?.subject == "nature" && (all[1] as? Movie)?.director == "Mann")
-        #expect(try context.fetch(FetchDescriptor<Movie>(sortBy: [SortDescriptor(\.year)])).map(\.title) == ["Heat", "Planet"])
+        #expect(
+            try context.fetch(FetchDescriptor<Movie>(sortBy: [SortDescriptor(\.year)])).map(\.title) == [
+                "Heat", "Planet",
+            ])
         let schema = location.postgresSchema
         #expect(
             try inspect("SELECT \"_entity\", title, director FROM \"\(schema)\".\"Media\" ORDER BY \"_pk\"")
                 == ["Media|Radio|NULL", "Movie|Heat|Mann", "Documentary|Planet|Fothergill"])
         #expect(
-            try inspect("SELECT tablename FROM pg_tables WHERE schemaname = $1 AND tablename IN ('Movie', 'Documentary')", [.text(schema)])
-                .isEmpty, "no table per subclass")
+            try inspect(
+                "SELECT tablename FROM pg_tables WHERE schemaname = $1 AND tablename IN ('Movie', 'Documentary')",
+                [.text(schema)]
+            )
+            .isEmpty, "no table per subclass")
         // A subclass's fetch is the root's table with a condition on the entity column, which the root's index serves.
         let store = try #require(container.stores.compactMap { $0 as? PostgresRowStore }.first)
         let entity = try #require(container.binding(for: Movie.self)).entity
@@ -82,6 +88,26 @@ import Testing
             "EXPLAIN " + statement.sql, statement.parameters.map(PostgresValue.init(storing:)), format: .text)
         let lines = try (0..<plan.rowCount).map { try plan.string($0, 0) ?? "" }
         #expect(lines.joined().contains("Media_index_year"), "\(lines)")
+    }
+
+    @Test func externalValuesOfASubclassGoWithTheirRows() throws {
+        let location = StoreKind.postgres.location()
+        let container = try location.container(StoredAsset.self, StoredPicture.self)
+        let context = ModelContext(container)
+        let picture = StoredPicture(name: "sky")
+        picture.pixels = Data(repeating: 7, count: 300)
+        context.insert(picture)
+        context.insert(StoredAsset(name: "plain"))
+        try context.save()
+        let side = "\"\(location.postgresSchema)\"._swiftdata_external"
+        #expect(try inspect("SELECT count(*) FROM \(side)") == ["1"])
+        let loaded = try ModelContext(container).fetch(FetchDescriptor<StoredAsset>(sortBy: [SortDescriptor(\.name)]))
+        #expect((loaded.last as? StoredPicture)?.pixels == Data(repeating: 7, count: 300))
+        // A delete through the root reaches the subclass's externally stored value.
+        try context.delete(model: StoredAsset.self)
+        try context.save()
+        #expect(try inspect("SELECT count(*) FROM \(side)") == ["0"], "the subclass's value went with its row")
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<StoredAsset>()) == 0)
     }
 
     @Test func libpqKeyValueStringsWorkAndBadConfigurationsAreRefused() throws {
