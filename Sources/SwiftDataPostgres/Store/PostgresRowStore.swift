@@ -6,7 +6,8 @@ import Synchronization
 /// The PostgreSQL store behind the row seam: one table per entity in the configuration's PostgreSQL schema, named
 /// after the model class, one column per attribute of a native type (see `PostgreSQLDialect` for each type's
 /// column), an integer `_pk` key, join tables as the SQLite store has them, and `_swiftdata_metadata`,
-/// `_swiftdata_sequence` and `_swiftdata_external` tables.
+/// `_swiftdata_sequence` and `_swiftdata_external` tables. A model hierarchy is one table, as in every SQL store
+/// (see `StoreLayout`): its root's, with an `_entity` column naming each row's entity.
 ///
 /// - **Connections.** A pool of `maximumConnections` (4 by default) serves fetches and saves; a fetch reads its
 ///   whole result, then returns the connection before the context builds models. One more connection listens for

@@ -58,8 +58,8 @@ enum PostgresSchemaSQL {
         return type == .date ? "double precision (seconds since 2001)" : PostgresType(storing: type).sqlName
     }
 
-    /// `CREATE TABLE` for an entity's table (for a hierarchy, `Schema.Entity.tableEntity`), the indexes of its foreign keys, unique constraints and indexes, and the join
-    /// tables it owns.
+    /// `CREATE TABLE` for an entity's table (for a hierarchy, `Schema.Entity.tableEntity`), the indexes of its
+    /// foreign keys, unique constraints and indexes, and the join tables it owns.
     static func createTable(_ entity: Schema.Entity) -> [String] {
         let columns =
             ["\(dialect.quote(PostgresRowStore.keyColumn)) bigint PRIMARY KEY"] + columns(entity).map(\.definition)
