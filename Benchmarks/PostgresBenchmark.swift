@@ -373,11 +373,19 @@ final class RawPostgres {
                 }, check: stored)
         case .deleteAll:
             let all = try records(connection.query(select))
-            let delete = try connection.prepare("DELETE FROM record WHERE \"_pk\" = $1", parameterTypes: [.int8])
+            // As the store deletes: up to 10,000 keys per statement, here as one array parameter each.
+            let delete = try connection.prepare(
+                "DELETE FROM record WHERE \"_pk\" = ANY($1::bigint[])", parameterTypes: [.text])
             return Trial(
                 run: {
-                    let keys = all.map { [PostgresValue.int8(Int64($0.id))] }
-                    _ = try self.connection.transaction(isolation: .readCommitted) { try $0.executeBatch(delete, keys) }
+                    let keys = all.map(\.id)
+                    let chunks = stride(from: 0, to: keys.count, by: 10_000).map { start in
+                        let chunk = keys[start..<min(start + 10_000, keys.count)]
+                        return [PostgresValue.text("{" + chunk.map(String.init).joined(separator: ",") + "}")]
+                    }
+                    _ = try self.connection.transaction(isolation: .readCommitted) {
+                        try $0.executeBatch(delete, chunks)
+                    }
                 }, check: stored)
         case .changeOne:
             var all = try records(connection.query(select))
