@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import SwiftDataCore
+import SwiftDataSQL
 
 /// The store's history: one row per saved transaction in `_swiftdata_history`, written by the save's own write
 /// transaction, so that a save's changes and their history commit together. A row's `number` is its rowid, one
@@ -123,7 +124,7 @@ extension SQLiteTransaction {
         values.reserveCapacity(keys.count)
         for chunk in keys.chunked(by: 10_000) {
             let statement = try database.statement(
-                "SELECT \(key), \(list) FROM \(dialect.quote(entity.name)) WHERE \(key) IN (SELECT value FROM json_each(?))"
+                "SELECT \(key), \(list) FROM \(dialect.quote(StoreLayout.table(of: entity))) WHERE \(key) IN (SELECT value FROM json_each(?))"
             )
             defer { statement.reset() }
             try statement.bind("[" + chunk.map(String.init).joined(separator: ",") + "]", 1)
@@ -135,6 +136,22 @@ extension SQLiteTransaction {
             }
         }
         return values
+    }
+
+    func entityNames(of keys: [Int64], entity: Schema.Entity) throws -> [Int64: String] {
+        let dialect = store.dialect
+        let key = dialect.quote(SQLiteStore.keyColumn)
+        var names: [Int64: String] = [:]
+        names.reserveCapacity(keys.count)
+        for chunk in keys.chunked(by: 10_000) {
+            let statement = try database.statement(
+                "SELECT \(key), \(dialect.quote(StoreLayout.entityColumn)) FROM \(dialect.quote(StoreLayout.table(of: entity))) WHERE \(key) IN (SELECT value FROM json_each(?))"
+            )
+            defer { statement.reset() }
+            try statement.bind("[" + chunk.map(String.init).joined(separator: ",") + "]", 1)
+            while try statement.step() { names[try statement.int64(0)] = try statement.string(1) }
+        }
+        return names
     }
 
     /// Deletes the whole history when the store is erased: every token of the erased history expires, so a reader

@@ -137,6 +137,10 @@ package protocol RowStoreTransaction {
     /// stored value as its data): what a delete preserves, read before it deletes the rows. Called only when the
     /// store `recordsHistory`.
     func storedValues(of keys: [Int64], entity: Schema.Entity, attributes: [Int]) throws -> [Int64: [StoreValue]]
+    /// The entity names of the rows with `keys`, rows of `entity` or of its subentities, read from its hierarchy's
+    /// entity column: a delete of a superclass's rows records each as its own class. Called only when the store
+    /// `recordsHistory` and `entity` has subentities.
+    func entityNames(of keys: [Int64], entity: Schema.Entity) throws -> [Int64: String]
 }
 
 extension RowStoreTransaction {
@@ -151,6 +155,8 @@ extension RowStoreTransaction {
     {
         [:]
     }
+
+    package func entityNames(of keys: [Int64], entity: Schema.Entity) throws -> [Int64: String] { [:] }
 }
 
 /// One row to insert or update: its key, the attributes to write (read from the model) and the foreign keys.

@@ -106,6 +106,19 @@ final class HistoryCollector {
     /// read now, while the rows exist.
     func deleting(_ keys: [Int64], of entity: Schema.Entity, in transaction: any RowStoreTransaction) throws {
         guard !keys.isEmpty else { return }
+        guard entity.fetchReadsEntity else { return try record(keys, of: entity, in: transaction) }
+        // Rows of a superclass may be its subclasses' (a delete of the superclass, a cascade to it): each is recorded
+        // as its own class, with the values its class preserves.
+        let names = try transaction.entityNames(of: keys, entity: entity)
+        var byEntity: [String: [Int64]] = [:]
+        for key in keys { byEntity[names[key] ?? entity.name, default: []].append(key) }
+        for member in entity.selfAndDescendants {
+            if let keys = byEntity[member.name] { try record(keys, of: member, in: transaction) }
+        }
+    }
+
+    /// Notes rows of exactly `entity` about to be deleted, with their preserved values.
+    private func record(_ keys: [Int64], of entity: Schema.Entity, in transaction: any RowStoreTransaction) throws {
         let preserved = Self.preservedAttributes(of: entity)
         let values =
             preserved.isEmpty ? [:] : try transaction.storedValues(of: keys, entity: entity, attributes: preserved)
@@ -129,9 +142,10 @@ final class HistoryCollector {
             for attribute in Self.preservedAttributes(of: entity) { preserved.insert(attribute) }
             return preserved.isEmpty ? nil : shape(entity, preserved)
         }
+        // A subentity's property indexes count its inherited properties first, which `storedProperties` lacks.
         let names = shapes.map { shape in
-            let stored = entities[shape.entity].storedProperties
-            return shape.indexes.compactMap { stored.indices.contains($0) ? stored[$0].name : nil }
+            let entity = entities[shape.entity]
+            return shape.indexes.compactMap { entity.attribute(at: $0)?.name ?? entity.relationship(at: $0)?.name }
         }
         let shapeEntities = shapes.map(\.entity)
         var count = updates.count

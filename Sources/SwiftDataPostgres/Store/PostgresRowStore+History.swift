@@ -154,6 +154,26 @@ extension PostgresTransaction {
         return values
     }
 
+    func entityNames(of keys: [Int64], entity: Schema.Entity) throws -> [Int64: String] {
+        let dialect = store.dialect
+        let key = dialect.quote(PostgresRowStore.keyColumn)
+        var names: [Int64: String] = [:]
+        names.reserveCapacity(keys.count)
+        try PostgresRowStore.mapErrors(model: entity.name) {
+            for chunk in keys.chunked(by: 10_000) {
+                let result = try connection.query(
+                    "SELECT \(key), \(dialect.quote(StoreLayout.entityColumn)) FROM \(dialect.quote(StoreLayout.table(of: entity))) WHERE \(key) IN \(PostgresRowStore.keyList(chunk))"
+                )
+                let reader = PostgresRowReader(result)
+                for row in 0..<result.rowCount {
+                    reader.row = row
+                    names[try reader.int64(0)] = try reader.string(1)
+                }
+            }
+        }
+        return names
+    }
+
     /// The data of an externally stored value, read in this transaction (before the delete removes it).
     private func readExternal(_ reference: String) throws -> Data {
         let result = try connection.preparedQuery(
