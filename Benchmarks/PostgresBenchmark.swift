@@ -22,7 +22,10 @@ enum PostgresBenchmark {
     static func run(url: String, options: Options) throws -> String {
         let selected = workloads.filter { options.workloads.contains($0) }
         guard !selected.isEmpty else { throw ChildError("--postgres runs workloads 1 to 9 only") }
-        if options.instructions { return try countInstructions(url: url, workloads: selected, rows: options.rows) }
+        if options.instructions {
+            return try countInstructions(
+                url: url, workloads: selected, rows: options.rows, withoutHistory: options.withoutHistory)
+        }
         let (rows, repetitions) = (options.rows, options.repetitions)
         let raw = try RawPostgres(url: url)
         try raw.reset()
@@ -77,8 +80,11 @@ enum PostgresBenchmark {
     }
 
     /// `--instructions`: each side of each workload once, in a child process of this program under callgrind
-    /// counting only that side's timed function (the child runs both sides, and checks them, as without it).
-    private static func countInstructions(url: String, workloads: [Workload], rows: Int) throws -> String {
+    /// counting only that side's timed function (the child runs both sides, and checks them, as without it), with
+    /// history off in the child too when `withoutHistory`.
+    private static func countInstructions(url: String, workloads: [Workload], rows: Int, withoutHistory: Bool)
+        throws -> String
+    {
         let valgrind = try Callgrind.valgrind()
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("openswiftdata-pg-instructions-\(ProcessInfo.processInfo.processIdentifier)")
@@ -99,12 +105,13 @@ enum PostgresBenchmark {
                 _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
                 let process = Process()
                 process.executableURL = valgrind
-                process.arguments = [
-                    "--tool=callgrind", "--quiet", "--collect-atstart=no",
-                    "--toggle-collect=*PostgresBenchmark*\(function)*", "--callgrind-out-file=\(output.path)",
-                    program.path, "--postgres", url, "--rows", String(rows), "--repetitions", "1", "--filter",
-                    workload.slug,
-                ]
+                process.arguments =
+                    [
+                        "--tool=callgrind", "--quiet", "--collect-atstart=no",
+                        "--toggle-collect=*PostgresBenchmark*\(function)*", "--callgrind-out-file=\(output.path)",
+                        program.path, "--postgres", url, "--rows", String(rows), "--repetitions", "1", "--filter",
+                        workload.slug,
+                    ] + (withoutHistory ? ["--no-history"] : [])
                 process.standardOutput = FileHandle.nullDevice
                 process.standardError = try FileHandle(forWritingTo: errors)
                 try process.run()
