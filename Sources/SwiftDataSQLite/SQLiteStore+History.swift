@@ -116,42 +116,38 @@ extension SQLiteTransaction {
 
     func storedValues(of keys: [Int64], entity: Schema.Entity, attributes: [Int]) throws -> [Int64: [StoreValue]] {
         let columns = attributes.compactMap { entity.attribute(at: $0) }
-        guard !keys.isEmpty, !columns.isEmpty else { return [:] }
-        let dialect = store.dialect
-        let key = dialect.quote(SQLiteStore.keyColumn)
-        let list = columns.map { dialect.quote($0.name) }.joined(separator: ", ")
-        var values: [Int64: [StoreValue]] = [:]
-        values.reserveCapacity(keys.count)
-        for chunk in keys.chunked(by: 10_000) {
-            let statement = try database.statement(
-                "SELECT \(key), \(list) FROM \(dialect.quote(StoreLayout.table(of: entity))) WHERE \(key) IN (SELECT value FROM json_each(?))"
-            )
-            defer { statement.reset() }
-            try statement.bind("[" + chunk.map(String.init).joined(separator: ",") + "]", 1)
-            while try statement.step() {
-                values[try statement.int64(0)] = try columns.enumerated().map { offset, attribute in
-                    try statement.preservedValue(
-                        of: attribute, column: Int32(offset + 1), readExternal: store.readExternal)
-                }
+        guard !columns.isEmpty else { return [:] }
+        return try rows(of: keys, in: entity, columns: columns.map(\.name)) { statement in
+            try columns.enumerated().map { offset, attribute in
+                try statement.preservedValue(
+                    of: attribute, column: Int32(offset + 1), readExternal: store.readExternal)
             }
         }
-        return values
     }
 
     func entityNames(of keys: [Int64], entity: Schema.Entity) throws -> [Int64: String] {
+        try rows(of: keys, in: entity, columns: [StoreLayout.entityColumn]) { try $0.string(1) }
+    }
+
+    /// What `read` makes of each row with one of `keys` in `entity`'s table, by key, selecting its key and `columns`
+    /// (column 0 is the key).
+    private func rows<Value>(
+        of keys: [Int64], in entity: Schema.Entity, columns: [String], _ read: (SQLiteStatement) throws -> Value
+    ) throws -> [Int64: Value] {
         let dialect = store.dialect
         let key = dialect.quote(SQLiteStore.keyColumn)
-        var names: [Int64: String] = [:]
-        names.reserveCapacity(keys.count)
+        let list = ([key] + columns.map(dialect.quote)).joined(separator: ", ")
+        let table = dialect.quote(StoreLayout.table(of: entity))
+        var values: [Int64: Value] = [:]
+        values.reserveCapacity(keys.count)
         for chunk in keys.chunked(by: 10_000) {
             let statement = try database.statement(
-                "SELECT \(key), \(dialect.quote(StoreLayout.entityColumn)) FROM \(dialect.quote(StoreLayout.table(of: entity))) WHERE \(key) IN (SELECT value FROM json_each(?))"
-            )
+                "SELECT \(list) FROM \(table) WHERE \(key) IN (SELECT value FROM json_each(?))")
             defer { statement.reset() }
             try statement.bind("[" + chunk.map(String.init).joined(separator: ",") + "]", 1)
-            while try statement.step() { names[try statement.int64(0)] = try statement.string(1) }
+            while try statement.step() { values[try statement.int64(0)] = try read(statement) }
         }
-        return names
+        return values
     }
 
     /// Deletes the whole history when the store is erased: every token of the erased history expires, so a reader

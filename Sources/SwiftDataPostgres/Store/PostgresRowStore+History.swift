@@ -130,48 +130,41 @@ extension PostgresTransaction {
 
     func storedValues(of keys: [Int64], entity: Schema.Entity, attributes: [Int]) throws -> [Int64: [StoreValue]] {
         let columns = attributes.compactMap { entity.attribute(at: $0) }
-        guard !keys.isEmpty, !columns.isEmpty else { return [:] }
+        guard !columns.isEmpty else { return [:] }
+        return try rows(of: keys, in: entity, columns: columns.map(\.name)) { reader in
+            try columns.enumerated().map { offset, attribute in
+                try reader.preservedValue(of: attribute, column: Int32(offset + 1), readExternal: readExternal)
+            }
+        }
+    }
+
+    func entityNames(of keys: [Int64], entity: Schema.Entity) throws -> [Int64: String] {
+        try rows(of: keys, in: entity, columns: [StoreLayout.entityColumn]) { try $0.string(1) }
+    }
+
+    /// What `read` makes of each row with one of `keys` in `entity`'s table, by key, selecting its key and `columns`
+    /// (column 0 is the key), as many keys a statement as one lists.
+    private func rows<Value>(
+        of keys: [Int64], in entity: Schema.Entity, columns: [String], _ read: (PostgresRowReader) throws -> Value
+    ) throws -> [Int64: Value] {
         let dialect = store.dialect
         let key = dialect.quote(PostgresRowStore.keyColumn)
-        let list = columns.map { dialect.quote($0.name) }.joined(separator: ", ")
-        var values: [Int64: [StoreValue]] = [:]
+        let list = ([key] + columns.map(dialect.quote)).joined(separator: ", ")
+        let table = dialect.quote(StoreLayout.table(of: entity))
+        var values: [Int64: Value] = [:]
         values.reserveCapacity(keys.count)
         try PostgresRowStore.mapErrors(model: entity.name) {
             for chunk in keys.chunked(by: 10_000) {
                 let result = try connection.query(
-                    "SELECT \(key), \(list) FROM \(dialect.quote(StoreLayout.table(of: entity))) WHERE \(key) IN \(PostgresRowStore.keyList(chunk))"
-                )
+                    "SELECT \(list) FROM \(table) WHERE \(key) IN \(PostgresRowStore.keyList(chunk))")
                 let reader = PostgresRowReader(result)
                 for row in 0..<result.rowCount {
                     reader.row = row
-                    values[try reader.int64(0)] = try columns.enumerated().map { offset, attribute in
-                        try reader.preservedValue(
-                            of: attribute, column: Int32(offset + 1), readExternal: readExternal)
-                    }
+                    values[try reader.int64(0)] = try read(reader)
                 }
             }
         }
         return values
-    }
-
-    func entityNames(of keys: [Int64], entity: Schema.Entity) throws -> [Int64: String] {
-        let dialect = store.dialect
-        let key = dialect.quote(PostgresRowStore.keyColumn)
-        var names: [Int64: String] = [:]
-        names.reserveCapacity(keys.count)
-        try PostgresRowStore.mapErrors(model: entity.name) {
-            for chunk in keys.chunked(by: 10_000) {
-                let result = try connection.query(
-                    "SELECT \(key), \(dialect.quote(StoreLayout.entityColumn)) FROM \(dialect.quote(StoreLayout.table(of: entity))) WHERE \(key) IN \(PostgresRowStore.keyList(chunk))"
-                )
-                let reader = PostgresRowReader(result)
-                for row in 0..<result.rowCount {
-                    reader.row = row
-                    names[try reader.int64(0)] = try reader.string(1)
-                }
-            }
-        }
-        return names
     }
 
     /// The data of an externally stored value, read in this transaction (before the delete removes it).
