@@ -138,7 +138,10 @@ extension ModelContext {
         else { return }
         var owners: [M] = [model]
         for other in registry.models(of: M.self) where other !== model {
-            if !other._$get(relationship.index).isLoaded { owners.append(other) }
+            let state = other._$persistentState
+            if !(state.hasLinks && state.isLinked(relationship.index)) && !other._$get(relationship.index).isLoaded {
+                owners.append(other)
+            }
         }
         try loadMembers(relationship, owners: owners, destinationType, destination: destination)
     }
@@ -209,8 +212,12 @@ extension ModelContext {
             var list: [D] = []
             for range in runs[owner._$persistentState.key] ?? [] { list += loaded[range] }
             if let inverse = relationship.inverse { overlayPendingChanges(on: &list, owner: owner, inverse: inverse) }
-            let value: Any? = relationship.isToOneRelationship ? list.first : list
-            owner.setBuilt(relationship.index, value)
+            if relationship.isToOneRelationship {
+                owner.setBuilt(relationship.index, list.first)
+            } else {
+                owner.setBuilt(relationship.index, list)
+                Relationships.linkInverses(of: list, holding: owner, relationship, in: self)
+            }
         }
     }
 
@@ -258,6 +265,7 @@ extension ModelContext {
                 state.link(relationship.index, to: target._$persistentState.key)
             }
         }
+        Relationships.linkHeldMembers(of: models, in: self)
     }
 
     /// Before models leave the context, the models linked to them hold them instead (they will not hold the
@@ -278,6 +286,7 @@ extension ModelContext {
                 }
             }
         }
+        Relationships.holdLinkedMembers(leaving, in: self)
     }
 
     /// Empties the relationships of a model that left the context after a saved delete: it relates to nothing.

@@ -203,7 +203,7 @@ extension PersistentModel {
     /// `.notLoaded`.
     @inlinable
     public func _$linkedValue(_ property: Int) -> _PropertyValue {
-        _$persistentState.linkProperty >= 0 ? _$resolveLinkedValue(property) : .notLoaded
+        _$persistentState.hasLinks ? _$resolveLinkedValue(property) : .notLoaded
     }
 
     /// The target of linked relationship `property`, as `_$get` returns values (internal plumbing; not API).
@@ -215,19 +215,23 @@ extension PersistentModel {
     @inlinable
     public func _$unlink(_ property: Int) {
         let state = _$persistentState
-        if state.linkProperty >= 0 { state.unlink(property) }
+        if state.hasLinks { state.unlink(property) }
     }
 
-    /// The target of linked relationship `property`: the context's registered model for its key, or the model
-    /// loaded again (and then held) when it went away. `nil`, and the link is gone, when the model has no context.
-    package func _$resolveLink(_ property: Int) -> (any PersistentModel)? {
+    /// The value of linked relationship `property`: for a to-one relationship the context's registered model for
+    /// its key, or the model loaded again (and then held) when it went away; for a to-many one the typed array of
+    /// its members, found the same way (and not held). `nil`, and the link is gone, when the model has no context.
+    package func _$resolveLink(_ property: Int) -> Any? {
         let state = _$persistentState
-        guard let key = state.linkedKey(property) else { return nil }
+        let key = state.linkedKey(property)
+        let members = key == nil ? state.linkedMembers(property) : nil
+        guard key != nil || members != nil else { return nil }
         guard let context = state.context, let relationship = state.binding?.entity.relationship(at: property) else {
             state.unlink(property)
             return nil
         }
-        return context.linkedTarget(of: self, relationship, key: key)
+        if let key { return context.linkedTarget(of: self, relationship, key: key) }
+        return members.flatMap { Relationships.linkedMembers(relationship, keys: $0, in: context) }
     }
 
     @usableFromInline

@@ -46,6 +46,8 @@ public final class _PersistentState {
     @exclusivity(unchecked) private var linkKey: Int64 = 0
     /// Links beyond the first, for models with several linked relationships.
     @exclusivity(unchecked) private var moreLinks: [Int: Int64]?
+    /// To-many relationships whose members are not held but found through the context by their keys, in order.
+    @exclusivity(unchecked) @usableFromInline var memberLinks: [Int: [Int64]]?
 
     public init() {}
 
@@ -61,9 +63,13 @@ public final class _PersistentState {
     // such a relationship does not hold its target: it keeps the target's key, and reads find the target through
     // the context's identity map (`PersistentModel._$linked`). The target is alive whenever anything else holds it;
     // when nothing does, it went away with its inverse, and the next read loads it again.
+    //
+    // Two many-to-many arrays that hold each other's models (`pupil.lessons` and `lesson.pupils`, both loaded) would
+    // do the same, so a saved model's many-to-many relationship whose members hold it back keeps their keys instead
+    // (`memberLinks`), and reads find the members through the context, loading again those that went away.
 
     /// Whether any relationship of the model is linked.
-    @inlinable package var hasLinks: Bool { linkProperty >= 0 }
+    @inlinable package var hasLinks: Bool { linkProperty >= 0 || memberLinks != nil }
 
     /// The key of the target of relationship `property`, when it is linked.
     package func linkedKey(_ property: Int) -> Int64? {
@@ -72,10 +78,22 @@ public final class _PersistentState {
         return moreLinks?[property]
     }
 
+    /// The keys of the members of to-many relationship `property`, in order, when it is linked.
+    package func linkedMembers(_ property: Int) -> [Int64]? {
+        memberLinks?[property]
+    }
+
+    /// Whether relationship `property` is linked (to-one or to-many).
+    package func isLinked(_ property: Int) -> Bool {
+        linkedKey(property) != nil || memberLinks?[property] != nil
+    }
+
     /// The linked relationships.
     package var linkedProperties: [Int] {
-        guard linkProperty >= 0 else { return [] }
-        return [Int(linkProperty)] + (moreLinks.map { Array($0.keys) } ?? [])
+        var properties = memberLinks.map { Array($0.keys) } ?? []
+        guard linkProperty >= 0 else { return properties }
+        properties.append(Int(linkProperty))
+        return properties + (moreLinks.map { Array($0.keys) } ?? [])
     }
 
     /// Links relationship `property` to the target with the key `key` (its storage must be empty).
@@ -88,8 +106,17 @@ public final class _PersistentState {
         }
     }
 
+    /// Links to-many relationship `property` to the members with the keys `keys` (its storage must be empty).
+    package func linkMembers(_ property: Int, to keys: [Int64]) {
+        memberLinks = (memberLinks ?? [:]).merging([property: keys]) { $1 }
+    }
+
     /// Removes the link of relationship `property`, if it has one.
     @usableFromInline package func unlink(_ property: Int) {
+        if memberLinks != nil {
+            memberLinks?[property] = nil
+            if memberLinks?.isEmpty == true { memberLinks = nil }
+        }
         guard linkProperty >= 0 else { return }
         if Int(linkProperty) == property {
             if let (next, key) = moreLinks?.first {
@@ -109,6 +136,7 @@ public final class _PersistentState {
     /// Removes every link.
     package func unlinkAll() {
         linkProperty = -1
+        memberLinks = nil
         moreLinks = nil
     }
 
