@@ -130,6 +130,123 @@ enum Relationships {
         return relationship.destinationType.map { cast($0) } ?? models
     }
 
+    // MARK: Linked members (see `_PersistentState`)
+    //
+    // Two loaded many-to-many arrays that hold each other's models would keep them, and their context, alive
+    // forever. So when both sides of a pair are loaded, one of them keeps its members' keys instead of the members
+    // (a link), and reads find them through the context. A model with unsaved changes to the relationship, or whose
+    // members are not all saved models of its context, holds its members: the context holds such models anyway.
+
+    /// Whether a relationship is a side of a many-to-many relationship.
+    private static func isManyToMany(_ relationship: Schema.Relationship) -> Bool {
+        !relationship.isToOneRelationship && relationship.inverse?.isToOneRelationship == false
+    }
+
+    /// The members of linked to-many relationship `relationship`, in the order of `keys`: the context's registered
+    /// models, or models that load when first read for those that went away (not held by the relationship);
+    /// `nil` when the relationship's destination cannot be found.
+    static func linkedMembers(_ relationship: Schema.Relationship, keys: [Int64], in context: ModelContext) -> Any? {
+        guard let (type, binding) = try? context.destination(of: relationship) else { return nil }
+        if binding.entity.fetchReadsEntity {
+            // A hierarchy's rows may be of any of its classes, which only the rows can tell.
+            do {
+                let found = try context.models(forKeys: Set(keys), of: binding)
+                return typedArray(keys.compactMap { found[$0] }, of: relationship)
+            } catch {
+                Log.error("\(relationship.name) could not be loaded: \(error)")
+                return nil
+            }
+        }
+        func members<D: PersistentModel>(_ type: D.Type) -> Any {
+            keys.map { context.registeredOrHollow(D.self, key: $0, binding: binding) }
+        }
+        return members(type)
+    }
+
+    /// After `owner`'s to-many relationship was loaded with `members`: a member whose many-to-many inverse holds
+    /// `owner` back links that inverse instead of holding it.
+    static func linkInverses(
+        of members: [some PersistentModel], holding owner: some PersistentModel, _ relationship: Schema.Relationship,
+        in context: ModelContext
+    ) {
+        guard isManyToMany(relationship), let inverse = relationship.inverse else { return }
+        for member in members where holds(member, inverse, owner) {
+            link(member, inverse, in: context)
+        }
+    }
+
+    /// After a save, an undo or a rollback: the saved models' loaded many-to-many relationships whose members hold
+    /// them back are linked.
+    static func linkHeldMembers(of models: [any PersistentModel], in context: ModelContext) {
+        var entity: Schema.Entity?
+        var candidates: [Schema.Relationship] = []
+        for model in models {
+            let state = model._$persistentState
+            guard state.status == .registered, state.changes.isEmpty, let modelEntity = state.binding?.entity else {
+                continue
+            }
+            if modelEntity !== entity {
+                entity = modelEntity
+                candidates = modelEntity.orderedRelationships.filter(isManyToMany)
+            }
+            for relationship in candidates where !state.isLinked(relationship.index) {
+                guard let inverse = relationship.inverse,
+                    let members = model._$get(relationship.index).relatedModels,
+                    members.contains(where: { holds($0, inverse, model) })
+                else { continue }
+                link(model, relationship, in: context)
+            }
+        }
+    }
+
+    /// Before models leave the context, the linked many-to-many relationships that include them hold their members
+    /// again, so that `removeReferences(toDeleted:)` finds the leaving models there and removes them.
+    static func holdLinkedMembers(_ leaving: [String: Set<Int64>], in context: ModelContext) {
+        for entity in context.container.schema.entities {
+            let relationships = entity.orderedRelationships.filter {
+                isManyToMany($0) && leaving[$0.destination] != nil
+            }
+            guard !relationships.isEmpty, let type = entity.modelType else { continue }
+            for model in context.registry.models(ofType: type) where model._$persistentState.memberLinks != nil {
+                for relationship in relationships {
+                    guard let keys = model._$persistentState.linkedMembers(relationship.index),
+                        let gone = leaving[relationship.destination], keys.contains(where: gone.contains),
+                        let members = linkedMembers(relationship, keys: keys, in: context)
+                    else { continue }
+                    model.setBuilt(relationship.index, members)
+                }
+            }
+        }
+    }
+
+    /// Whether `member` holds `owner` in its loaded, not linked, relationship `inverse`.
+    private static func holds(
+        _ member: any PersistentModel, _ inverse: Schema.Relationship, _ owner: any PersistentModel
+    ) -> Bool {
+        guard !member._$persistentState.isLinked(inverse.index),
+            let related = member._$get(inverse.index).relatedModels
+        else { return false }
+        return related.contains { $0 === owner }
+    }
+
+    /// Links loaded to-many relationship `relationship` of `model` to its members' keys, when the model and its
+    /// members are saved models of `context` and the relationship has no unsaved change.
+    private static func link(_ model: any PersistentModel, _ relationship: Schema.Relationship, in context: ModelContext) {
+        let state = model._$persistentState
+        guard state.status == .registered, state.context === context, !state.changes.contains(relationship.index),
+            let members = model._$get(relationship.index).relatedModels
+        else { return }
+        var keys: [Int64] = []
+        keys.reserveCapacity(members.count)
+        for member in members {
+            let memberState = member._$persistentState
+            guard memberState.status == .registered, memberState.context === context else { return }
+            keys.append(memberState.key)
+        }
+        model.unload(relationship.index)
+        state.linkMembers(relationship.index, to: keys)
+    }
+
     private static func assign(_ value: Any?, to model: any PersistentModel, property: Int) {
         if let context = model._$persistentState.context, context.recordsUndo {
             context.recordUndo(of: model, property: property)
