@@ -183,7 +183,8 @@ private final class WeakBox<Object: AnyObject> {
         #expect(ann.lessons.map(\.title) == ["Maths"])
         ann.lessons.append(Lesson(title: "Music"))
         try context.save()
-        let stored = try ModelContext(container).fetch(FetchDescriptor<Pupil>(predicate: #Predicate { $0.name == "Ann" }))
+        let stored = try ModelContext(container).fetch(
+            FetchDescriptor<Pupil>(predicate: #Predicate { $0.name == "Ann" }))
         #expect(stored.first?.lessons.map(\.title).sorted() == ["Maths", "Music"])
         #expect(ann.lessons.map(\.title).sorted() == ["Maths", "Music"])
         #expect(ann.lessons.allSatisfy { $0.pupils.contains { $0 === ann } })

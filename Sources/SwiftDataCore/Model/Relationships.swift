@@ -231,7 +231,9 @@ enum Relationships {
 
     /// Links loaded to-many relationship `relationship` of `model` to its members' keys, when the model and its
     /// members are saved models of `context` and the relationship has no unsaved change.
-    private static func link(_ model: any PersistentModel, _ relationship: Schema.Relationship, in context: ModelContext) {
+    private static func link(
+        _ model: any PersistentModel, _ relationship: Schema.Relationship, in context: ModelContext
+    ) {
         let state = model._$persistentState
         guard state.status == .registered, state.context === context, !state.changes.contains(relationship.index),
             let members = model._$get(relationship.index).relatedModels
