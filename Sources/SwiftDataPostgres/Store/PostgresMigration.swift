@@ -171,16 +171,17 @@ struct PostgresMigration: SchemaMigrationTarget {
             "ALTER TABLE \(table) DROP COLUMN \(name); ALTER TABLE \(table) RENAME COLUMN \(moved) TO \(name)")
     }
 
-    /// Drops the entity's unique and plain indexes, and creates those of the models.
+    /// Drops the entity's unique and plain indexes, and creates those of the models. Index names are matched by
+    /// their exact prefix (`LIKE` would take `_` for any character, and drop a user's `Item_indexed` too).
     mutating func createIndexes(of entity: Schema.Entity) throws {
         let result = try connection.preparedQuery(
             """
             SELECT indexname::text FROM pg_indexes WHERE schemaname = $1 AND tablename = $2 \
-            AND (indexname LIKE $3 OR indexname LIKE $4)
+            AND (starts_with(indexname, $3) OR starts_with(indexname, $4))
             """,
             [
-                .text(configuration.postgresSchema), .text(entity.name), .text("\(entity.name)_unique_%"),
-                .text("\(entity.name)_index_%"),
+                .text(configuration.postgresSchema), .text(entity.name), .text("\(entity.name)_unique_"),
+                .text("\(entity.name)_index_"),
             ])
         for name in try (0..<result.rowCount).compactMap({ try result.string($0, 0) }) {
             try connection.execute("DROP INDEX \(dialect.quote(name))")

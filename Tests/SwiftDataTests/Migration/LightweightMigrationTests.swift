@@ -132,6 +132,24 @@ import Testing
                 "Item_index"))
     }
 
+    @Test(arguments: StoreKind.all) func indexChangesKeepIndexesTheStoreDidNotMake(store: StoreKind) throws {
+        let location = store.location()
+        try shopStore(location)
+        // Names that `LIKE 'Item_index_%'` and `LIKE 'Item_unique_%'` match (`_` is any character).
+        let own = ["Item_indexed_by_hand", "Item_uniquely_named"]
+        do {
+            let container = try makeContainer(Shop.Item.self, in: location)
+            for name in own {
+                _ = try location.rows("CREATE INDEX \"\(name)\" ON \"Item\" (\"note\")", container: container)
+            }
+        }
+        let container = try makeContainer(ShopIndexed.Item.self, in: location)
+        let indexes = try location.indexes(of: "Item", container: container)
+        #expect(indexes["Item_index_price"] != nil, "\(indexes.keys)")
+        for name in own { #expect(indexes[name] != nil, "\(name) is kept: \(indexes.keys)") }
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<ShopIndexed.Item>()) == 3)
+    }
+
     @Test(arguments: StoreKind.all) func relationshipsAddedAndRenamed(store: StoreKind) throws {
         let directory = store.location()
         do {
