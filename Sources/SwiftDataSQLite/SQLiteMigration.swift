@@ -98,9 +98,14 @@ struct SQLiteMigration: SchemaMigrationTarget {
                 try moveValues(of: entity.name, column: column, toFiles: toFiles)
             }
         } else if migration.changesIndexes {
+            // Names are matched by their exact prefix: `LIKE` takes `_` for any character and ignores case.
+            let (unique, index) = ("\(entity.name)_unique_", "\(entity.name)_index_")
             let indexes = try database.rows(
-                "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND (name LIKE ? OR name LIKE ?)",
-                [.string(entity.name), .string("\(entity.name)_unique_%"), .string("\(entity.name)_index_%")])
+                """
+                SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? \
+                AND (substr(name, 1, length(?)) = ? OR substr(name, 1, length(?)) = ?)
+                """,
+                [.string(entity.name), .string(unique), .string(unique), .string(index), .string(index)])
             for case .text(let name)? in indexes.map(\.first) {
                 try database.executeScript("DROP INDEX \(dialect.quote(name))")
             }
