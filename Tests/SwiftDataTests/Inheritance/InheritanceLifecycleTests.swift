@@ -27,6 +27,40 @@ struct InheritanceLifecycleTests {
         try context.save()
     }
 
+    /// The number of externally stored values in the store at `location` (SQLite: files beside the store;
+    /// PostgreSQL: rows of its side table).
+    private func externalValueCount(_ location: StoreLocation, container: ModelContainer) throws -> Int {
+        switch location.kind {
+        case .sqlite:
+            let directory = location.store().path + ".external"
+            guard FileManager.default.fileExists(atPath: directory) else { return 0 }
+            return try FileManager.default.contentsOfDirectory(atPath: directory).count
+        case .postgres:
+            let rows = try location.rows("SELECT count(*) FROM _swiftdata_external", container: container)
+            return Int(rows.first?.first ?? "") ?? -1
+        }
+    }
+
+    @Test(arguments: StoreKind.all) func externalValuesOfASubclassGoWithTheirRows(store: StoreKind) throws {
+        let location = store.location()
+        let container = try location.container(StoredAsset.self, StoredPicture.self)
+        let context = ModelContext(container)
+        let picture = StoredPicture(name: "sky")
+        picture.pixels = Data(repeating: 7, count: 300)
+        context.insert(picture)
+        context.insert(StoredAsset(name: "plain"))
+        try context.save()
+        #expect(try externalValueCount(location, container: container) == 1)
+        let loaded = try ModelContext(container).fetch(FetchDescriptor<StoredAsset>(sortBy: [SortDescriptor(\.name)]))
+        #expect((loaded.last as? StoredPicture)?.pixels == Data(repeating: 7, count: 300))
+        // A delete through the root reaches the subclass's externally stored value.
+        try context.delete(model: StoredAsset.self)
+        try context.save()
+        #expect(try externalValueCount(location, container: container) == 0, "the subclass's value went with its row")
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<StoredAsset>()) == 0)
+        withExtendedLifetime(location) {}
+    }
+
     @Test(arguments: StoreKind.all) func deleteRulesOfEveryLevelApply(store: StoreKind) throws {
         let container = try mediaContainer(store)
         let context = ModelContext(container)

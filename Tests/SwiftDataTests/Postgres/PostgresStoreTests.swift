@@ -90,26 +90,6 @@ import Testing
         #expect(lines.joined().contains("Media_index_year"), "\(lines)")
     }
 
-    @Test func externalValuesOfASubclassGoWithTheirRows() throws {
-        let location = StoreKind.postgres.location()
-        let container = try location.container(StoredAsset.self, StoredPicture.self)
-        let context = ModelContext(container)
-        let picture = StoredPicture(name: "sky")
-        picture.pixels = Data(repeating: 7, count: 300)
-        context.insert(picture)
-        context.insert(StoredAsset(name: "plain"))
-        try context.save()
-        let side = "\"\(location.postgresSchema)\"._swiftdata_external"
-        #expect(try inspect("SELECT count(*) FROM \(side)") == ["1"])
-        let loaded = try ModelContext(container).fetch(FetchDescriptor<StoredAsset>(sortBy: [SortDescriptor(\.name)]))
-        #expect((loaded.last as? StoredPicture)?.pixels == Data(repeating: 7, count: 300))
-        // A delete through the root reaches the subclass's externally stored value.
-        try context.delete(model: StoredAsset.self)
-        try context.save()
-        #expect(try inspect("SELECT count(*) FROM \(side)") == ["0"], "the subclass's value went with its row")
-        #expect(try ModelContext(container).fetchCount(FetchDescriptor<StoredAsset>()) == 0)
-    }
-
     @Test func libpqKeyValueStringsWorkAndBadConfigurationsAreRefused() throws {
         let server = try PostgresTestServer.shared()
         let location = StoreKind.postgres.location()
@@ -285,7 +265,7 @@ import Testing
         }
         for (writer, (child, output)) in zip(writers, children) {
             let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            child.waitUntilExit()
+            try child.wait()
             #expect(child.terminationStatus == 0)
             let seen = printed.split(separator: "\n").map(String.init)
             #expect(
