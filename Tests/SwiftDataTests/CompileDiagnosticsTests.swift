@@ -22,13 +22,8 @@ import Testing
             buildDirectory.appendingPathComponent("SwiftDataMacros-tool").path + "#SwiftDataMacros",
             file.path,
         ]
-        let pipe = Pipe()
-        process.standardError = pipe
-        process.standardOutput = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: output, as: UTF8.self)
+        let result = try RunningChild(process).finish()
+        return result.output + result.errors
     }
 
     @Test func seedPreviewContainerGetsBothErrors() throws {

@@ -14,12 +14,8 @@ import Testing
         process.executableURL = executable
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        let result = try RunningChild(process).finish()
+        return (result.status, result.output)
     }
 
     @Test func storeWrittenByOneProcessIsReadByAnother() throws {

@@ -7,6 +7,14 @@ import SwiftDataSQLite
 /// `false` for a command it does not know.
 func runReliabilityCommand(_ command: String, store: URL?, name: String, extra: [String]) throws -> Bool {
     switch command {
+    case "crash":
+        // Writes a line, then stops at a failed precondition: the tests' child-process helpers must report it.
+        FileHandle.standardOutput.write(Data("about to crash\n".utf8))
+        preconditionFailure("the crash command crashes")
+    case "hang":
+        // Writes a line, then never ends: the tests' child-process helpers must kill it.
+        FileHandle.standardOutput.write(Data("hanging\n".utf8))
+        while true { sleep(60) }
     case "attach-paused":
         // Saves one attachment, pausing after its file is written and before the save commits: it writes
         // `<store>.paused` and waits until the test creates `<store>.go`.

@@ -72,7 +72,7 @@ import Testing
         context.insert(visit)
         try context.save()
         let child = try directory.runChild(["increment-all"])
-        child.waitUntilExit()
+        try child.wait()
         try #require(child.terminationStatus == 0)
         #expect(visit.count == 1)
         #expect(try context.fetch(FetchDescriptor<Visit>()).map(\.count) == [2])

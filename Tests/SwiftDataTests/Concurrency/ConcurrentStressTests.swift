@@ -98,6 +98,7 @@ import Testing
             child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
                 .appendingPathComponent("TestChildProcess")
             child.arguments = ["insert-many", store.path, "child\(index)", "\(perProcess)"]
+            child.environment = RunningChild.environment()
             try child.run()
             return child
         }
@@ -107,7 +108,7 @@ import Testing
             try context.save()
         }
         for child in children {
-            child.waitUntilExit()
+            try child.wait()
             #expect(child.terminationStatus == 0)
         }
         #expect(try context.fetchCount(FetchDescriptor<Visit>()) == 4 * perProcess)

@@ -162,7 +162,7 @@ import Testing
             fired.set()
         }
         let child = try directory.runChild(["insert-and-save", "elsewhere"])
-        child.waitUntilExit()
+        try child.wait()
         try #require(child.terminationStatus == 0)
         for _ in 0..<100 where !fired.isSet { try await Task.sleep(for: .milliseconds(20)) }
         #expect(fired.isSet, "the store noticed the other process's save")

@@ -88,7 +88,7 @@ import Testing
         let container = try location.container(Visit.self)
         let observer = try HistoryObserver(observedModels: [Visit.self], modelContainer: container)
         let child = try location.runChild(["insert-and-save", "elsewhere"])
-        child.waitUntilExit()
+        try child.wait()
         try #require(child.terminationStatus == 0)
         #expect(try await waitFor(1, observer) == 1)
         let transactions = try history(container)

@@ -130,7 +130,7 @@ import Testing
             if backend == nil { usleep(20_000) }
         }
         kill(writer.processIdentifier, SIGKILL)
-        writer.waitUntilExit()
+        try writer.wait()
         // The server ends the dead client's session (it would notice the lost connection when the trigger returns).
         if let backend { try admin.execute("SELECT pg_terminate_backend(\(backend))") }
         try admin.execute("DROP TRIGGER hold ON \(schema).\(PostgresRowStore.historyTable)")

@@ -12,28 +12,21 @@ import Testing
 
     /// A running child process of the test helper program.
     final class Child {
-        let process = Process()
-        private let pipe = Pipe()
-        private let errors = Pipe()
+        private let running: RunningChild
+        var process: Process { running.process }
 
         init(_ arguments: [String]) throws {
+            let process = Process()
             process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
                 .appendingPathComponent("TestChildProcess")
             process.arguments = arguments
-            process.standardOutput = pipe
-            process.standardError = errors
-            try process.run()
+            running = try RunningChild(process)
         }
 
-        /// Waits for the child to end; its status, standard output and standard error.
-        func finish() -> (status: Int32, output: String, errors: String) {
-            let output = pipe.fileHandleForReading.readDataToEndOfFile()
-            let errorOutput = errors.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (
-                process.terminationStatus, String(decoding: output, as: UTF8.self),
-                String(decoding: errorOutput, as: UTF8.self)
-            )
+        /// Waits for the child to end; its status, standard output and standard error. A child that does not end
+        /// in time is killed, and the error has its output.
+        func finish() throws -> (status: Int32, output: String, errors: String) {
+            try running.finish()
         }
     }
 
@@ -60,7 +53,7 @@ import Testing
         let opener = try Child(["open-attachments", store.path, "-", "1"]).finish()
         #expect(opener.status == 0, "\(opener.errors)")
         release(store)
-        let written = writer.finish()
+        let written = try writer.finish()
         #expect(written.status == 0, "\(written.errors)")
         let read = try Child(["read-attachments", store.path]).finish()
         #expect(read.status == 0, "\(read.errors)")
@@ -78,7 +71,7 @@ import Testing
             #expect(try Child(["open-attachments", store.path, "-", "3"]).finish().status == 0)
             openers += 1
         }
-        let written = writer.finish()
+        let written = try writer.finish()
         #expect(written.status == 0, "\(written.errors)")
         let read = try Child(["read-attachments", store.path]).finish()
         #expect(read.status == 0, "\(read.errors)")
@@ -111,7 +104,7 @@ import Testing
             let names = (0..<6).map { "p\($0)" }
             let children = try names.map { try Child(["insert-and-save", store.path, $0]) }
             for (name, child) in zip(names, children) {
-                let result = child.finish()
+                let result = try child.finish()
                 #expect(result.status == 0, "round \(round), \(name): \(result.errors)")
             }
             #expect(try Child(["list", store.path]).finish().output == names.joined(separator: "\n") + "\n")
@@ -126,7 +119,7 @@ import Testing
         let second = try Child(["insert-and-save", store.path, "second"])
         usleep(300_000)
         release(store)
-        let results = [first.finish(), second.finish()]
+        let results = try [first.finish(), second.finish()]
         #expect(results.map(\.status) == [0, 0], "\(results.map(\.errors))")
         #expect(try Child(["list", store.path]).finish().output == "first\nsecond\n")
     }
@@ -140,7 +133,7 @@ import Testing
         let second = try Child(["tally-v2", store.path, "waiting"])
         usleep(300_000)
         release(store)
-        let results = [first.finish(), second.finish()]
+        let results = try [first.finish(), second.finish()]
         #expect(results.map(\.status) == [0, 0], "\(results.map(\.errors))")
         #expect(results.map(\.output) == ["100 700 100 labels\n", "100 700 100 labels\n"])
     }
@@ -152,7 +145,7 @@ import Testing
             #expect(try Child(["tally-v1", store.path, "-", "1000"]).finish().status == 0)
             let children = try (0..<5).map { _ in try Child(["tally-v2", store.path, "free"]) }
             for child in children {
-                let result = child.finish()
+                let result = try child.finish()
                 #expect(result.status == 0, "\(result.errors)")
                 #expect(result.output == "1000 7000 1000 labels\n")
             }

@@ -11,8 +11,7 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
         process.arguments = ["-m", "true"]
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
+        guard (try? process.run()) != nil, (try? process.wait(timeout: 60)) != nil else { return false }
         return process.terminationStatus == 0
     }()
 
@@ -24,18 +23,7 @@ import Testing
         process.executableURL = URL(fileURLWithPath: unshared ? "/usr/bin/unshare" : "/bin/sh")
         process.arguments = (unshared ? ["-m", "/bin/sh"] : []) + ["-c", script]
         process.environment = ProcessInfo.processInfo.environment.merging(["child": child]) { $1 }
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (
-            process.terminationStatus, String(decoding: outputData, as: UTF8.self),
-            String(decoding: errorData, as: UTF8.self)
-        )
+        return try RunningChild(process).finish()
     }
 
     /// A store of two visits, closed.

@@ -47,21 +47,6 @@ struct ExampleRunner {
 
     /// Starts `process` with `input` (small) on its standard input, and collects its output until it exits.
     private func collect(_ process: Process, input: String) throws -> (status: Int32, output: String, errors: String) {
-        let output = Pipe()
-        let errors = Pipe()
-        let inputPipe = Pipe()
-        process.standardInput = inputPipe
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        inputPipe.fileHandleForWriting.write(Data(input.utf8))
-        try inputPipe.fileHandleForWriting.close()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (
-            process.terminationStatus, String(decoding: outputData, as: UTF8.self),
-            String(decoding: errorData, as: UTF8.self)
-        )
+        try RunningChild(process, input: input).finish()
     }
 }

@@ -99,7 +99,7 @@ extension StoreLocation {
             .appendingPathComponent("TestChildProcess")
         let store = kind == .sqlite ? self.store().path : try PostgresTestServer.shared().url
         child.arguments = [arguments[0], store] + arguments.dropFirst()
-        child.environment = ProcessInfo.processInfo.environment.merging(
+        child.environment = RunningChild.environment().merging(
             ["SWIFTDATA_POSTGRES_SCHEMA": postgresSchema], uniquingKeysWith: { $1 })
         if let output { child.standardOutput = output }
         try child.run()

@@ -48,13 +48,9 @@ struct SymbolGraph {
             "-experimental-allowed-reexported-modules=SwiftDataCore,SwiftDataSQLite",
             "-minimum-access-level", "public", "-emit-extension-block-symbols", "-output-dir", output.url.path,
         ]
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ToolFailure(message: "swift-symbolgraph-extract: \(message)")
+        let result = try RunningChild(process).finish()
+        guard result.status == 0 else {
+            throw ToolFailure(message: "swift-symbolgraph-extract: \(result.errors)")
         }
         var symbols: [Symbol] = []
         for file in try FileManager.default.contentsOfDirectory(atPath: output.url.path) where file.hasSuffix(".json") {

@@ -1,0 +1,115 @@
+import Foundation
+
+/// A child process of the tests, started with its standard output and error collected as it runs. It runs without
+/// Swift's backtracer: when a child crashes, the backtracer it starts keeps the child's pipes open, and a reader
+/// would wait for their end forever. A child that does not end in time is killed, and `finish` throws with what it
+/// wrote, so a test fails instead of hanging.
+final class RunningChild {
+    /// How long a child may run, unless told otherwise.
+    static let defaultTimeout: TimeInterval = 300
+
+    let process: Process
+    private let output = CollectedOutput()
+    private let errors = CollectedOutput()
+
+    /// Starts `process` with `input` on its standard input (none when `nil`).
+    init(_ process: Process, input: String? = nil) throws {
+        self.process = process
+        process.environment = Self.environment(process.environment)
+        let outputPipe = Pipe()
+        let errorPipe = Pipe()
+        process.standardOutput = outputPipe
+        process.standardError = errorPipe
+        let inputPipe = input == nil ? nil : Pipe()
+        if let inputPipe { process.standardInput = inputPipe }
+        try process.run()
+        output.collect(outputPipe.fileHandleForReading)
+        errors.collect(errorPipe.fileHandleForReading)
+        if let inputPipe, let input {
+            inputPipe.fileHandleForWriting.write(Data(input.utf8))
+            try inputPipe.fileHandleForWriting.close()
+        }
+    }
+
+    /// `environment` (this process's when `nil`) with Swift's backtracer off.
+    static func environment(_ environment: [String: String]? = nil) -> [String: String] {
+        (environment ?? ProcessInfo.processInfo.environment).merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }
+    }
+
+    /// Waits for the child to end and to close its output; its status, standard output and standard error. After
+    /// `timeout` seconds the child is killed and `ChildTimeout` thrown, with its output so far.
+    func finish(timeout: TimeInterval = defaultTimeout) throws -> (status: Int32, output: String, errors: String) {
+        let deadline = DispatchTime.now() + timeout
+        let ended =
+            output.waitForEnd(until: deadline) && errors.waitForEnd(until: deadline)
+            && process.waitForExit(until: deadline)
+        guard ended else {
+            kill(process.processIdentifier, SIGKILL)
+            _ = process.waitForExit(until: .now() + 10)
+            throw ChildTimeout(
+                command: ([process.executableURL?.path ?? "?"] + (process.arguments ?? [])).joined(separator: " "),
+                seconds: timeout, output: output.text, errors: errors.text)
+        }
+        return (process.terminationStatus, output.text, errors.text)
+    }
+}
+
+/// A child process that did not end in time and was killed, with what it wrote until then.
+struct ChildTimeout: Error, CustomStringConvertible {
+    let command: String
+    let seconds: TimeInterval
+    let output: String
+    let errors: String
+
+    var description: String {
+        "\(command) did not end within \(seconds) s and was killed; its output:\n\(output)\nits errors:\n\(errors)"
+    }
+}
+
+extension Process {
+    /// Waits for a started child to end; after `timeout` seconds kills it and throws `ChildTimeout`.
+    func wait(timeout: TimeInterval = RunningChild.defaultTimeout) throws {
+        guard waitForExit(until: .now() + timeout) else {
+            kill(processIdentifier, SIGKILL)
+            _ = waitForExit(until: .now() + 10)
+            throw ChildTimeout(
+                command: ([executableURL?.path ?? "?"] + (arguments ?? [])).joined(separator: " "), seconds: timeout,
+                output: "(not collected)", errors: "(not collected)")
+        }
+    }
+
+    /// Whether the process ended before `deadline`.
+    fileprivate func waitForExit(until deadline: DispatchTime) -> Bool {
+        while isRunning {
+            guard DispatchTime.now() < deadline else { return false }
+            usleep(10_000)
+        }
+        waitUntilExit()
+        return true
+    }
+}
+
+/// What a child writes to one pipe, read on a thread of its own until the pipe ends.
+private final class CollectedOutput: @unchecked Sendable {  // `data` is guarded by `lock`
+    private let lock = NSLock()
+    private var data = Data()
+    private let ended = DispatchSemaphore(value: 0)
+
+    func collect(_ handle: FileHandle) {
+        DispatchQueue.global().async {
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                self.lock.withLock { self.data.append(chunk) }
+            }
+            self.ended.signal()
+        }
+    }
+
+    /// Whether the pipe ended before `deadline` (asked once).
+    func waitForEnd(until deadline: DispatchTime) -> Bool {
+        ended.wait(timeout: deadline) == .success
+    }
+
+    var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
+}
