@@ -8,7 +8,9 @@ import Synchronization
 /// `withObservationTracking`, then fetch the new transactions with `ModelContext.fetchHistory(_:)`.
 ///
 /// The observer keeps its position in each store's history (`historyTokens`) and reads only the transactions
-/// after it. Differences from Apple's: saves of this process are noticed at once and other processes' within a
+/// after it. A store of your own that conforms to `HistoryProviding` is asked for the transactions after the token
+/// of the last one the observer saw; a transaction of such a store concerns `observedModels` when one of its
+/// `changes` is of one of those models. Differences from Apple's: saves of this process are noticed at once and other processes' within a
 /// quarter of a second (Linux has no remote-change notifications); `observedModels` matches a transaction that
 /// changed a model of one of those types, including the changes a save made to related models' relationships;
 /// when history after its position was deleted, the observer counts an event and goes on from the newest
@@ -31,6 +33,9 @@ public final class HistoryObserver: Observable, @unchecked Sendable {
     private struct State {
         /// The last transaction number seen in each store, by store identifier.
         var positions: [String: Int64]
+        /// The token of the last transaction seen in each store of your own that provides history, by store
+        /// identifier; none before its first transaction.
+        var providedPositions: [String: any Sendable]
         var counter = 0
         /// Whether a check is scheduled and has not started yet.
         var isScheduled = false
@@ -46,16 +51,20 @@ public final class HistoryObserver: Observable, @unchecked Sendable {
     /// to a new observer, or compare transactions' tokens with it.
     public final var historyTokens: [String: any HistoryToken] {
         registrar.access(self, keyPath: \.eventCounter)
-        let positions = state.withLock { $0.positions }
-        return positions.reduce(into: [:]) { tokens, position in
+        let (positions, provided) = state.withLock { ($0.positions, $0.providedPositions) }
+        var tokens: [String: any HistoryToken] = positions.reduce(into: [:]) { tokens, position in
             tokens[position.key] = DefaultHistoryToken(storeIdentifier: position.key, number: position.value)
         }
+        for (store, token) in provided {
+            if let token = token as? any HistoryToken { tokens[store] = token }
+        }
+        return tokens
     }
 
     /// Watches `modelContainer`'s history from `historyTokens` (by store identifier; a store the dictionary lacks
     /// is watched from its first transaction), or, when `nil`, from now on. Events are counted on the actor the
     /// observer was created on, if any. Throws when the stores' current positions cannot be read, or a token is
-    /// not a `DefaultHistoryToken`.
+    /// not a `DefaultHistoryToken` (for a store of your own, not a token of its transactions).
     public convenience init(
         historyTokens: [String: any HistoryToken]? = nil, observedModels: [any PersistentModel.Type] = [],
         authors: Set<String> = [], modelContainer: ModelContainer, isolation: isolated (any Actor)? = #isolation
@@ -70,7 +79,26 @@ public final class HistoryObserver: Observable, @unchecked Sendable {
         container: ModelContainer, isolation: (any Actor)?
     ) throws {
         var positions: [String: Int64] = [:]
+        var providedPositions: [String: any Sendable] = [:]
         for store in container.stores {
+            if let source = store as? any HistoryProvidingSource,
+                let newest = try source.providedTransactions(after: nil)
+            {
+                if let tokens {
+                    guard let token = tokens[store.identifier] else { continue }
+                    guard source.isProvidedToken(token) else {
+                        throw SwiftDataError.invalidTransactionFetchRequest.with(
+                            reason:
+                                "the token for store \(store.identifier) is a \(type(of: token)), not a token of its "
+                                + "transactions",
+                            suggestion: "Pass a token of a transaction that store returned")
+                    }
+                    providedPositions[store.identifier] = token
+                } else if let last = newest.last {
+                    providedPositions[store.identifier] = last.token
+                }
+                continue
+            }
             if let tokens {
                 guard let token = tokens[store.identifier] else {
                     positions[store.identifier] = 0
@@ -92,7 +120,7 @@ public final class HistoryObserver: Observable, @unchecked Sendable {
         self.isolation = isolation
         self.entityNames = Set(
             observedModels.map { type in container.binding(for: type)?.entity.name ?? String(describing: type) })
-        self.state = Mutex(State(positions: positions))
+        self.state = Mutex(State(positions: positions, providedPositions: providedPositions))
         let observer = WeakHistoryObserver(self)
         container.changes.subscribe(self) { _ in observer.object?.scheduleCheck() }
         container.watchForExternalChanges(while: self)
@@ -123,13 +151,27 @@ public final class HistoryObserver: Observable, @unchecked Sendable {
     /// Reads each store's transactions after the observer's position, moves the position to the newest, and
     /// counts an event when one of them concerns the observer.
     private func check() {
-        let positions = state.withLock { state in
+        let (positions, provided) = state.withLock { state in
             state.isScheduled = false
-            return state.positions
+            return (state.positions, state.providedPositions)
         }
         var reached = positions
+        var reachedProvided: [String: any Sendable] = [:]
         var isEvent = false
         for store in modelContainer.stores {
+            if let source = store as? any HistoryProvidingSource {
+                do {
+                    if let transactions = try source.providedTransactions(after: provided[store.identifier]) {
+                        guard let last = transactions.last else { continue }
+                        reachedProvided[store.identifier] = last.token
+                        if !isEvent { isEvent = transactions.contains(where: concerns) }
+                        continue
+                    }
+                } catch {
+                    Log.error("HistoryObserver could not read the history of store \(store.identifier): \(error)")
+                    continue
+                }
+            }
             let position = positions[store.identifier] ?? 0
             do {
                 let records = try store.fetchHistory(HistoryRequest(condition: .number(.greater, position)))
@@ -145,6 +187,8 @@ public final class HistoryObserver: Observable, @unchecked Sendable {
         }
         state.withLock { state in
             for (store, number) in reached { state.positions[store] = max(state.positions[store] ?? 0, number) }
+            // Checks run one at a time on the observer's queue, so a later token is never replaced by an earlier one.
+            state.providedPositions.merge(reachedProvided) { $1 }
         }
         if isEvent { countEvent() }
     }
@@ -157,6 +201,16 @@ public final class HistoryObserver: Observable, @unchecked Sendable {
         guard !entityNames.isEmpty else { return true }
         guard let names = try? HistoryPayload.entityNames(in: record.entry.changes) else { return true }
         return names.contains(where: entityNames.contains)
+    }
+
+    /// Whether a transaction of a store of your own has one of the authors and changes one of the models the
+    /// observer watches (a transaction that lists no changes changes none).
+    private func concerns(_ transaction: any HistoryTransaction) -> Bool {
+        if !authors.isEmpty {
+            guard let author = transaction.author, authors.contains(author) else { return false }
+        }
+        guard !entityNames.isEmpty else { return true }
+        return transaction.changes.contains { entityNames.contains($0.changedPersistentIdentifier.entityName) }
     }
 
     /// Increases `eventCounter`, telling observers, on the observer's actor when it has one.

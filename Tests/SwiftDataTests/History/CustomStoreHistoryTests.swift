@@ -132,6 +132,40 @@ struct JournalingConfiguration: DataStoreConfiguration {
             "the store keeps no DefaultHistoryTransactions")
     }
 
+    @Test func aHistoryObserverCountsTheStoresTransactions() async throws {
+        let box = JournalBox()
+        let container = try ModelContainer(for: HistoryNote.self, configurations: JournalingConfiguration(box: box))
+        let context = ModelContext(container)
+        context.insert(HistoryNote(text: "before"))
+        try context.save()
+        let waiting = HistoryObserverTests()
+        let observer = try HistoryObserver(modelContainer: container)
+        let byWidget = try HistoryObserver(authors: ["widget"], modelContainer: container)
+        let ofNotes = try HistoryObserver(observedModels: [HistoryNote.self], modelContainer: container)
+        let fromTheStart = try HistoryObserver(historyTokens: [:], modelContainer: container)
+        #expect(try await waiting.waitFor(1, fromTheStart) == 1, "without a token, the first transaction is new")
+        #expect(observer.eventCounter == 0, "earlier transactions are not events")
+        context.insert(HistoryNote(text: "after"))
+        try context.save()
+        #expect(try await waiting.waitFor(1, observer) == 1)
+        try await waiting.settle()
+        #expect(byWidget.eventCounter == 0, "another author's transaction")
+        #expect(ofNotes.eventCounter == 0, "the journal's transactions list no changes")
+        context.author = "widget"
+        context.insert(HistoryNote(text: "by the widget"))
+        try context.save()
+        #expect(try await waiting.waitFor(1, byWidget) == 1)
+        #expect(try await waiting.waitFor(2, observer) == 2)
+        #expect(try await waiting.waitFor(3, fromTheStart) == 3)
+        #expect {
+            try HistoryObserver(
+                historyTokens: ["journal": DefaultHistoryToken(storeIdentifier: "journal", number: 1)],
+                modelContainer: container)
+        } throws: { error in
+            "\(error)".contains("not a token of its transactions")
+        }
+    }
+
     @Test func transactionsOfSeveralStoresComeTogetherInTimeOrder() throws {
         let trips = JournalBox()
         let notes = JournalBox()
