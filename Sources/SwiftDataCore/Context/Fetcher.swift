@@ -214,28 +214,29 @@ struct Fetcher {
     /// (see `RowStore.fetch`).
     func withMaterializer<T: PersistentModel>(
         _ type: T.Type, binding: EntityBinding, properties: [Int], linking: Schema.Relationship? = nil,
-        subentityProperties: [SubentityProperties] = [],
+        subentityProperties: [SubentityProperties] = [], keysAreDistinct: Bool = true,
         _ body: (_ materialize: (Int64, any _RowReader, Int32) throws -> T) throws -> Void
     ) throws {
         var pending: [PendingReference] = []
         if binding.entity.fetchReadsEntity {
             try context.withHierarchyMaterializer(
                 T.self, binding: binding, properties: properties, linking: linking,
-                subentityProperties: subentityProperties, pending: &pending, body)
+                subentityProperties: subentityProperties, keysAreDistinct: keysAreDistinct, pending: &pending, body)
         } else {
             try withMaterializer(
-                T.self, binding: binding, properties: properties, columns: nil, linking: linking, pending: &pending,
-                body)
+                T.self, binding: binding, properties: properties, columns: nil, linking: linking,
+                keysAreDistinct: keysAreDistinct, pending: &pending, body)
         }
         if !pending.isEmpty { try context.resolve(pending) }
     }
 
     /// `withMaterializer` for models of one class. Property `properties[i]` is read from column `first + i`, or
     /// `first + columns[i]` when given; references to models whose class only their row tells are left in
-    /// `pending`.
+    /// `pending`. `keysAreDistinct` is `false` when rows may repeat a key (the members of a many-to-many
+    /// relationship of several owners).
     func withMaterializer<T: PersistentModel>(
         _ type: T.Type, binding: EntityBinding, properties: [Int], columns: [Int32]?,
-        linking: Schema.Relationship?, pending: inout [PendingReference],
+        linking: Schema.Relationship?, keysAreDistinct: Bool = true, pending: inout [PendingReference],
         _ body: (_ materialize: (Int64, any _RowReader, Int32) throws -> T) throws -> Void
     ) throws {
         let contiguous = columns == nil
@@ -254,8 +255,8 @@ struct Fetcher {
         // Rows of models not registered yet, with plain attributes only, load in one tight loop.
         let isPlain = !hasReferences && coded.isEmpty && binding.lazyRelationships.isEmpty && !isPartial
         // A type with no registered models (the first fetch) needs no lookup per row, unless the rows refer to
-        // models of their own type, which may register them on the way.
-        let wasEmpty = map.isEmpty && !hasReferences
+        // models of their own type, which may register them on the way, or the rows may repeat a key.
+        let wasEmpty = keysAreDistinct && map.isEmpty && !hasReferences
         try body { key, reader, first in
             let model: T
             let isNew: Bool

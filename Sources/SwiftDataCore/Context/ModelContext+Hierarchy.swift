@@ -8,7 +8,7 @@ extension ModelContext {
     /// model of its entity's class, with the properties of every level of that class.
     func withHierarchyMaterializer<T: PersistentModel>(
         _ type: T.Type, binding: EntityBinding, properties: [Int], linking: Schema.Relationship?,
-        subentityProperties: [SubentityProperties], pending: inout [PendingReference],
+        subentityProperties: [SubentityProperties], keysAreDistinct: Bool = true, pending: inout [PendingReference],
         _ body: (_ materialize: (Int64, any _RowReader, Int32) throws -> T) throws -> Void
     ) throws {
         var starts: [ObjectIdentifier: Int32] = [:]
@@ -50,7 +50,7 @@ extension ModelContext {
                 defer { pending += classPending }
                 try fetcher.withMaterializer(
                     C.self, binding: plan.binding, properties: plan.properties, columns: plan.columns,
-                    linking: linking, pending: &classPending
+                    linking: linking, keysAreDistinct: keysAreDistinct, pending: &classPending
                 ) { materialize in
                     // The class's materializer serves the rows of the nested calls, which end before it does.
                     try withoutActuallyEscaping(materialize) { materialize in

@@ -190,9 +190,11 @@ extension ModelContext {
         var run: (owner: Int64, start: Int)?
         // Members whose foreign key holds the owner refer to it by a link: the owner holds them.
         let linking = relationship.storage == .inverseColumn ? relationship.inverse : nil
+        // Several owners of a join table's relationship may share a member: its row comes once for each.
+        let isJoined = if case .joinTable = relationship.storage { true } else { false }
         try fetcher.withMaterializer(
             D.self, binding: destination, properties: destination.fetchedProperties, linking: linking,
-            subentityProperties: destination.subentityProperties
+            subentityProperties: destination.subentityProperties, keysAreDistinct: !isJoined
         ) { materialize in
             try destination.store.fetchMembers(
                 of: relationship, owners: owners.map(\._$persistentState.key), destination: destination.entity,
