@@ -158,7 +158,18 @@ enum Relationships {
             }
         }
         func members<D: PersistentModel>(_ type: D.Type) -> Any {
-            keys.map { context.registeredOrHollow(D.self, key: $0, binding: binding) }
+            let map = context.registry.map(for: ObjectIdentifier(D.self))
+            var members: [D] = []
+            members.reserveCapacity(keys.count)
+            for key in keys {
+                // unsafeDowncast: the registry files each model in the identity map of its own type.
+                if let object = map.model(key) {
+                    members.append(unsafeDowncast(object, to: D.self))
+                } else {
+                    members.append(context.makeHollow(D.self, key: key, binding: binding, in: map))
+                }
+            }
+            return members
         }
         return members(type)
     }
