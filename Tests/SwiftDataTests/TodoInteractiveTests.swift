@@ -54,7 +54,8 @@ import Testing
             .appendingPathComponent("todo").path
         try tmux(
             "new-session", "-d", "-s", "todo", "-x", "80", "-y", "24",
-            "env XDG_DATA_HOME='\(example.dataHome.url.path)' '\(program)'")
+            // Without the backtracer, which on a terminal would wait for keys after a crash.
+            "env SWIFT_BACKTRACE=enable=no XDG_DATA_HOME='\(example.dataHome.url.path)' '\(program)'")
         defer { _ = try? tmux("kill-server") }
 
         #expect(try screen { $0.contains("Nothing to do") }.contains("0 items"))
