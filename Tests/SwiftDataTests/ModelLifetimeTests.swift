@@ -190,6 +190,27 @@ private final class WeakBox<Object: AnyObject> {
         #expect(ann.lessons.allSatisfy { $0.pupils.contains { $0 === ann } })
     }
 
+    @Test func aChangeThroughALinkedManyToManySideUndoes() throws {
+        let context = ModelContext(container)
+        let undoManager = UndoManager()
+        context.undoManager = undoManager
+        let ann = try #require(
+            try context.fetch(FetchDescriptor<Pupil>(predicate: #Predicate { $0.name == "Ann" })).first)
+        let lessons = ann.lessons
+        #expect(lessons.allSatisfy { $0.pupils.first === ann }, "both sides are loaded")
+        undoManager.removeAllActions()
+        ann.lessons.removeAll { $0.title == "Art" }
+        #expect(lessons.first { $0.title == "Art" }?.pupils.isEmpty == true, "the inverse follows")
+        context.processPendingChanges()
+        undoManager.undo()
+        #expect(ann.lessons.map(\.title).sorted() == ["Art", "Maths"])
+        #expect(lessons.allSatisfy { $0.pupils.first === ann })
+        try context.save()
+        let stored = try ModelContext(container).fetch(
+            FetchDescriptor<Pupil>(predicate: #Predicate { $0.name == "Ann" }))
+        #expect(stored.first?.lessons.map(\.title).sorted() == ["Art", "Maths"])
+    }
+
     @Test func aRelationshipOfAModelDeletedElsewhereReadsEmpty() throws {
         let context = ModelContext(container)
         let tutor = try #require(try context.fetch(FetchDescriptor<Tutor>()).first)
