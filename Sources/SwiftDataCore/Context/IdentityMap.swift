@@ -13,11 +13,12 @@ final class IdentityMap {
         let key: Int64
         /// The state's identity: `forget` runs as the state goes away, when the state can no longer be read.
         let stateIdentity: ObjectIdentifier
-        /// Safe `unowned`, as `model`: the state of a model in the map is alive (it leaves the map as it goes away).
-        unowned let state: _PersistentState
-        /// Safe `unowned`: an entry leaves the map when its model's state goes away, before the model's memory is
-        /// freed; reading a model that was deinitialized would stop the program, never read freed memory.
-        unowned let model: AnyObject
+        /// `unowned(unsafe)`, as `model`, because the state of a model in the map is alive: it leaves the map as it
+        /// goes away (safe `unowned` cost two reference count updates per model to register and two to forget).
+        unowned(unsafe) let state: _PersistentState
+        /// `unowned(unsafe)` because an entry leaves the map when its model's state goes away, which is when the
+        /// model goes away: no entry outlives its model (`forget` runs in the state's `deinit`).
+        unowned(unsafe) let model: AnyObject
     }
 
     /// A place in the hash table: a key and the position of its entry, or `free`.

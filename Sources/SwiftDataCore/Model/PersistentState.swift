@@ -37,7 +37,8 @@ public final class _PersistentState {
     /// References to the values of externally stored attributes not read yet, by property index.
     @exclusivity(unchecked) package var externalReferences: [Int: String]?
     /// The identity map the model is registered in, while it is: the model leaves it when it goes away.
-    @exclusivity(unchecked) var identityMap: IdentityMap?
+    /// `unowned(unsafe)` because while it is set, `context` is too, and the context's registry holds the map.
+    @exclusivity(unchecked) unowned(unsafe) var identityMap: IdentityMap?
     /// The model's position in its identity map's entries.
     @exclusivity(unchecked) var identityPosition: Int32 = -1
     /// A to-one relationship whose target is not held but found through the context by its key (a "link"), with
