@@ -244,6 +244,7 @@ struct Fetcher {
         let map = registry.map(for: ObjectIdentifier(T.self))
         let backingData: any BackingData<T> = DefaultBackingData(for: T.self)
         let references = properties.map { binding.entity.relationship(at: $0) }
+        let inverses = references.map { $0?.inverse }
         let hasReferences = references.contains { $0 != nil }
         // Where each reference leads, and where its targets are registered, looked up once rather than for every row.
         let destinations = hasReferences ? try references.map { try $0.map(context.destination) } : []
@@ -254,9 +255,12 @@ struct Fetcher {
         let fetched = Set(properties)
         // Rows of models not registered yet, with plain attributes only, load in one tight loop.
         let isPlain = !hasReferences && coded.isEmpty && binding.lazyRelationships.isEmpty && !isPartial
-        // A type with no registered models (the first fetch) needs no lookup per row, unless the rows refer to
-        // models of their own type, which may register them on the way, or the rows may repeat a key.
-        let wasEmpty = keysAreDistinct && map.isEmpty && !hasReferences
+        // A type with no registered models (the first fetch, or the first walk of a relationship to it) needs no
+        // lookup per row, unless the rows may repeat a key or refer to models of their own type, which may register
+        // them on the way (a model of a hierarchy whose class its row tells is registered after the rows).
+        let wasEmpty =
+            keysAreDistinct && map.isEmpty
+            && !destinations.contains { $0.map { ObjectIdentifier($0.type) == ObjectIdentifier(T.self) } ?? false }
         try body { key, reader, first in
             let model: T
             let isNew: Bool
@@ -303,14 +307,18 @@ struct Fetcher {
                         try model._$set(property, .loaded(nil))
                         continue
                     }
+                    if relationship === linking, inverses[offset] != nil {
+                        // The inverse of the relationship whose members are loading: its owner holds the model.
+                        model.unload(property)
+                        model._$persistentState.link(property, to: target)
+                        continue
+                    }
                     // A model of a hierarchy may be registered as any class below the destination's.
                     let registered =
                         polymorphic[offset]
                         ? context.registeredModel(key: target, in: destination.binding.entity)
                         : targets[offset]?.model(target)
-                    if let inverse = relationship.inverse,
-                        relationship === linking || registered.map({ $0._$get(inverse.index).isLoaded }) == true
-                    {
+                    if let inverse = inverses[offset], registered.map({ $0._$get(inverse.index).isLoaded }) == true {
                         model.unload(property)
                         model._$persistentState.link(property, to: target)
                     } else if let registered {
