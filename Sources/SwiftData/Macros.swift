@@ -4,7 +4,7 @@
 @attached(
     member, conformances: PersistentModel, names: named(_$persistentState), named(_$observationRegistrar),
     named(_$isObserved), named(init), named(persistentBackingData), named(schemaMetadata), named(_$load),
-    named(_$store), named(_$get), named(_$set), named(_$uniquenessConstraints), named(_$indices),
+    named(_$loadRow), named(_$store), named(_$get), named(_$set), named(_$uniquenessConstraints), named(_$indices),
     named(_$spatialIndices), named(_$RootModel), named(_$propertyMetadata), named(_$InheritedProperties))
 @attached(memberAttribute)
 @attached(extension, conformances: PersistentModel, Observable)
