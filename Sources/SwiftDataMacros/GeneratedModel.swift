@@ -33,6 +33,22 @@ struct GeneratedModel {
         }
     }
 
+    /// `_$loadRow` of a root model: every persisted property, each from the column after the previous one's, in one
+    /// call (a subclass, which has more properties, inherits it and is told apart by the count).
+    var rowLoader: DeclSyntax {
+        let reads = properties.enumerated().map { index, property in
+            "try reader.read(\(index == 0 ? "column" : "column + \(index)"), into: &_$\(property.name))\n"
+        }
+        return """
+            \(raw: access)func _$loadRow(_ count: Int, from reader: any SwiftData._RowReader, column: Int32) throws -> Bool {
+                guard count == \(raw: properties.count) else {
+                    return false
+                }
+                \(raw: reads.joined())return true
+            }
+            """
+    }
+
     var stores: [String] {
         properties.enumerated().map { index, property in
             "case \(index): try writer.write(_$\(property.name), parameter, property: \(ModelMacro.literal("\(className).\(property.name)")))"

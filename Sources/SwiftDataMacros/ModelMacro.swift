@@ -43,6 +43,7 @@ public enum ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
             switchFunction(
                 "\(access)func _$load(_ property: Int, from reader: any SwiftData._RowReader, column: Int32) throws",
                 cases: model.loads),
+            model.rowLoader,
             switchFunction(
                 "\(access)func _$store(_ property: Int, into writer: any SwiftData._RowWriter, parameter: Int32) throws",
                 cases: model.stores),

@@ -98,6 +98,14 @@ struct ModelInheritanceExpansionTests {
                         }
                     }
 
+                    func _$loadRow(_ count: Int, from reader: any SwiftData._RowReader, column: Int32) throws -> Bool {
+                        guard count == 1 else {
+                            return false
+                        }
+                        try reader.read(column, into: &_$title)
+                        return true
+                    }
+
                     func _$store(_ property: Int, into writer: any SwiftData._RowWriter, parameter: Int32) throws {
                         switch property {
                         case 0:

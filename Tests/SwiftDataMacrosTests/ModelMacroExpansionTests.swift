@@ -191,6 +191,17 @@ struct ModelMacroExpansionTests {
                         }
                     }
 
+                    func _$loadRow(_ count: Int, from reader: any SwiftData._RowReader, column: Int32) throws -> Bool {
+                        guard count == 4 else {
+                            return false
+                        }
+                        try reader.read(column, into: &_$name)
+                        try reader.read(column + 1, into: &_$email)
+                        try reader.read(column + 2, into: &_$nickname)
+                        try reader.read(column + 3, into: &_$imageData)
+                        return true
+                    }
+
                     func _$store(_ property: Int, into writer: any SwiftData._RowWriter, parameter: Int32) throws {
                         switch property {
                         case 0:

@@ -255,6 +255,8 @@ struct Fetcher {
         let fetched = Set(properties)
         // Rows of models not registered yet, with plain attributes only, load in one tight loop.
         let isPlain = !hasReferences && coded.isEmpty && binding.lazyRelationships.isEmpty && !isPartial
+        // Such rows of all of a class's properties, in order, load in one call of the model's generated code.
+        let loadsRows = isPlain && contiguous && properties.elementsEqual(0..<properties.count)
         // A type with no registered models (the first fetch, or the first walk of a relationship to it) needs no
         // lookup per row, unless the rows may repeat a key or refer to models of their own type, which may register
         // them on the way (a model of a hierarchy whose class its row tells is registered after the rows).
@@ -271,6 +273,10 @@ struct Fetcher {
                 model = T(backingData: backingData)
                 registry.register(model, key: key, binding: binding, in: map, isNew: wasEmpty)
                 if isPlain {
+                    // A value that fails to load is read again below, which names its property in the error.
+                    if loadsRows, (try? model._$loadRow(properties.count, from: reader, column: first)) == true {
+                        return model
+                    }
                     if !contiguous {
                         for (offset, property) in properties.enumerated() {
                             try model._$load(property, from: reader, column: first + offsets[offset])

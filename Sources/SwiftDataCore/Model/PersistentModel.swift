@@ -17,6 +17,10 @@ public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable, 
     var _$persistentState: _PersistentState { get set }
     /// Reads persisted property number `property` from `column` of the reader's current row.
     func _$load(_ property: Int, from reader: any _RowReader, column: Int32) throws
+    /// Reads persisted properties `0..<count` from the reader's current row, property `i` from column `column + i`,
+    /// in one call; `false`, having read nothing, when the class does not read rows this way (its persisted
+    /// properties are not exactly those). `@Model` writes it for a root model.
+    func _$loadRow(_ count: Int, from reader: any _RowReader, column: Int32) throws -> Bool
     /// Binds persisted property number `property` to `parameter`.
     func _$store(_ property: Int, into writer: any _RowWriter, parameter: Int32) throws
     /// The stored value of persisted property number `property`: `.notLoaded` when it has none in memory.
@@ -77,6 +81,9 @@ extension PersistentModel {
     package static var _entityName: String {
         Relationships.entity(of: Self.self)?.name ?? String(describing: Self.self)
     }
+
+    /// A model `@Model` did not write (a hand-written one) reads its rows property by property.
+    public func _$loadRow(_ count: Int, from reader: any _RowReader, column: Int32) throws -> Bool { false }
 
     public static var _$uniquenessConstraints: [[AnyKeyPath]] { [] }
     public static var _$indices: [[AnyKeyPath]] { [] }
