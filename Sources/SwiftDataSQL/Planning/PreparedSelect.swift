@@ -1,0 +1,136 @@
+import SwiftDataCore
+import Synchronization
+
+/// A fetch request as an SQL store prepared it, for every request of its shape (see `FetchShape`): how much of it
+/// the store runs (`coverage`), and, for a request without a list of keys, its rendered `SELECT` and
+/// `SELECT count(*)`, so that a repeated fetch neither translates nor writes SQL. The window's parameters (limit and
+/// offset) come last, and each request binds its own. A request with keys gets one statement per batch of at most
+/// `maximumKeys` keys, `condition AND key IN (?, ...)`, rendered once per batch size.
+package final class PreparedSelect: Sendable {
+    /// Which parts of the request the statements run (see `FetchCoverage`).
+    package let coverage: FetchCoverage
+    /// The select, before a list of keys limits it.
+    private let select: SQLSelect
+    private let dialect: any SQLDialect
+    /// The rendered select, for requests without keys.
+    private let statement: SQLStatement?
+    /// The rendered count, for requests without keys that read no properties (what `fetchCount` asks for).
+    private let count: SQLStatement?
+    /// How many of the statements' last parameters are the window's.
+    private let windowParameters: Int
+    /// For requests with keys, the statements rendered so far by number of keys, with the position of the first
+    /// key's parameter: a batch of the same size binds its keys in their place instead of rendering again.
+    private let keyed = Mutex<[Int: KeyedStatement]>([:])
+
+    private struct KeyedStatement {
+        var statement: SQLStatement
+        var firstKey: Int
+    }
+
+    /// The most keys one statement lists (SQLite's limit on parameters is 32,766, PostgreSQL's 65,535).
+    package static let maximumKeys = 10_000
+
+    /// Prepares `request`'s statements from its translated `condition` (the predicate's, and any other the store
+    /// adds) and `orderings` (`nil` when the sort has none), which together run `coverage` of it.
+    package init<T: PersistentModel>(
+        _ request: FetchRequest<T>, condition: SQLExpression?, orderings: [SQLOrdering]?, coverage: FetchCoverage,
+        dialect: any SQLDialect
+    ) {
+        self.coverage = coverage
+        self.dialect = dialect
+        let entity = request.entity
+        let table = StoreLayout.table(of: entity)
+        // In a hierarchy's table, the condition keeps the rows of the request's entity.
+        let condition = StoreLayout.condition(request, condition)
+        select = SQLSelect.fetch(
+            from: table,
+            columns: StoreLayout.fetchColumns(
+                request.properties, of: entity, subentityProperties: request.subentityProperties),
+            condition: condition, orderings: orderings ?? [], limit: request.fetchLimit,
+            offset: request.fetchOffset, isComplete: coverage.isComplete)
+        var window = SQLGenerator(dialect: dialect)
+        dialect.renderWindow(limit: select.limit, offset: select.offset, into: &window)
+        windowParameters = window.statement.parameters.count
+        guard request.keys == nil else {
+            statement = nil
+            count = nil
+            return
+        }
+        let statement = SQLGenerator.statement(of: select, in: dialect)
+        self.statement = statement
+        // Only `fetchCount` counts, and it reads no properties (a shape of its own).
+        guard request.properties.isEmpty else {
+            count = nil
+            return
+        }
+        if select.limit == nil && select.offset == nil {
+            // Counting the table's rows itself: counting what an ordered `SELECT` yields makes SQLite run that
+            // select as a subquery, row by row.
+            count = SQLGenerator.statement(of: .count(from: table, condition: condition), in: dialect)
+        } else {
+            count = Self.counting(statement)
+        }
+    }
+
+    /// The `SELECT` statements of a request of this shape: one, or one per batch of its keys.
+    package func statements<T: PersistentModel>(for request: FetchRequest<T>) -> [SQLStatement] {
+        guard let keys = request.keys else {
+            return [windowed(statement ?? SQLGenerator.statement(of: select, in: dialect), request)]
+        }
+        return stride(from: 0, to: keys.count, by: Self.maximumKeys).map { start in
+            let chunk = keys[start..<min(start + Self.maximumKeys, keys.count)]
+            var keyed = keyedStatement(count: chunk.count)
+            for (offset, key) in chunk.enumerated() {
+                keyed.statement.parameters[keyed.firstKey + offset] = .int64(key)
+            }
+            return windowed(keyed.statement, request)
+        }
+    }
+
+    /// The `SELECT count(*)` of a request of this shape (with keys, of its first batch).
+    package func countStatement<T: PersistentModel>(for request: FetchRequest<T>) -> SQLStatement {
+        if let count { return windowed(count, request) }
+        return Self.counting(statements(for: request)[0])
+    }
+
+    /// A count of the rows a select yields, as a subquery (PostgreSQL requires its alias).
+    private static func counting(_ select: SQLStatement) -> SQLStatement {
+        var count = select
+        count.sql = "SELECT count(*) FROM (\(select.sql)) AS counted"
+        return count
+    }
+
+    /// The statement of a request of this shape limited to `count` keys, rendered once per count.
+    private func keyedStatement(count: Int) -> KeyedStatement {
+        if let keyed = keyed.withLock({ $0[count] }) { return keyed }
+        var select = self.select
+        let inList = SQLExpression.inList(
+            .column(StoreLayout.keyColumn), Array(repeating: .bind(.int64(0), .integer), count: count))
+        select.condition = select.condition.map { .and($0, inList) } ?? inList
+        // The keys follow the parameters of the select's own condition (`condition AND key IN (...)`).
+        var condition = SQLGenerator(dialect: dialect)
+        if let predicate = self.select.condition { condition.render(predicate) }
+        let keyed = KeyedStatement(
+            statement: SQLGenerator.statement(of: select, in: dialect), firstKey: condition.statement.parameters.count)
+        self.keyed.withLock { statements in
+            // Batches come in a few sizes (the batch size, and the last one's).
+            if statements.count >= 16 { statements.removeAll() }
+            statements[count] = keyed
+        }
+        return keyed
+    }
+
+    /// A statement with the request's window parameters in place of those it was rendered with.
+    private func windowed<T: PersistentModel>(_ statement: SQLStatement, _ request: FetchRequest<T>) -> SQLStatement {
+        guard windowParameters > 0 else { return statement }
+        var window = SQLGenerator(dialect: dialect)
+        dialect.renderWindow(
+            limit: select.limit == nil ? nil : request.fetchLimit.map { max($0, 0) },
+            offset: select.offset == nil ? nil : request.fetchOffset.map { max($0, 0) }, into: &window)
+        var statement = statement
+        let start = statement.parameters.count - windowParameters
+        statement.parameters.replaceSubrange(start..., with: window.statement.parameters)
+        statement.parameterTypes.replaceSubrange(start..., with: window.statement.parameterTypes)
+        return statement
+    }
+}
