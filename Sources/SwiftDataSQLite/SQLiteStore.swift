@@ -178,20 +178,27 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
 
     package func prepare<T: PersistentModel>(_ request: FetchRequest<T>) -> FetchPlan {
         let prepared =
-            FetchShape(request).map { shape in plans.plan(for: shape) { PreparedSelect(request, store: self) } }
-            ?? PreparedSelect(request, store: self)
-        return FetchPlan(coverage: prepared.plan.coverage, prepared: prepared)
+            FetchShape(request).map { shape in plans.plan(for: shape) { preparedSelect(request) } }
+            ?? preparedSelect(request)
+        return FetchPlan(coverage: prepared.coverage, prepared: prepared)
     }
 
     /// What `prepare` made of a request, or, for a plan another store made, what this store makes of it now.
     private func prepared<T: PersistentModel>(_ request: FetchRequest<T>, _ plan: FetchPlan) -> PreparedSelect {
-        plan.prepared as? PreparedSelect ?? PreparedSelect(request, store: self)
+        plan.prepared as? PreparedSelect ?? preparedSelect(request)
+    }
+
+    /// Translates a request and renders its statements.
+    private func preparedSelect<T: PersistentModel>(_ request: FetchRequest<T>) -> PreparedSelect {
+        let plan = plan(request)
+        return PreparedSelect(
+            request, condition: plan.condition, orderings: plan.orderings, coverage: plan.coverage, dialect: dialect)
     }
 
     package func fetch<T: PersistentModel>(
         _ request: FetchRequest<T>, plan: FetchPlan, row: (Int64, any _RowReader) throws -> Void
     ) throws {
-        let statements = prepared(request, plan).statements(for: request, store: self)
+        let statements = prepared(request, plan).statements(for: request)
         try withReader { database in
             for statement in statements {
                 let prepared = try database.statement(statement.sql)
@@ -265,7 +272,7 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
             try fetch(request, plan: plan) { _, _ in count += 1 }
             return count
         }
-        let count = prepared(request, plan).countStatement(for: request, store: self)
+        let count = prepared(request, plan).countStatement(for: request)
         return try withReader { database in
             let rows: [[SQLiteValue]]
             do {
@@ -412,40 +419,7 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
     /// The `SELECT` statements of a request: one, or one per chunk of requested keys. When the plan does not
     /// cover the whole request, the statements select a superset of its rows, unwindowed (see `FetchCoverage`).
     func selectStatements<T: PersistentModel>(_ request: FetchRequest<T>) throws -> [SQLStatement] {
-        prepared(request, prepare(request)).statements(for: request, store: self)
-    }
-
-    /// The most keys one statement lists (SQLite's limit on parameters is 32,766).
-    static let maximumKeys = 10_000
-
-    /// The `SELECT` statements of a select limited to a list of keys: one per chunk of keys.
-    func selectStatements(_ select: SQLSelect, keys: [Int64]) -> [SQLStatement] {
-        var select = select
-        let condition = select.condition
-        return stride(from: 0, to: keys.count, by: SQLiteStore.maximumKeys).map { start in
-            let chunk = keys[start..<min(start + SQLiteStore.maximumKeys, keys.count)]
-            let inChunk = SQLExpression.inList(
-                .column(SQLiteStore.keyColumn), chunk.map { .bind(.int64($0), .integer) })
-            select.condition = condition.map { .and($0, inChunk) } ?? inChunk
-            return SQLGenerator.statement(of: select, in: dialect)
-        }
-    }
-
-    /// The `SELECT` of a request's rows (without the keys it may be limited to).
-    func select<T: PersistentModel>(_ request: FetchRequest<T>, plan: SelectPlan) -> SQLSelect {
-        let columns = columnNames(
-            request.properties, of: request.entity, subentityProperties: request.subentityProperties)
-        return .fetch(
-            from: StoreLayout.table(of: request.entity), columns: columns,
-            condition: condition(request, plan.condition),
-            orderings: plan.orderings ?? [], limit: request.fetchLimit, offset: request.fetchOffset,
-            isComplete: plan.coverage.isComplete)
-    }
-
-    /// The planned condition and the one that keeps the rows of the request's entity in its hierarchy's table, if
-    /// it needs one.
-    func condition<T: PersistentModel>(_ request: FetchRequest<T>, _ planned: SQLExpression?) -> SQLExpression? {
-        StoreLayout.condition(request, planned)
+        prepared(request, prepare(request)).statements(for: request)
     }
 
     /// Steps a fetch's statement, reporting a failure of the predicate's SQL as the Swift error it stands for.

@@ -50,7 +50,7 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
     /// Called with the connection of each save as it begins (for tests that break it).
     package var willSave: ((PostgresConnection) -> Void)?
     /// The fetch requests prepared so far (translated and their SQL written), by request shape.
-    private let plans = PlanCache<PostgresPreparedSelect>()
+    private let plans = PlanCache<PreparedSelect>()
 
     static let keyColumn = StoreLayout.keyColumn
     static let metadataTable = "_swiftdata_metadata"
@@ -160,14 +160,23 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
 
     package func prepare<T: PersistentModel>(_ request: FetchRequest<T>) -> FetchPlan {
         let prepared =
-            FetchShape(request).map { shape in plans.plan(for: shape) { PostgresPreparedSelect(request, store: self) } }
-            ?? PostgresPreparedSelect(request, store: self)
-        return FetchPlan(coverage: prepared.plan.coverage, prepared: prepared)
+            FetchShape(request).map { shape in plans.plan(for: shape) { preparedSelect(request) } }
+            ?? preparedSelect(request)
+        return FetchPlan(coverage: prepared.coverage, prepared: prepared)
     }
 
     /// What `prepare` made of a request, or, for a plan another store made, what this store makes of it now.
-    private func prepared<T: PersistentModel>(_ request: FetchRequest<T>, _ plan: FetchPlan) -> PostgresPreparedSelect {
-        plan.prepared as? PostgresPreparedSelect ?? PostgresPreparedSelect(request, store: self)
+    private func prepared<T: PersistentModel>(_ request: FetchRequest<T>, _ plan: FetchPlan) -> PreparedSelect {
+        plan.prepared as? PreparedSelect ?? preparedSelect(request)
+    }
+
+    /// Translates a request and renders its statements; the connection prepares each statement once
+    /// (`PostgresConnection.preparedQuery`).
+    private func preparedSelect<T: PersistentModel>(_ request: FetchRequest<T>) -> PreparedSelect {
+        let plan = plan(request)
+        return PreparedSelect(
+            request, condition: plan.predicate?.condition, orderings: plan.orderings, coverage: plan.coverage,
+            dialect: dialect)
     }
 
     package func fetch<T: PersistentModel>(
@@ -176,7 +185,7 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
         // Each result is read whole, and the connection returned, before models are built from it: building one
         // may fetch again.
         var results: [PostgresResult] = []
-        let statements = prepared(request, plan).statements(for: request, store: self)
+        let statements = prepared(request, plan).statements(for: request)
         try withConnection { connection in
             for statement in statements {
                 results.append(try Self.mapErrors(model: request.entity.name) { try run(statement, on: connection) })
@@ -257,7 +266,7 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
             try fetch(request, plan: plan) { _, _ in count += 1 }
             return count
         }
-        let statement = prepared(request, plan).countStatement(for: request, store: self)
+        let statement = prepared(request, plan).countStatement(for: request)
         return try withConnection { connection in
             let result = try Self.mapErrors(model: request.entity.name) { try run(statement, on: connection) }
             return Int(try result.int64(0, 0) ?? 0)

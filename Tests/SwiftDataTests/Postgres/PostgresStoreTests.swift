@@ -2,6 +2,7 @@ import Foundation
 import PostgresTestSupport
 import SharedTestModels
 import SwiftData
+import SwiftDataSQL
 import Testing
 
 @testable import SwiftDataCore
@@ -80,7 +81,8 @@ import Testing
         let store = try #require(container.stores.compactMap { $0 as? PostgresRowStore }.first)
         let entity = try #require(container.binding(for: Movie.self)).entity
         let request = FetchRequest<Movie>(entity: entity, predicate: #Predicate { $0.year == 2000 }, properties: [])
-        let statement = PostgresPreparedSelect(request, store: store).statements(for: request, store: store)[0]
+        let prepared = try #require(store.prepare(request).prepared as? PreparedSelect)
+        let statement = try #require(prepared.statements(for: request).first)
         #expect(statement.sql.contains("\"_entity\" IN"), "\(statement.sql)")
         let connection = try PostgresConnection(PostgresTestServer.shared().superuserConnectionString)
         try connection.execute("SET search_path TO \"\(schema)\"; SET enable_seqscan = off")
