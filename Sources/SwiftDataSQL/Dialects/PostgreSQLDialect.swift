@@ -1,4 +1,5 @@
 import Foundation
+import SwiftDataCore
 
 /// PostgreSQL's SQL (version 15 or later, a `UTF8` database), for a store that keeps each attribute in a column of
 /// a native type. PostgreSQL cannot run Swift code, so where SQLite's store calls Foundation through registered
@@ -191,5 +192,12 @@ package struct PostgreSQLDialect: SQLDialect {
             generator.write(" OFFSET ")
             generator.bind(SQLBinding(.int64(Int64(offset)), .integer))
         }
+    }
+
+    package func windowParameters(limit: Int?, offset: Int?) -> [StoreValue] {
+        var parameters: [StoreValue] = []
+        if let limit { parameters.append(.int64(Int64(limit))) }
+        if let offset { parameters.append(.int64(Int64(offset))) }
+        return parameters
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SwiftDataCore
 
 /// SQLite's SQL. Conditions are integers (`1`/`0`), `IS` is null-safe equality, and Swift's semantics come from the
 /// collations and functions the SQLite store registers, which run Foundation's and Swift's own code (see
@@ -182,10 +183,15 @@ package struct SQLiteDialect: SQLDialect {
     package func nullsOrdering(descending: Bool) -> String { "" }
 
     package func renderWindow(limit: Int?, offset: Int?, into generator: inout SQLGenerator) {
-        guard limit != nil || offset != nil else { return }
-        // A negative limit means no limit to SQLite.
+        let parameters = windowParameters(limit: limit, offset: offset)
+        guard !parameters.isEmpty else { return }
         generator.write(" LIMIT ? OFFSET ?")
-        generator.appendParameter(SQLBinding(.int64(Int64(limit ?? -1)), .integer))
-        generator.appendParameter(SQLBinding(.int64(Int64(offset ?? 0)), .integer))
+        for parameter in parameters { generator.appendParameter(SQLBinding(parameter, .integer)) }
+    }
+
+    package func windowParameters(limit: Int?, offset: Int?) -> [StoreValue] {
+        guard limit != nil || offset != nil else { return [] }
+        // A negative limit means no limit to SQLite.
+        return [.int64(Int64(limit ?? -1)), .int64(Int64(offset ?? 0))]
     }
 }

@@ -1,3 +1,5 @@
+import SwiftDataCore
+
 /// What differs between SQL databases in the SQL of predicates and sorts: how constants, parameters, null-safe
 /// equality, Swift's comparisons, Swift's arithmetic and string functions, JSON, `NULL` ordering and windows are
 /// written, and which of them the database cannot express with Swift's semantics. A construct a dialect cannot
@@ -40,4 +42,7 @@ package protocol SQLDialect: Sendable {
     func nullsOrdering(descending: Bool) -> String
     /// Writes the `LIMIT` and `OFFSET` of a select, when either is given.
     func renderWindow(limit: Int?, offset: Int?, into generator: inout SQLGenerator)
+    /// The parameters `renderWindow` binds for `limit` and `offset`, in order, all integers: a prepared statement
+    /// binds a request's window by putting them in place of those it was rendered with.
+    func windowParameters(limit: Int?, offset: Int?) -> [StoreValue]
 }

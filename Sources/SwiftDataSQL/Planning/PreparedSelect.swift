@@ -48,9 +48,7 @@ package final class PreparedSelect: Sendable {
                 request.properties, of: entity, subentityProperties: request.subentityProperties),
             condition: condition, orderings: orderings ?? [], limit: request.fetchLimit,
             offset: request.fetchOffset, isComplete: coverage.isComplete)
-        var window = SQLGenerator(dialect: dialect)
-        dialect.renderWindow(limit: select.limit, offset: select.offset, into: &window)
-        windowParameters = window.statement.parameters.count
+        windowParameters = dialect.windowParameters(limit: select.limit, offset: select.offset).count
         guard request.keys == nil else {
             statement = nil
             count = nil
@@ -123,14 +121,15 @@ package final class PreparedSelect: Sendable {
     /// A statement with the request's window parameters in place of those it was rendered with.
     private func windowed<T: PersistentModel>(_ statement: SQLStatement, _ request: FetchRequest<T>) -> SQLStatement {
         guard windowParameters > 0 else { return statement }
-        var window = SQLGenerator(dialect: dialect)
-        dialect.renderWindow(
-            limit: select.limit == nil ? nil : request.fetchLimit.map { max($0, 0) },
-            offset: select.offset == nil ? nil : request.fetchOffset.map { max($0, 0) }, into: &window)
         var statement = statement
-        let start = statement.parameters.count - windowParameters
-        statement.parameters.replaceSubrange(start..., with: window.statement.parameters)
-        statement.parameterTypes.replaceSubrange(start..., with: window.statement.parameterTypes)
+        var index = statement.parameters.count - windowParameters
+        let window = dialect.windowParameters(
+            limit: select.limit == nil ? nil : request.fetchLimit.map { max($0, 0) },
+            offset: select.offset == nil ? nil : request.fetchOffset.map { max($0, 0) })
+        for parameter in window {
+            statement.parameters[index] = parameter
+            index += 1
+        }
         return statement
     }
 }
