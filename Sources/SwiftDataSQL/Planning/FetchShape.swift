@@ -13,16 +13,20 @@ package struct FetchShape: Hashable, @unchecked Sendable {
     private let model: ObjectIdentifier
     private let predicate: PredicateShape?
     private let sort: [SortShape]
-    private let properties: [Int]
-    private let hasLimit: Bool
-    private let hasOffset: Bool
-    private let hasKeys: Bool
+    private var properties: [Int]
+    private var hasLimit: Bool
+    private var hasOffset: Bool
+    private var hasKeys: Bool
     /// The entity, whether its subentities' rows are selected, and which of their properties are read.
     private let entity: ObjectIdentifier
-    private let includesSubentities: Bool
-    private let subentityProperties: [SubentityShape]
+    private var includesSubentities: Bool
+    private var subentityProperties: [SubentityShape]
+    /// Whether this is a request's `translation` shape rather than its own.
+    private var isTranslation = false
     /// The hash of the fields above, computed once: a cache looks a shape up and may then insert it.
     private var hash = 0
+    /// The hash of the fields that decide the translation (see `translation`).
+    private var translationHash = 0
 
     package init?<T: PersistentModel>(_ request: FetchRequest<T>) {
         if let predicate = request.predicate {
@@ -46,15 +50,18 @@ package struct FetchShape: Hashable, @unchecked Sendable {
             subentities.append(SubentityShape(entity: ObjectIdentifier(level.entity), properties: level.properties))
         }
         subentityProperties = subentities
+        var translation = Hasher()
+        translation.combine(model)
+        translation.combine(entity)
+        translation.combine(predicate)
+        translation.combine(sort)
+        translationHash = translation.finalize()
         var hasher = Hasher()
-        hasher.combine(model)
-        hasher.combine(predicate)
-        hasher.combine(sort)
+        hasher.combine(translationHash)
         hasher.combine(properties)
         hasher.combine(hasLimit)
         hasher.combine(hasOffset)
         hasher.combine(hasKeys)
-        hasher.combine(entity)
         hasher.combine(includesSubentities)
         hasher.combine(subentityProperties)
         hash = hasher.finalize()
@@ -62,6 +69,22 @@ package struct FetchShape: Hashable, @unchecked Sendable {
 
     package func hash(into hasher: inout Hasher) {
         hasher.combine(hash)
+    }
+
+    /// What decides a store's translation of the request (its model, entity, predicate and sort), as a key of its
+    /// own: requests that differ only in the properties they read, their window or their keys (a fetch, its
+    /// `fetchCount`, its pages, its batches) share one translation, around which each gets its own SQL.
+    package var translation: FetchShape {
+        var shape = self
+        shape.properties = []
+        shape.hasLimit = false
+        shape.hasOffset = false
+        shape.hasKeys = false
+        shape.includesSubentities = false
+        shape.subentityProperties = []
+        shape.isTranslation = true
+        shape.hash = translationHash
+        return shape
     }
 
     /// A subentity whose own properties a fetch of its superentity reads.
