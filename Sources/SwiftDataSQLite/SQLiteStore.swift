@@ -48,6 +48,9 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
     let external: ExternalStorage?
     /// The fetch plans prepared so far, by request shape.
     private let plans = PlanCache<PreparedSelect>()
+    /// The translations of the requests' predicates and sorts, shared by the plans that differ only around them
+    /// (see `FetchShape.translation`).
+    private let selectPlans = PlanCache<SelectPlan>()
     /// How many times a request's predicate and sort were translated (what `plans` saves; tests read it).
     let translations = Atomic(0)
 
@@ -178,19 +181,21 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
 
     package func prepare<T: PersistentModel>(_ request: FetchRequest<T>) -> FetchPlan {
         let prepared =
-            FetchShape(request).map { shape in plans.plan(for: shape) { preparedSelect(request) } }
-            ?? preparedSelect(request)
+            FetchShape(request).map { shape in
+                plans.plan(for: shape) {
+                    preparedSelect(request, plan: selectPlans.plan(for: shape.translation) { plan(request) })
+                }
+            } ?? preparedSelect(request, plan: plan(request))
         return FetchPlan(coverage: prepared.coverage, prepared: prepared)
     }
 
     /// What `prepare` made of a request, or, for a plan another store made, what this store makes of it now.
     private func prepared<T: PersistentModel>(_ request: FetchRequest<T>, _ plan: FetchPlan) -> PreparedSelect {
-        plan.prepared as? PreparedSelect ?? preparedSelect(request)
+        plan.prepared as? PreparedSelect ?? preparedSelect(request, plan: self.plan(request))
     }
 
-    /// Translates a request and renders its statements.
-    private func preparedSelect<T: PersistentModel>(_ request: FetchRequest<T>) -> PreparedSelect {
-        let plan = plan(request)
+    /// Renders a request's statements around its translation.
+    private func preparedSelect<T: PersistentModel>(_ request: FetchRequest<T>, plan: SelectPlan) -> PreparedSelect {
         return PreparedSelect(
             request, condition: plan.condition, orderings: plan.orderings, coverage: plan.coverage, dialect: dialect)
     }

@@ -51,6 +51,9 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
     package var willSave: ((PostgresConnection) -> Void)?
     /// The fetch requests prepared so far (translated and their SQL written), by request shape.
     private let plans = PlanCache<PreparedSelect>()
+    /// The translations of the requests' predicates and sorts, shared by the plans that differ only around them
+    /// (see `FetchShape.translation`).
+    private let selectPlans = PlanCache<SelectPlan>()
 
     static let keyColumn = StoreLayout.keyColumn
     static let metadataTable = "_swiftdata_metadata"
@@ -160,20 +163,22 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
 
     package func prepare<T: PersistentModel>(_ request: FetchRequest<T>) -> FetchPlan {
         let prepared =
-            FetchShape(request).map { shape in plans.plan(for: shape) { preparedSelect(request) } }
-            ?? preparedSelect(request)
+            FetchShape(request).map { shape in
+                plans.plan(for: shape) {
+                    preparedSelect(request, plan: selectPlans.plan(for: shape.translation) { plan(request) })
+                }
+            } ?? preparedSelect(request, plan: plan(request))
         return FetchPlan(coverage: prepared.coverage, prepared: prepared)
     }
 
     /// What `prepare` made of a request, or, for a plan another store made, what this store makes of it now.
     private func prepared<T: PersistentModel>(_ request: FetchRequest<T>, _ plan: FetchPlan) -> PreparedSelect {
-        plan.prepared as? PreparedSelect ?? preparedSelect(request)
+        plan.prepared as? PreparedSelect ?? preparedSelect(request, plan: self.plan(request))
     }
 
-    /// Translates a request and renders its statements; the connection prepares each statement once
+    /// Renders a request's statements around its translation; the connection prepares each statement once
     /// (`PostgresConnection.preparedQuery`).
-    private func preparedSelect<T: PersistentModel>(_ request: FetchRequest<T>) -> PreparedSelect {
-        let plan = plan(request)
+    private func preparedSelect<T: PersistentModel>(_ request: FetchRequest<T>, plan: SelectPlan) -> PreparedSelect {
         return PreparedSelect(
             request, condition: plan.predicate?.condition, orderings: plan.orderings, coverage: plan.coverage,
             dialect: dialect)

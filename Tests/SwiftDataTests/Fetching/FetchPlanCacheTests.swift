@@ -146,8 +146,10 @@ import Testing
             #expect(try names(context, descriptor) == (page * 3..<min(page * 3 + 3, 10)).map { "a\($0)" })
             #expect(try context.fetchCount(descriptor) == min(3, 10 - page * 3))
         }
-        #expect(store.translations.load(ordering: .relaxed) == before + 2, "a fetch and a count, each prepared once")
-        // A limit alone, an offset alone and neither are other shapes.
+        #expect(
+            store.translations.load(ordering: .relaxed) == before + 1,
+            "a fetch and its count, each prepared once around one translation")
+        // A limit alone, an offset alone and neither are other shapes, of the same translation.
         var limited = FetchDescriptor<PlanItem>(sortBy: [SortDescriptor(\.a)])
         limited.fetchLimit = 2
         #expect(try names(context, limited) == ["a0", "a1"])
@@ -157,6 +159,40 @@ import Testing
         #expect(try names(context, FetchDescriptor(sortBy: [SortDescriptor(\.a)])).count == 10)
         limited.fetchLimit = -1
         #expect(try names(context, limited) == [], "a negative limit is none, as before")
+        #expect(store.translations.load(ordering: .relaxed) == before + 1)
+    }
+
+    @Test func requestsThatDifferAroundThePredicateShareItsTranslation() throws {
+        let (context, store) = try savedItems()
+        let before = store.translations.load(ordering: .relaxed)
+        let low = 3
+        var descriptor = sorted(#Predicate { $0.a < low && $0.note != nil })
+        descriptor.fetchLimit = 1
+        #expect(try names(context, descriptor) == ["a0"])
+        descriptor.fetchLimit = nil
+        #expect(try names(context, descriptor) == ["a0", "a2"])
+        #expect(try context.fetchCount(descriptor) == 2)
+        descriptor.fetchOffset = 1
+        #expect(try names(context, descriptor) == ["a2"])
+        #expect(try context.fetchCount(descriptor) == 1)
+        descriptor.propertiesToFetch = [\.name]
+        #expect(try names(context, descriptor) == ["a2"])
+        #expect(store.translations.load(ordering: .relaxed) == before + 1, "one predicate and sort: one translation")
+        // Batches load their models by key, a request of its own (no predicate, no sort).
+        #expect(try context.fetch(descriptor, batchSize: 1).map(\.name) == ["a2"])
+        let batched = store.translations.load(ordering: .relaxed)
+        // Another constant, another sort, another predicate: translations of their own, with their own results.
+        let high = 6
+        #expect(try names(context, sorted(#Predicate { $0.a < high && $0.note != nil })) == ["a0", "a2", "a4"])
+        let none: String? = nil
+        #expect(try names(context, sorted(#Predicate { $0.a < low && $0.note == none })) == ["a1"])
+        var reversed = FetchDescriptor<PlanItem>(
+            predicate: #Predicate<PlanItem> { $0.a < low && $0.note != nil },
+            sortBy: [SortDescriptor(\.a, order: .reverse)])
+        #expect(try names(context, reversed) == ["a2", "a0"])
+        reversed.fetchLimit = 1
+        #expect(try names(context, reversed) == ["a2"])
+        #expect(store.translations.load(ordering: .relaxed) == batched + 3)
     }
 
     @Test func propertiesToFetchAndPendingChangesKeepTheirMeaning() throws {
