@@ -224,7 +224,10 @@ package struct SQLGenerator {
     package mutating func render(_ select: SQLSelect) {
         let dialect = self.dialect
         write(select.countsRows ? "SELECT count(*)" : "SELECT ")
-        write(select.columns.map(dialect.quote).joined(separator: ", "))
+        for (index, column) in select.columns.enumerated() {
+            if index > 0 { write(", ") }
+            writeIdentifier(column)
+        }
         write(" FROM ")
         writeIdentifier(select.table)
         if let condition = select.condition {
