@@ -8,11 +8,27 @@ import SwiftDataCore
 /// a predicate that holds one is translated every time.
 struct ConstantFingerprint: Hashable {
     private let type: ObjectIdentifier
-    private let value: AnyHashable
+    private let value: Value
 
-    private init(_ type: Any.Type, _ value: AnyHashable) {
+    /// A fingerprint's value: the common kinds of constants without boxing them (comparing and hashing an
+    /// `AnyHashable` costs several times more), any other kind as an `AnyHashable`.
+    private indirect enum Value: Hashable {
+        case integer(Int)
+        case bits(UInt64)
+        case text(ExactText)
+        case absent
+        case wrapped(ConstantFingerprint)
+        case list([ConstantFingerprint])
+        case other(AnyHashable)
+    }
+
+    private init(_ type: Any.Type, _ value: Value) {
         self.type = ObjectIdentifier(type)
         self.value = value
+    }
+
+    private init(_ type: Any.Type, _ value: AnyHashable) {
+        self.init(type, .other(value))
     }
 
     /// The fingerprint of a comparison's operator.
@@ -24,36 +40,36 @@ struct ConstantFingerprint: Hashable {
             case .greaterThan: 2
             case .greaterThanOrEqual: 3
             }
-        return ConstantFingerprint(PredicateExpressions.ComparisonOperator.self, number)
+        return ConstantFingerprint(PredicateExpressions.ComparisonOperator.self, .integer(number))
     }
 
     /// The fingerprint of a constant, or `nil` when equal fingerprints could not promise equal predicates.
     static func of(_ constant: Any) -> ConstantFingerprint? {
         let type = Swift.type(of: constant)
         // The most common constants first: each test is a dynamic cast.
-        if let integer = constant as? Int { return ConstantFingerprint(type, integer) }
-        if let text = constant as? String { return ConstantFingerprint(type, ExactText(text)) }
+        if let integer = constant as? Int { return ConstantFingerprint(type, .integer(integer)) }
+        if let text = constant as? String { return ConstantFingerprint(type, .text(ExactText(text))) }
         if let optional = constant as? any _OptionalValue {
-            guard let wrapped = optional._wrapped else { return ConstantFingerprint(type, Absent()) }
-            return of(wrapped).map { ConstantFingerprint(type, $0) }
+            guard let wrapped = optional._wrapped else { return ConstantFingerprint(type, .absent) }
+            return of(wrapped).map { ConstantFingerprint(type, .wrapped($0)) }
         }
         switch constant {
-        case let text as Substring: return ConstantFingerprint(type, ExactText(String(text)))
-        case let character as Character: return ConstantFingerprint(type, ExactText(String(character)))
-        case let number as Double: return ConstantFingerprint(type, number.bitPattern)
-        case let number as Float: return ConstantFingerprint(type, number.bitPattern)
-        case let date as Date: return ConstantFingerprint(type, date.timeIntervalSinceReferenceDate.bitPattern)
+        case let text as Substring: return ConstantFingerprint(type, .text(ExactText(String(text))))
+        case let character as Character: return ConstantFingerprint(type, .text(ExactText(String(character))))
+        case let number as Double: return ConstantFingerprint(type, .bits(number.bitPattern))
+        case let number as Float: return ConstantFingerprint(type, .bits(UInt64(number.bitPattern)))
+        case let date as Date: return ConstantFingerprint(type, .bits(date.timeIntervalSinceReferenceDate.bitPattern))
         case let decimal as Decimal: return ConstantFingerprint(type, [AnyHashable(decimal), decimal.description])
         case let url as URL: return ConstantFingerprint(type, [url.absoluteString, url.baseURL?.absoluteString])
         case let data as Data: return ConstantFingerprint(type, data)
-        case let bool as Bool: return ConstantFingerprint(type, bool)
+        case let bool as Bool: return ConstantFingerprint(type, .integer(bool ? 1 : 0))
         case let uuid as UUID: return ConstantFingerprint(type, uuid)
         case let identifier as PersistentIdentifier: return ConstantFingerprint(type, identifier)
         case let integer as any BinaryInteger: return ConstantFingerprint(type, AnyHashable(integer))
         default: break
         }
         if let raw = constant as? any RawRepresentable {
-            return of(raw.rawValue).map { ConstantFingerprint(type, $0) }
+            return of(raw.rawValue).map { ConstantFingerprint(type, .wrapped($0)) }
         }
         let mirror = Mirror(reflecting: constant)
         switch mirror.displayStyle {
@@ -64,7 +80,7 @@ struct ConstantFingerprint: Hashable {
                 guard let element = of(child.value) else { return nil }
                 elements.append(element)
             }
-            return ConstantFingerprint(type, elements)
+            return ConstantFingerprint(type, .list(elements))
         case .enum?:
             // A case without a payload is its own value.
             guard mirror.children.isEmpty, let hashable = constant as? any Hashable else { return nil }
@@ -77,12 +93,9 @@ struct ConstantFingerprint: Hashable {
                 guard let bound = of(child.value) else { return nil }
                 bounds.append(bound)
             }
-            return ConstantFingerprint(type, bounds)
+            return ConstantFingerprint(type, .list(bounds))
         }
     }
-
-    /// The fingerprint part of `nil`.
-    private struct Absent: Hashable {}
 
     /// A string equal only to one of the same UTF-8 bytes.
     private struct ExactText: Hashable {

@@ -224,6 +224,21 @@ import Testing
         #expect(first !== plan(#Predicate { $0.b == one }))
         #expect(first !== plan(#Predicate { $0.a == one }, limit: 1))
         #expect(plan(#Predicate { $0.a == one }, limit: 1) === plan(#Predicate { $0.a == one }, limit: 5))
+        // Constants of each kind a fingerprint holds unboxed: equal values share a plan, others do not.
+        let even: String? = "even"
+        let none: String? = nil
+        let evenAgain: String? = "even"
+        #expect(plan(#Predicate { $0.note == even }) === plan(#Predicate { $0.note == evenAgain }))
+        #expect(plan(#Predicate { $0.note == even }) !== plan(#Predicate { $0.note == none }))
+        let half = 0.5
+        let alsoHalf = 0.5
+        let zero = 0.0
+        #expect(plan(#Predicate { $0.ratio == half }) === plan(#Predicate { $0.ratio == alsoHalf }))
+        #expect(plan(#Predicate { $0.ratio == half }) !== plan(#Predicate { $0.ratio == zero }))
+        let yes = true
+        let no = false
+        #expect(plan(#Predicate { _ in yes }) !== plan(#Predicate { _ in no }))
+        #expect(plan(#Predicate { $0.a < one }) !== plan(#Predicate { $0.a > one }), "another operator")
     }
 
     @Test func aMigratedStoreDoesNotReuseTheOldStoresPlans() throws {
