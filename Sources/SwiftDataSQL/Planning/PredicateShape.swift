@@ -53,8 +53,9 @@ struct PredicateShapeWalk {
 
     /// Adds a node and its fields; `false` when one has no exact fingerprint.
     mutating func node(_ node: Any) -> Bool {
+        // A node whose whole subtree is of known kinds is walked without a cast per node.
+        if let node = node as? any ShapedNode { return shaped(node) }
         parts.append(.node(ObjectIdentifier(type(of: node))))
-        if let node = node as? any ShapedNode { return node.addFields(to: &self) }
         for child in Mirror(reflecting: node).children {
             let field = child.value
             if let id = field as? PredicateExpressions.VariableID {
@@ -71,7 +72,17 @@ struct PredicateShapeWalk {
     }
 }
 
-/// A node whose fields the walk knows, so that it need not find them through `Mirror`.
+extension PredicateShapeWalk {
+    /// Adds a node of a known kind and its fields, as `node` adds them.
+    mutating func shaped<Node: ShapedNode>(_ node: Node) -> Bool {
+        parts.append(.node(ObjectIdentifier(Node.self)))
+        return node.addFields(to: &self)
+    }
+}
+
+/// A node whose fields the walk knows, so that it need not find them through `Mirror`: the leaves, and the nodes
+/// whose operands are such nodes too (the conformances are conditional), so that their operands' types are known
+/// statically.
 protocol ShapedNode {
     /// Adds the node's fields (every stored property but none twice) to the walk.
     func addFields(to walk: inout PredicateShapeWalk) -> Bool
@@ -88,38 +99,38 @@ extension PredicateExpressions.Variable: ShapedNode {
     }
 }
 
-extension PredicateExpressions.KeyPath: ShapedNode {
+extension PredicateExpressions.KeyPath: ShapedNode where Root: ShapedNode {
     func addFields(to walk: inout PredicateShapeWalk) -> Bool {
         walk.parts.append(.keyPath(keyPath))
-        return walk.node(root)
+        return walk.shaped(root)
     }
 }
 
-extension PredicateExpressions.Equal: ShapedNode {
-    func addFields(to walk: inout PredicateShapeWalk) -> Bool { walk.node(lhs) && walk.node(rhs) }
+extension PredicateExpressions.Equal: ShapedNode where LHS: ShapedNode, RHS: ShapedNode {
+    func addFields(to walk: inout PredicateShapeWalk) -> Bool { walk.shaped(lhs) && walk.shaped(rhs) }
 }
 
-extension PredicateExpressions.NotEqual: ShapedNode {
-    func addFields(to walk: inout PredicateShapeWalk) -> Bool { walk.node(lhs) && walk.node(rhs) }
+extension PredicateExpressions.NotEqual: ShapedNode where LHS: ShapedNode, RHS: ShapedNode {
+    func addFields(to walk: inout PredicateShapeWalk) -> Bool { walk.shaped(lhs) && walk.shaped(rhs) }
 }
 
-extension PredicateExpressions.Comparison: ShapedNode {
+extension PredicateExpressions.Comparison: ShapedNode where LHS: ShapedNode, RHS: ShapedNode {
     func addFields(to walk: inout PredicateShapeWalk) -> Bool {
         walk.parts.append(.value(ConstantFingerprint.comparison(op)))
-        return walk.node(lhs) && walk.node(rhs)
+        return walk.shaped(lhs) && walk.shaped(rhs)
     }
 }
 
-extension PredicateExpressions.Conjunction: ShapedNode {
-    func addFields(to walk: inout PredicateShapeWalk) -> Bool { walk.node(lhs) && walk.node(rhs) }
+extension PredicateExpressions.Conjunction: ShapedNode where LHS: ShapedNode, RHS: ShapedNode {
+    func addFields(to walk: inout PredicateShapeWalk) -> Bool { walk.shaped(lhs) && walk.shaped(rhs) }
 }
 
-extension PredicateExpressions.Disjunction: ShapedNode {
-    func addFields(to walk: inout PredicateShapeWalk) -> Bool { walk.node(lhs) && walk.node(rhs) }
+extension PredicateExpressions.Disjunction: ShapedNode where LHS: ShapedNode, RHS: ShapedNode {
+    func addFields(to walk: inout PredicateShapeWalk) -> Bool { walk.shaped(lhs) && walk.shaped(rhs) }
 }
 
-extension PredicateExpressions.Negation: ShapedNode {
-    func addFields(to walk: inout PredicateShapeWalk) -> Bool { walk.node(wrapped) }
+extension PredicateExpressions.Negation: ShapedNode where Wrapped: ShapedNode {
+    func addFields(to walk: inout PredicateShapeWalk) -> Bool { walk.shaped(wrapped) }
 }
 
 extension PredicateExpressions.NilLiteral: ShapedNode {
