@@ -95,7 +95,7 @@ enum ChildProcess {
     /// history's buffer, the first of a size the setup had not left cached). Requests larger than any freed chunk,
     /// made and freed here, sort the list (and merge the small chunks waiting in fast bins) on both sides, outside
     /// the measured part; once it is sorted, each costs a few hundred instructions.
-    private static func settleHeap() {
+    static func settleHeap() {
         #if canImport(Glibc)
             for _ in 0..<200 {
                 // Below glibc's mmap threshold (at least 128 KiB), so that the request goes through the bins; made

@@ -42,8 +42,10 @@ enum PostgresBenchmark {
             for repetition in 0..<repetitions {
                 Progress.show("[\(workload.rawValue)] \(workload.slug): repetition \(repetition + 1) of \(repetitions)")
                 let ourTrial = try ourTrial(workload, container: container, raw: raw, rows: rows)
+                ChildProcess.settleHeap()
                 ours.append(try timedOurs(ourTrial.run))
                 let rawTrial = try raw.trial(workload, rows: rows)
+                ChildProcess.settleHeap()
                 theirs.append(try timedRaw(rawTrial.run))
                 let (ourCheck, rawCheck) = (try ourTrial.check(), try rawTrial.check())
                 guard ourCheck == rawCheck else {
