@@ -217,6 +217,45 @@ struct SQLiteTransaction: RowStoreTransaction {
         return database.statementKeys(try database.rows(sql + " LIMIT 1", parameters)).first
     }
 
+    /// One query per chunk of candidates: the candidates as a `VALUES` list numbered by position, joined to the
+    /// table on the constraint's columns (compared as `existingKey` compares them, through the unique index).
+    func existingKeys(in entity: Schema.Entity, properties: [Int], candidates: [[StoreValue]]) throws -> [Int64?] {
+        var keys = [Int64?](repeating: nil, count: candidates.count)
+        var conditions: [String] = []
+        for (offset, property) in properties.enumerated() {
+            guard let column = store.columnName(of: property, in: entity) else { return keys }
+            let collation = SQLiteStore.collation(of: entity.attribute(at: property)).map { " COLLATE \($0)" } ?? ""
+            conditions.append("t.\(dialect.quote(column))\(collation) = v.c\(offset)")
+        }
+        var names: [StoreValue] = []
+        if let selected = StoreLayout.entityNames(selectedBy: entity) {
+            // A subentity's constraint spans its rows only.
+            conditions.append("t.\(dialect.quote(StoreLayout.entityColumn)) IN \(placeholders(selected.count))")
+            names = selected.map { .string($0) }
+        }
+        let columns = (["i"] + properties.indices.map { "c\($0)" }).joined(separator: ", ")
+        let row = placeholders(properties.count + 1)
+        let lookups = candidates.indices.filter {
+            !candidates[$0].contains(.null) && candidates[$0].count == properties.count
+        }
+        for chunk in lookups.chunked(by: max(1, 900 / (properties.count + 1))) {
+            var parameters: [StoreValue] = []
+            parameters.reserveCapacity(chunk.count * (properties.count + 1) + names.count)
+            for index in chunk { parameters += [.int64(Int64(index))] + candidates[index] }
+            let rows = try database.rows(
+                "WITH v(\(columns)) AS (VALUES \(Array(repeating: row, count: chunk.count).joined(separator: ", "))) "
+                    + "SELECT v.i, t.\(keyColumn) FROM v JOIN \(dialect.quote(StoreLayout.table(of: entity))) AS t "
+                    + "ON \(conditions.joined(separator: " AND "))", parameters + names)
+            for row in rows {
+                guard row.count == 2, case .integer(let index) = row[0], case .integer(let key) = row[1],
+                    keys.indices.contains(Int(index)), keys[Int(index)] == nil
+                else { continue }
+                keys[Int(index)] = key
+            }
+        }
+        return keys
+    }
+
     // MARK: Helpers
 
     /// The entity that holds a column relationship: the inverse's destination, or its own entity when it has no

@@ -129,6 +129,10 @@ package protocol RowStoreTransaction {
     func delete(keys: [Int64], entity: Schema.Entity) throws
     /// The key of the row whose properties hold the given values (`NULL` matches nothing), if there is one.
     func existingKey(in entity: Schema.Entity, matching values: [(property: Int, value: StoreValue)]) throws -> Int64?
+    /// For each of `candidates` (values of `properties`, in order), the key of the stored row of `entity` that holds
+    /// them, as `existingKey` finds it (`NULL` matches nothing): what a save's new models match on one unique
+    /// constraint, looked up together. The default asks `existingKey` once per candidate.
+    func existingKeys(in entity: Schema.Entity, properties: [Int], candidates: [[StoreValue]]) throws -> [Int64?]
     /// Records `entry` as the next transaction of the store's history, in this transaction, so that a save's changes
     /// and their history commit together or not at all; returns its number, greater than every earlier one. Called
     /// only when the store `recordsHistory`.
@@ -144,6 +148,14 @@ package protocol RowStoreTransaction {
 }
 
 extension RowStoreTransaction {
+    package func existingKeys(in entity: Schema.Entity, properties: [Int], candidates: [[StoreValue]]) throws
+        -> [Int64?]
+    {
+        try candidates.map { values in
+            try existingKey(in: entity, matching: zip(properties, values).map { ($0, $1) })
+        }
+    }
+
     package func recordHistory(_ entry: HistoryEntry) throws -> Int64 {
         throw SwiftDataError.storeError.with(
             reason: "the store keeps no history",

@@ -178,18 +178,48 @@ struct SaveOperation {
             while let next = survivorOf[ObjectIdentifier(current)], next !== current { current = next }
             return current
         }
-        for (model, binding) in zip(inserts, insertBindings) where binding.store === store {
+        // The survivors' values on each constraint, and one lookup per constraint (and scope) for all of them.
+        var candidates: [(model: any PersistentModel, binding: EntityBinding, values: [[StoreValue]?])] = []
+        let lookups = UniqueLookups()
+        // Models without constraints neither merge nor upsert.
+        for (model, binding) in zip(inserts, insertBindings)
+        where binding.store === store && !binding.uniquenessConstraints.isEmpty {
             let last = survivor(of: model)
             if last !== model {
                 merged.append((model, last))
                 continue
             }
+            let values = try binding.uniquenessConstraints.map { constraint, scope in
+                let values = try constraintValues(model, constraint, binding.entity)
+                if let values {
+                    lookups.add(values, in: scope, properties: indexes(of: constraint, in: binding.entity))
+                }
+                return values
+            }
+            candidates.append((model, binding, values))
+        }
+        try lookups.run(transaction)
+        // A match through a superentity's constraint must be a row of the model's own entity: those rows are looked
+        // up again in the model's entity, together.
+        let ownLookups = UniqueLookups()
+        for (_, binding, values) in candidates {
+            for ((constraint, scope), values) in zip(binding.uniquenessConstraints, values)
+            where scope !== binding.entity {
+                let properties = indexes(of: constraint, in: binding.entity)
+                guard let values, lookups.key(for: values, in: scope, properties: properties) != nil else { continue }
+                ownLookups.add(values, in: binding.entity, properties: properties)
+            }
+        }
+        try ownLookups.run(transaction)
+        for (model, binding, values) in candidates {
             var existing: Int64?
-            for (constraint, scope) in binding.uniquenessConstraints {
-                guard let values = try constraintValues(model, constraint, binding.entity) else { continue }
-                let matching = zip(indexes(of: constraint, in: binding.entity), values).map { ($0, $1) }
-                guard let key = try transaction.existingKey(in: scope, matching: matching) else { continue }
-                if scope !== binding.entity, try transaction.existingKey(in: binding.entity, matching: matching) != key
+            for ((constraint, scope), values) in zip(binding.uniquenessConstraints, values) {
+                let properties = indexes(of: constraint, in: binding.entity)
+                guard let values, let key = lookups.key(for: values, in: scope, properties: properties) else {
+                    continue
+                }
+                if scope !== binding.entity,
+                    ownLookups.key(for: values, in: binding.entity, properties: properties) != key
                 {
                     throw SwiftDataError.modelValidationFailure.with(
                         reason:
@@ -421,6 +451,51 @@ struct SaveOperation {
                     && reference.inverse?.deleteRule != .noAction
             }.map { (source, $0) }
         }
+    }
+}
+
+/// The stored rows a save's new models match on unique constraints: the models' values gathered per constraint (an
+/// entity and its properties), then looked up in one `existingKeys` call per constraint.
+final class UniqueLookups {
+    private struct Constraint: Hashable {
+        let entity: ObjectIdentifier
+        let properties: [Int]
+    }
+
+    /// The constraints in the order first added, and their entities.
+    private var order: [Constraint] = []
+    private var entities: [Constraint: Schema.Entity] = [:]
+    /// Each constraint's distinct values, in the order first added, and their positions.
+    private var values: [Constraint: [[StoreValue]]] = [:]
+    private var positions: [Constraint: [[StoreValue]: Int]] = [:]
+    private var keys: [Constraint: [Int64?]] = [:]
+
+    /// Adds values to look up on `properties` of `entity`; values with a `NULL` match nothing and are left out.
+    func add(_ candidate: [StoreValue], in entity: Schema.Entity, properties: [Int]) {
+        guard !candidate.contains(.null) else { return }
+        let constraint = Constraint(entity: ObjectIdentifier(entity), properties: properties)
+        if entities.updateValue(entity, forKey: constraint) == nil { order.append(constraint) }
+        guard positions[constraint]?[candidate] == nil else { return }
+        positions[constraint, default: [:]][candidate] = values[constraint, default: []].count
+        values[constraint, default: []].append(candidate)
+    }
+
+    /// Looks every constraint's values up, one call each.
+    func run(_ transaction: any RowStoreTransaction) throws {
+        for constraint in order {
+            guard let entity = entities[constraint], let candidates = values[constraint] else { continue }
+            keys[constraint] = try transaction.existingKeys(
+                in: entity, properties: constraint.properties, candidates: candidates)
+        }
+    }
+
+    /// The key of the stored row `run` found for these values, if any.
+    func key(for candidate: [StoreValue], in entity: Schema.Entity, properties: [Int]) -> Int64? {
+        let constraint = Constraint(entity: ObjectIdentifier(entity), properties: properties)
+        guard let position = positions[constraint]?[candidate], let found = keys[constraint],
+            position < found.count
+        else { return nil }
+        return found[position]
     }
 }
 

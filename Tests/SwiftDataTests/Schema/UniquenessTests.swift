@@ -119,4 +119,74 @@ import Testing
         try context.save()
         #expect(try context.fetchCount(FetchDescriptor<Seat>()) == 2, "two seats without a holder")
     }
+
+    @Test(arguments: StoreKind.all) func aSaveOfManyModelsUpsertsByEitherConstraintInOneLookupEach(store: StoreKind)
+        throws
+    {
+        let container = try store.makeContainer(Seat.self, Ticket.self)
+        let context = ModelContext(container)
+        for number in 1...5 { context.insert(Seat(row: "A", number: number, price: 1)) }
+        let (first, second) = (Ticket(code: "T1"), Ticket(code: "T2"))
+        let held = Seat(row: "B", number: 1, price: 2)
+        held.holder = first
+        context.insert(held)
+        let alsoHeld = Seat(row: "B", number: 2, price: 2)
+        alsoHeld.holder = second
+        context.insert(alsoHeld)
+        try context.save()
+        let heldID = held.persistentModelID
+
+        let log = StatementLog(container)
+        // Two match by row and number, two by holder, two are new, and one duplicates a new one in the same save.
+        let byHolder = Seat(row: "Z", number: 1, price: 50)
+        byHolder.holder = first
+        let alsoByHolder = Seat(row: "Z", number: 2, price: 60)
+        alsoByHolder.holder = second
+        for seat in [
+            Seat(row: "A", number: 1, price: 10), Seat(row: "A", number: 3, price: 30), byHolder, alsoByHolder,
+            Seat(row: "C", number: 1, price: 70), Seat(row: "C", number: 2), Seat(row: "C", number: 1, price: 71),
+        ] {
+            context.insert(seat)
+        }
+        try context.save()
+        #expect(byHolder.persistentModelID == heldID, "the model matching by holder takes that row's identity")
+        let seats = try ModelContext(container).fetch(
+            FetchDescriptor<Seat>(sortBy: [SortDescriptor(\.row), SortDescriptor(\.number)]))
+        #expect(
+            seats.map { "\($0.row)\($0.number):\($0.price)" } == [
+                "A1:10", "A2:1", "A3:30", "A4:1", "A5:1", "C1:71", "C2:0", "Z1:50", "Z2:60",
+            ])
+        #expect(seats.first { $0.row == "Z" && $0.number == 1 }?.holder?.code == "T1")
+        if store == .sqlite {
+            let lookups = log.statements.filter { $0.hasPrefix("WITH v(") }
+            #expect(lookups.count == 2, "one lookup per unique constraint for the whole save: \(lookups)")
+        }
+    }
+
+    @Test(arguments: StoreKind.all) func aNewModelMatchingTwoStoredModelsOnDifferentConstraintsIsAnError(
+        store: StoreKind
+    ) throws {
+        let container = try store.makeContainer(Seat.self, Ticket.self)
+        let context = ModelContext(container)
+        let ticket = Ticket(code: "T1")
+        let held = Seat(row: "B", number: 1, price: 2)
+        held.holder = ticket
+        context.insert(Seat(row: "A", number: 1, price: 1))
+        context.insert(held)
+        try context.save()
+
+        context.insert(Seat(row: "D", number: 1, price: 5))
+        let both = Seat(row: "A", number: 1, price: 9)
+        both.holder = ticket
+        context.insert(both)
+        #expect {
+            try context.save()
+        } throws: { error in
+            let error = try #require(error as? SwiftDataError)
+            return error == .modelValidationFailure
+                && (error.reason ?? "").contains("matches two stored models on different unique constraints")
+        }
+        let seats = try ModelContext(container).fetch(FetchDescriptor<Seat>(sortBy: [SortDescriptor(\.row)]))
+        #expect(seats.map { "\($0.row)\($0.number):\($0.price)" } == ["A1:1", "B1:2"], "nothing was written")
+    }
 }
