@@ -61,6 +61,26 @@ struct PostgresParameters {
         case .jsonb(let value):
             bytes.append(1)  // the version of jsonb's binary form
             bytes.append(contentsOf: value.utf8)
+        case .int8Array(let values):
+            // An array's binary form: dimensions, a has-NULLs flag, the element type, each dimension's length and
+            // lower bound, then each element's length and binary form, all big-endian.
+            let header: [Int32] =
+                values.isEmpty
+                ? [0, 0, Int32(bitPattern: PostgresType.int8.oid)]
+                : [1, 0, Int32(bitPattern: PostgresType.int8.oid), Int32(values.count), 1]
+            bytes.append(contentsOf: repeatElement(0, count: header.count * 4 + values.count * 12))
+            bytes.withUnsafeMutableBytes { buffer in
+                var offset = start
+                for field in header {
+                    buffer.storeBytes(of: field.bigEndian, toByteOffset: offset, as: Int32.self)
+                    offset += 4
+                }
+                for value in values {
+                    buffer.storeBytes(of: Int32(8).bigEndian, toByteOffset: offset, as: Int32.self)
+                    buffer.storeBytes(of: value.bigEndian, toByteOffset: offset + 4, as: Int64.self)
+                    offset += 12
+                }
+            }
         }
         guard bytes.count - start <= Int(Int32.max) else {
             throw PostgresError.invalidParameter(index, "the value has \(bytes.count - start) bytes, more than 2 GiB")

@@ -28,6 +28,7 @@ package struct PostgresType: Hashable, Sendable, CustomStringConvertible {
     package static let numeric = PostgresType(oid: 1700)
     package static let uuid = PostgresType(oid: 2950)
     package static let jsonb = PostgresType(oid: 3802)
+    package static let int8Array = PostgresType(oid: 1016)
 
     /// Types whose binary form is their UTF-8 text.
     var isText: Bool { self == .text || self == .varchar || self == .bpchar || self == .name || self == .unknown }
@@ -55,6 +56,7 @@ package struct PostgresType: Hashable, Sendable, CustomStringConvertible {
         case .numeric: "numeric"
         case .uuid: "uuid"
         case .jsonb: "jsonb"
+        case .int8Array: "int8[]"
         default: "type \(oid)"
         }
     }

@@ -21,6 +21,8 @@ package enum PostgresValue: Hashable, Sendable {
     case timestamptz(Date)
     /// A JSON document, as text.
     case jsonb(String)
+    /// A one-dimensional `bigint[]` without `NULL`s, such as a list of keys for `= ANY($1)`.
+    case int8Array([Int64])
 
     /// The type the parameter is declared as.
     package var type: PostgresType {
@@ -35,6 +37,7 @@ package enum PostgresValue: Hashable, Sendable {
         case .uuid: .uuid
         case .timestamptz: .timestamptz
         case .jsonb: .jsonb
+        case .int8Array: .int8Array
         }
     }
 

@@ -36,6 +36,18 @@ import Testing
         }
     }
 
+    @Test func keyArraysArriveWhole() throws {
+        let connection = try connect()
+        for keys in [[], [7], [0, 1, -1, .min, .max, 42]] as [[Int64]] {
+            let result = try connection.query(
+                "SELECT cardinality($1::bigint[]), array_to_string($1::bigint[], ','), 42 = ANY($1::bigint[])",
+                [.int8Array(keys)])
+            #expect(try result.int64(0, 0) == Int64(keys.count))
+            #expect(try result.string(0, 1) == keys.map(String.init).joined(separator: ","))
+            #expect(try result.bool(0, 2) == keys.contains(42))
+        }
+    }
+
     @Test func smallerIntegerColumnsReadAsInt64() throws {
         let connection = try connect()
         for format in [PostgresFormat.binary, .text] {

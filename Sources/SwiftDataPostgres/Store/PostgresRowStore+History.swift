@@ -154,9 +154,10 @@ extension PostgresTransaction {
         var values: [Int64: Value] = [:]
         values.reserveCapacity(keys.count)
         try PostgresRowStore.mapErrors(model: entity.name) {
+            let statement = try connection.cachedStatement(
+                "SELECT \(list) FROM \(table) WHERE \(key) = ANY($1)", [.int8Array])
             for chunk in keys.chunked(by: 10_000) {
-                let result = try connection.query(
-                    "SELECT \(list) FROM \(table) WHERE \(key) IN \(PostgresRowStore.keyList(chunk))")
+                let result = try connection.query(statement, [.int8Array(Array(chunk))])
                 let reader = PostgresRowReader(result)
                 for row in 0..<result.rowCount {
                     reader.row = row

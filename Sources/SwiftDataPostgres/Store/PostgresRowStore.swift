@@ -17,11 +17,17 @@ import Synchronization
 ///   save committed before it, no save can fail with a serialization failure, and fetches never wait. The
 ///   transaction sends a notification that reaches the other instances when it commits.
 /// - **Unique constraints.** A unique index each (strings as `normalize(x, NFC) COLLATE "C"`). Apple's upsert is
-///   Core's: the save looks the new model's values up in that index (`existingKey`, inside the save lock) and writes
-///   the model over the row it finds, which keeps its key. Not `INSERT ... ON CONFLICT`: Core gives a new model its
-///   key before anything is written, puts that key into other rows' foreign keys and join rows, and registers the
-///   model under it, while a conflicting insert would keep the stored row's key and return it only afterwards; and
-///   under the save lock no other save can insert between the lookup and the write.
+///   Core's: inside the save lock, the save looks all its new models' values up at once, one query per constraint
+///   (`existingKeys`: the values as a numbered `VALUES` list joined to the table through that index), and writes
+///   each model that matched over the row it found, which keeps its key. Not `INSERT ... ON CONFLICT`, even for one
+///   constraint: Core writes a save's changed rows before its deletes and its new rows (so that a new model never
+///   takes a row the same save deletes), and those changed rows' foreign keys, other new rows' foreign keys, join
+///   rows and the context's identity map need a new model's final key before its row is written, while a
+///   conflicting insert keeps the stored row's key and tells it only afterwards; `ON CONFLICT ... DO UPDATE` also
+///   names one arbiter index, so a model matching a row on another constraint would fail instead of taking that
+///   row, and a model matching two rows on two constraints (an error in Core) would silently update one. Under the
+///   save lock no other save inserts between the lookup and the write, so all it would save is that one query per
+///   constraint.
 /// - **External storage.** `.externalStorage` values are kept as `bytea` in `_swiftdata_external`, one row each,
 ///   referred to from the model's row by a text reference, written and deleted in the save's transaction; they
 ///   load when first read.
@@ -54,6 +60,9 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
     /// The translations of the requests' predicates and sorts, shared by the plans that differ only around them
     /// (see `FetchShape.translation`).
     private let selectPlans = PlanCache<SelectPlan>()
+    /// The text and parameter types of the insert and update statements written so far, by shape: a save of one
+    /// row does not write its statement again.
+    private let writeStatements = Mutex<[WriteShape: (sql: String, types: [PostgresType])]>([:])
 
     static let keyColumn = StoreLayout.keyColumn
     static let metadataTable = "_swiftdata_metadata"
@@ -220,30 +229,30 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
         ).map { "d.\(dialect.quote($0))" }
         let key = dialect.quote(Self.keyColumn)
         let table = dialect.quote(StoreLayout.table(of: destination))
-        let select: (String) -> String
+        let select: String
         switch relationship.storage {
         case .inverseColumn:
             guard let inverse = relationship.inverse else { return }
             let column = "d.\(dialect.quote(inverse.name))"
             let order = [column] + (inverse.positionColumn.map { ["d.\(dialect.quote($0))"] } ?? []) + ["d.\(key)"]
-            select = { list in
+            select =
                 "SELECT \((["d.\(key)", column] + memberColumns).joined(separator: ", ")) FROM \(table) AS d "
-                    + "WHERE \(column) IN \(list) ORDER BY \(order.joined(separator: ", "))"
-            }
+                + "WHERE \(column) = ANY($1) ORDER BY \(order.joined(separator: ", "))"
         case .joinTable:
             guard let join = PostgresJoinColumns(relationship) else { return }
-            select = { list in
+            select =
                 "SELECT \((["d.\(key)", "j.\(join.owner)"] + memberColumns).joined(separator: ", ")) "
-                    + "FROM \(self.dialect.quote(join.table)) AS j JOIN \(table) AS d ON d.\(key) = j.\(join.member) "
-                    + "WHERE j.\(join.owner) IN \(list) ORDER BY j.\(join.owner), j.\(join.position), d.\(key)"
-            }
+                + "FROM \(dialect.quote(join.table)) AS j JOIN \(table) AS d ON d.\(key) = j.\(join.member) "
+                + "WHERE j.\(join.owner) = ANY($1) ORDER BY j.\(join.owner), j.\(join.position), d.\(key)"
         case .column:
             return
         }
         var results: [PostgresResult] = []
         try withConnection { connection in
+            // One statement text whatever the owners: prepared once per connection, the owners bound as a `bigint[]`.
+            let statement = try connection.cachedStatement(select, [.int8Array])
             for chunk in owners.chunked(by: 10_000) {
-                results.append(try connection.query(select(Self.keyList(chunk))))
+                results.append(try connection.query(statement, [.int8Array(Array(chunk))]))
             }
         }
         for result in results {
@@ -253,11 +262,6 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
                 try row(try reader.int64(1), try reader.int64(0), reader)
             }
         }
-    }
-
-    /// Keys as an SQL list, `(1, 2, 3)`: integers, written into the SQL text.
-    static func keyList<Keys: Collection<Int64>>(_ keys: Keys) -> String {
-        "(" + keys.map(String.init).joined(separator: ", ") + ")"
     }
 
     /// The column of a persisted property: an attribute's, or a to-one relationship's foreign key.
@@ -297,13 +301,15 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
             var written: (transaction: Int64, result: Result)?
             do {
                 return try connection.transaction(isolation: .readCommitted, attempts: 1) { connection in
+                    // The notification goes with the lock, in one statement: it reaches the other instances when
+                    // the transaction commits, and never if it rolls back.
                     let transaction =
                         isShared
-                        ? nil : try Self.lockSaves(connection, postgresSchema: configuration.postgresSchema)
+                        ? nil
+                        : try Self.lockSaves(
+                            connection, postgresSchema: configuration.postgresSchema,
+                            notifying: (Self.channel(configuration.postgresSchema), instance))
                     let result = try body(PostgresTransaction(store: self, connection: connection))
-                    if !isShared {
-                        try connection.notify(Self.channel(configuration.postgresSchema), payload: instance)
-                    }
                     if let transaction { written = (transaction, result) }
                     return result
                 }
@@ -317,13 +323,38 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
 
     /// Takes the lock every save of the PostgreSQL schema's stores takes, until the transaction ends; returns the
     /// transaction's identifier (`txid_current()`, in the same statement), which tells after a lost COMMIT whether
-    /// it committed (`confirmCommit`).
+    /// it committed (`confirmCommit`). With `notification`, the same statement also sends it (`pg_notify`), which
+    /// PostgreSQL delivers at the commit: a save waits for the server once for both.
     @discardableResult
-    static func lockSaves(_ connection: PostgresConnection, postgresSchema: String) throws -> Int64 {
-        let result = try connection.preparedQuery(
-            "SELECT txid_current() FROM (SELECT pg_advisory_xact_lock(hashtext($1))) AS locked",
-            [.text("swiftdata:" + postgresSchema)])
+    static func lockSaves(
+        _ connection: PostgresConnection, postgresSchema: String,
+        notifying notification: (channel: String, payload: String)? = nil
+    ) throws -> Int64 {
+        let lock = PostgresValue.text("swiftdata:" + postgresSchema)
+        let result =
+            if let notification {
+                try connection.preparedQuery(
+                    "SELECT txid_current(), pg_notify($2, $3) FROM (SELECT pg_advisory_xact_lock(hashtext($1))) AS locked",
+                    [lock, .text(notification.channel), .text(notification.payload)])
+            } else {
+                try connection.preparedQuery(
+                    "SELECT txid_current() FROM (SELECT pg_advisory_xact_lock(hashtext($1))) AS locked", [lock])
+            }
         return try result.int64(0, 0) ?? 0
+    }
+
+    /// The text and parameter types of the write statement of `shape`: the one kept, or what `make` writes, kept
+    /// (up to a thousand shapes, then written anew).
+    func writeStatement(_ shape: WriteShape, make: () -> (String, types: [PostgresType])) -> (
+        String, types: [PostgresType]
+    ) {
+        if let known = writeStatements.withLock({ $0[shape] }) { return known }
+        let made = make()
+        writeStatements.withLock { statements in
+            if statements.count >= 1_000 { statements.removeAll() }
+            statements[shape] = (made.0, made.types)
+        }
+        return made
     }
 
     /// Empties the store's tables with `TRUNCATE`, which gives their space back at once (fetches of other

@@ -5,15 +5,24 @@ import SwiftDataCore
 /// keeps them. Externally stored data gets a new reference, and waits in `externalData` for the transaction to write
 /// it to the external data table with the row.
 final class PostgresRowWriter: _RowWriter {
-    /// The parameters, `$1` first.
-    private(set) var values: [PostgresValue] = []
+    /// The parameters, `$1` first. Unchecked exclusivity: a writer is used by one save at a time, and no access to
+    /// `values` overlaps another (nothing it calls while writing reads the writer), so the runtime's check of every
+    /// parameter set would only cost time.
+    @exclusivity(unchecked) private(set) var values: [PostgresValue] = []
     /// Externally stored values bound since the last `reset`, by reference.
     private(set) var externalData: [(reference: String, data: Data)] = []
 
-    /// Empties the parameters (not the external data, which `takeExternalData` empties).
+    /// Starts a statement's parameters, `count` of them, all `NULL` (the external data stays, until
+    /// `takeExternalData` empties it).
     func reset(count: Int) {
-        values.removeAll(keepingCapacity: true)
-        values.append(contentsOf: repeatElement(.null, count: count))
+        values = Array(repeating: .null, count: count)
+    }
+
+    /// The parameters bound since the last `reset`, handed over without a copy; the writer is left empty.
+    func takeValues() -> [PostgresValue] {
+        var taken: [PostgresValue] = []
+        swap(&taken, &values)
+        return taken
     }
 
     /// The external data bound so far; it is forgotten here.

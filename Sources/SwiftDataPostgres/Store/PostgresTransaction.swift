@@ -36,7 +36,7 @@ struct PostgresTransaction: RowStoreTransaction {
     }
 
     func insert(_ rows: [RowWrite], entity: Schema.Entity) throws {
-        try write(rows, entity: entity) { row in
+        try write(rows, entity: entity, kind: .insert) { row in
             let assignments = self.assignments(entity, attributes: row.attributes, references: row.references)
             var columns = [keyColumn] + assignments.map(\.column)
             var values = ["$1::bigint"] + assignments.map(\.value)
@@ -58,7 +58,8 @@ struct PostgresTransaction: RowStoreTransaction {
             let replaced = external.filter { row.attributes.contains($0.index) }
             if !replaced.isEmpty { try deleteExternalData(of: [row.key], entity: entity, attributes: replaced) }
         }
-        try write(rows.filter { !$0.attributes.isEmpty || !$0.references.isEmpty }, entity: entity) { row in
+        try write(rows.filter { !$0.attributes.isEmpty || !$0.references.isEmpty }, entity: entity, kind: .update) {
+            row in
             let assignments = self.assignments(entity, attributes: row.attributes, references: row.references)
             let set = assignments.map { "\($0.column) = \($0.value)" }.joined(separator: ", ")
             return (
@@ -71,7 +72,8 @@ struct PostgresTransaction: RowStoreTransaction {
     /// Writes rows, the key as `$1` and then what `assignments` placed; consecutive rows of one shape go in one
     /// pipelined batch of one prepared statement, after the external data they refer to.
     private func write(
-        _ rows: [RowWrite], entity: Schema.Entity, sql: (RowWrite) -> (String, types: [PostgresType])
+        _ rows: [RowWrite], entity: Schema.Entity, kind: WriteShape.Kind,
+        sql: (RowWrite) -> (String, types: [PostgresType])
     ) throws {
         let converted = entity.convertedAttributes()
         let writer = PostgresRowWriter()
@@ -80,14 +82,16 @@ struct PostgresTransaction: RowStoreTransaction {
             let shape = RowShape(rows[index])
             var end = index + 1
             while end < rows.endIndex, RowShape(rows[end]) == shape { end += 1 }
-            let (text, types) = sql(rows[index])
+            let (text, types) = store.writeStatement(WriteShape(entity: entity.name, kind: kind, row: shape)) {
+                sql(rows[index])
+            }
             var batch: [[PostgresValue]] = []
             batch.reserveCapacity(end - index)
             for row in rows[index..<end] {
                 writer.reset(count: types.count)
                 try writer.bind(row.key, 1)
                 try bind(row, entity: entity, converted: converted, to: writer)
-                batch.append(writer.values)
+                batch.append(writer.takeValues())
             }
             try mapped(entity) {
                 try writeExternalData(writer.takeExternalData())
@@ -119,14 +123,33 @@ struct PostgresTransaction: RowStoreTransaction {
             }
         let attributes = attributes ?? (entity.orderedAttributes + subentityAttributes).filter(\.isExternal)
         guard !attributes.isEmpty else { return }
-        try mapped(entity) {
-            for chunk in keys.chunked(by: 10_000) {
-                for attribute in attributes {
-                    try connection.query(
-                        "DELETE FROM \(PostgresRowStore.externalTable) WHERE id IN (SELECT \(dialect.quote(attribute.name)) "
-                            + "FROM \(table(of: entity)) WHERE \(keyColumn) IN \(PostgresRowStore.keyList(chunk)))"
-                    )
-                }
+        let statements = try mapped(entity) {
+            try attributes.map { attribute in
+                try keyedStatement(
+                    "DELETE FROM \(PostgresRowStore.externalTable) WHERE id IN (SELECT \(dialect.quote(attribute.name)) "
+                        + "FROM \(table(of: entity)) WHERE \(keyColumn) = ANY($1))")
+            }
+        }
+        try mapped(entity) { try runKeyed(statements, keys: keys) }
+    }
+
+    /// A statement whose `$1` is a `bigint[]` of keys (and whose other parameters have `types`), prepared once per
+    /// connection: its text is the same whatever the keys.
+    private func keyedStatement(_ sql: String, _ types: [PostgresType] = []) throws -> PostgresStatement {
+        try connection.cachedStatement(sql, [.int8Array] + types)
+    }
+
+    /// Runs each of `statements` (made by `keyedStatement`) for each chunk of at most 10,000 `keys`, then `values`
+    /// as its other parameters; calls `result` with each statement's index and result.
+    private func runKeyed(
+        _ statements: [PostgresStatement], keys: [Int64], _ values: [PostgresValue] = [],
+        result: (Int, PostgresResult) throws -> Void = { _, _ in }
+    ) throws {
+        guard !statements.isEmpty else { return }
+        for chunk in keys.chunked(by: 10_000) {
+            let parameters = [PostgresValue.int8Array(Array(chunk))] + values
+            for (index, statement) in statements.enumerated() {
+                try result(index, try connection.query(statement, parameters))
             }
         }
     }
@@ -140,8 +163,9 @@ struct PostgresTransaction: RowStoreTransaction {
                 return
             }
             try connection.query(
-                "DELETE FROM \(table) WHERE \(join.owner) = $1 AND \(join.member) NOT IN \(PostgresRowStore.keyList(members))",
-                [.int8(owner)])
+                try connection.cachedStatement(
+                    "DELETE FROM \(table) WHERE \(join.owner) = $1 AND \(join.member) <> ALL($2)", [.int8, .int8Array]),
+                [.int8(owner), .int8Array(members)])
             let statement = try connection.cachedStatement(
                 """
                 INSERT INTO \(table) (\(join.owner), \(join.member), \(join.position), \(join.otherPosition)) \
@@ -154,30 +178,26 @@ struct PostgresTransaction: RowStoreTransaction {
     }
 
     func related(_ relationship: Schema.Relationship, owners: [Int64]) throws -> [(owner: Int64, member: Int64)] {
+        let sql: String
+        switch relationship.storage {
+        case .column:
+            let column = dialect.quote(relationship.name)
+            sql =
+                "SELECT \(keyColumn), \(column) FROM \(dialect.quote(relationshipOwner(relationship))) "
+                + "WHERE \(keyColumn) = ANY($1) AND \(column) IS NOT NULL"
+        case .inverseColumn:
+            guard let inverse = relationship.inverse else { return [] }
+            let column = dialect.quote(inverse.name)
+            sql =
+                "SELECT \(column), \(keyColumn) FROM \(dialect.quote(table(named: relationship.destination))) "
+                + "WHERE \(column) = ANY($1)"
+        case .joinTable:
+            guard let join = PostgresJoinColumns(relationship) else { return [] }
+            sql = "SELECT \(join.owner), \(join.member) FROM \(dialect.quote(join.table)) WHERE \(join.owner) = ANY($1)"
+        }
         var pairs: [(owner: Int64, member: Int64)] = []
         try PostgresRowStore.mapErrors {
-            for chunk in owners.chunked(by: 10_000) {
-                let list = PostgresRowStore.keyList(chunk)
-                let sql: String
-                switch relationship.storage {
-                case .column:
-                    let column = dialect.quote(relationship.name)
-                    sql =
-                        "SELECT \(keyColumn), \(column) FROM \(dialect.quote(relationshipOwner(relationship))) "
-                        + "WHERE \(keyColumn) IN \(list) AND \(column) IS NOT NULL"
-                case .inverseColumn:
-                    guard let inverse = relationship.inverse else { continue }
-                    let column = dialect.quote(inverse.name)
-                    sql =
-                        "SELECT \(column), \(keyColumn) FROM \(dialect.quote(table(named: relationship.destination))) "
-                        + "WHERE \(column) IN \(list)"
-                case .joinTable:
-                    guard let join = PostgresJoinColumns(relationship) else { continue }
-                    sql =
-                        "SELECT \(join.owner), \(join.member) FROM \(dialect.quote(join.table)) "
-                        + "WHERE \(join.owner) IN \(list)"
-                }
-                let result = try connection.query(sql)
+            try runKeyed([keyedStatement(sql)], keys: owners) { _, result in
                 for row in 0..<result.rowCount {
                     if let owner = try result.int64(row, 0), let member = try result.int64(row, 1) {
                         pairs.append((owner, member))
@@ -189,29 +209,23 @@ struct PostgresTransaction: RowStoreTransaction {
     }
 
     func clearReferences(_ relationship: Schema.Relationship, to destinations: [Int64]) throws -> [Int64] {
+        let sql: String
+        switch relationship.storage {
+        case .column:
+            let table = dialect.quote(relationshipOwner(relationship))
+            let column = dialect.quote(relationship.name)
+            var set = "\(column) = NULL"
+            if let position = relationship.positionColumn { set += ", \(dialect.quote(position)) = NULL" }
+            sql = "UPDATE \(table) SET \(set) WHERE \(column) = ANY($1) RETURNING \(keyColumn)"
+        case .joinTable:
+            guard let join = PostgresJoinColumns(relationship) else { return [] }
+            sql = "DELETE FROM \(dialect.quote(join.table)) WHERE \(join.member) = ANY($1) RETURNING \(join.owner)"
+        case .inverseColumn:
+            return []
+        }
         var sources: [Int64] = []
         try PostgresRowStore.mapErrors {
-            for chunk in destinations.chunked(by: 10_000) {
-                let list = PostgresRowStore.keyList(chunk)
-                switch relationship.storage {
-                case .column:
-                    let table = dialect.quote(relationshipOwner(relationship))
-                    let column = dialect.quote(relationship.name)
-                    var set = "\(column) = NULL"
-                    if let position = relationship.positionColumn { set += ", \(dialect.quote(position)) = NULL" }
-                    sources += try keys(
-                        connection.query("UPDATE \(table) SET \(set) WHERE \(column) IN \(list) RETURNING \(keyColumn)")
-                    )
-                case .joinTable:
-                    guard let join = PostgresJoinColumns(relationship) else { continue }
-                    sources += try keys(
-                        connection.query(
-                            "DELETE FROM \(dialect.quote(join.table)) WHERE \(join.member) IN \(list) RETURNING \(join.owner)"
-                        ))
-                case .inverseColumn:
-                    continue
-                }
-            }
+            try runKeyed([keyedStatement(sql)], keys: destinations) { _, result in sources += try keys(result) }
         }
         return sources
     }
@@ -220,15 +234,14 @@ struct PostgresTransaction: RowStoreTransaction {
         guard !keys.isEmpty else { return }
         try deleteExternalData(of: keys, entity: entity)
         try mapped(entity) {
-            for chunk in keys.sorted().chunked(by: 10_000) {
-                let list = PostgresRowStore.keyList(chunk)
-                try connection.query("DELETE FROM \(table(of: entity)) WHERE \(keyColumn) IN \(list)")
-                // The keys may be of subentities' rows, whose own relationships have join rows too.
-                for relationship in entity.relationshipsOfSelfAndDescendants {
-                    guard let join = PostgresJoinColumns(relationship) else { continue }
-                    try connection.query("DELETE FROM \(dialect.quote(join.table)) WHERE \(join.owner) IN \(list)")
-                }
+            var statements = [try keyedStatement("DELETE FROM \(table(of: entity)) WHERE \(keyColumn) = ANY($1)")]
+            // The keys may be of subentities' rows, whose own relationships have join rows too.
+            for relationship in entity.relationshipsOfSelfAndDescendants {
+                guard let join = PostgresJoinColumns(relationship) else { continue }
+                statements.append(
+                    try keyedStatement("DELETE FROM \(dialect.quote(join.table)) WHERE \(join.owner) = ANY($1)"))
             }
+            try runKeyed(statements, keys: keys)
         }
     }
 
@@ -245,27 +258,72 @@ struct PostgresTransaction: RowStoreTransaction {
         }
     }
 
-    /// The query of `existingKey`: the key of the row whose properties equal parameters `$1`, `$2`, ... A string
-    /// is compared as the unique index holds it (`normalize(x, NFC) COLLATE "C"`), so that the lookup is one probe
-    /// of that index whatever the database's default collation (equality means the same in every deterministic
-    /// collation). In a hierarchy's table, a subentity's lookup is limited to the rows of its entity and those below
-    /// it, whose names follow the values. `nil` when a property has no column.
-    static func existingKeyQuery(in entity: Schema.Entity, properties: [Int], store: PostgresRowStore) -> String? {
-        let dialect = store.dialect
-        var conditions: [String] = []
-        for (offset, property) in properties.enumerated() {
-            guard let column = store.columnName(of: property, in: entity) else { return nil }
-            let placeholder = "$\(offset + 1)"
-            if let attribute = entity.attribute(at: property) {
-                conditions.append(
-                    PostgresSchemaSQL.comparesAsString(attribute)
-                        ? "normalize(\(dialect.quote(column)), NFC) COLLATE \"C\" = normalize(\(placeholder)::text, NFC) "
-                            + "COLLATE \"C\""
-                        : "\(dialect.quote(column)) = \(placeholder)::\(attribute.postgresType.sqlName)")
-            } else {
-                conditions.append("\(dialect.quote(column)) = \(placeholder)::bigint")
+    /// One query per chunk of candidates: the candidates as a `VALUES` list numbered by position, joined to the
+    /// table on the constraint's columns, compared as `existingKey` compares them (through the unique index).
+    /// Its text depends on the number of candidates, so it is not kept prepared.
+    func existingKeys(in entity: Schema.Entity, properties: [Int], candidates: [[StoreValue]]) throws -> [Int64?] {
+        var keys = [Int64?](repeating: nil, count: candidates.count)
+        let lookups = candidates.indices.filter {
+            !candidates[$0].contains(.null) && candidates[$0].count == properties.count
+        }
+        guard !lookups.isEmpty,
+            let conditions = Self.uniqueConditions(
+                in: entity, properties: properties, store: store, table: "t.", value: { offset, _ in "v.c\(offset)" })
+        else { return keys }
+        let types = properties.map { property in
+            entity.attribute(at: property).map {
+                PostgresSchemaSQL.comparesAsString($0) ? "text" : $0.postgresType.sqlName
+            }
+                ?? "bigint"
+        }
+        let names = StoreLayout.entityNames(selectedBy: entity) ?? []
+        let columns = (["i"] + properties.indices.map { "c\($0)" }).joined(separator: ", ")
+        try mapped(entity) {
+            for chunk in lookups.chunked(by: 1_000) {
+                var parameters: [PostgresValue] = []
+                parameters.reserveCapacity(chunk.count * (properties.count + 1) + names.count)
+                var rows: [String] = []
+                rows.reserveCapacity(chunk.count)
+                for index in chunk {
+                    var row = "($\(parameters.count + 1)::bigint"
+                    parameters.append(.int8(Int64(index)))
+                    for (value, type) in zip(candidates[index], types) {
+                        parameters.append(PostgresValue(storing: value))
+                        row += ", $\(parameters.count)::\(type)"
+                    }
+                    rows.append(row + ")")
+                }
+                var sql =
+                    "SELECT v.i, t.\(keyColumn) FROM (VALUES \(rows.joined(separator: ", "))) AS v(\(columns)) "
+                    + "JOIN \(table(of: entity)) AS t ON \(conditions.joined(separator: " AND "))"
+                if !names.isEmpty {
+                    let placeholders = names.indices.map { "$\(parameters.count + $0 + 1)::text" }
+                    sql +=
+                        " AND t.\(dialect.quote(StoreLayout.entityColumn)) IN (\(placeholders.joined(separator: ", ")))"
+                    parameters += names.map { PostgresValue.text($0) }
+                }
+                let result = try connection.query(sql, parameters)
+                for row in 0..<result.rowCount {
+                    guard let index = try result.int64(row, 0).map(Int.init), keys.indices.contains(index),
+                        keys[index] == nil
+                    else { continue }
+                    keys[index] = try result.int64(row, 1)
+                }
             }
         }
+        return keys
+    }
+
+    /// The query of `existingKey`: the key of the row whose properties equal parameters `$1`, `$2`, ... In a
+    /// hierarchy's table, a subentity's lookup is limited to the rows of its entity and those below it, whose names
+    /// follow the values. `nil` when a property has no column.
+    static func existingKeyQuery(in entity: Schema.Entity, properties: [Int], store: PostgresRowStore) -> String? {
+        let dialect = store.dialect
+        guard
+            var conditions = uniqueConditions(
+                in: entity, properties: properties, store: store, table: "",
+                value: { offset, type in "$\(offset + 1)::\(type)" })
+        else { return nil }
         if let names = StoreLayout.entityNames(selectedBy: entity) {
             let placeholders = names.indices.map { "$\(properties.count + $0 + 1)::text" }
             conditions.append("\(dialect.quote(StoreLayout.entityColumn)) IN (\(placeholders.joined(separator: ", ")))")
@@ -273,6 +331,32 @@ struct PostgresTransaction: RowStoreTransaction {
         return
             "SELECT \(dialect.quote(PostgresRowStore.keyColumn)) FROM \(dialect.quote(StoreLayout.table(of: entity))) "
             + "WHERE " + conditions.joined(separator: " AND ") + " LIMIT 1"
+    }
+
+    /// The conditions that a row's `properties` (its columns named after `table`, a prefix such as `t.`) equal the
+    /// values `value(offset, SQL type)` spells. A string is
+    /// compared as the unique index holds it (`normalize(x, NFC) COLLATE "C"`), so that the lookup is one probe of
+    /// that index whatever the database's default collation (equality means the same in every deterministic
+    /// collation). `nil` when a property has no column.
+    private static func uniqueConditions(
+        in entity: Schema.Entity, properties: [Int], store: PostgresRowStore, table: String,
+        value: (Int, String) -> String
+    ) -> [String]? {
+        let dialect = store.dialect
+        var conditions: [String] = []
+        for (offset, property) in properties.enumerated() {
+            guard let name = store.columnName(of: property, in: entity) else { return nil }
+            let column = table + dialect.quote(name)
+            if let attribute = entity.attribute(at: property) {
+                conditions.append(
+                    PostgresSchemaSQL.comparesAsString(attribute)
+                        ? "normalize(\(column), NFC) COLLATE \"C\" = normalize(\(value(offset, "text")), NFC) COLLATE \"C\""
+                        : "\(column) = \(value(offset, attribute.postgresType.sqlName))")
+            } else {
+                conditions.append("\(column) = \(value(offset, "bigint"))")
+            }
+        }
+        return conditions
     }
 
     // MARK: Helpers
@@ -366,11 +450,11 @@ struct PostgresTransaction: RowStoreTransaction {
 
 /// What makes two rows' statements the same: the attributes written, and each reference's relationship and kind of
 /// position.
-private struct RowShape: Equatable {
+struct RowShape: Hashable, Sendable {
     let attributes: [Int]
     let references: [ReferenceShape]
 
-    struct ReferenceShape: Equatable {
+    struct ReferenceShape: Hashable, Sendable {
         let relationship: ObjectIdentifier
         let appends: Bool
     }
@@ -381,4 +465,14 @@ private struct RowShape: Equatable {
             ReferenceShape(relationship: ObjectIdentifier($0.relationship), appends: $0.position == .last)
         }
     }
+}
+
+/// What a write statement's text depends on: the entity (by name, within one store's schema), insert or update, and
+/// the row's shape.
+struct WriteShape: Hashable, Sendable {
+    enum Kind: Hashable, Sendable { case insert, update }
+
+    let entity: String
+    let kind: Kind
+    let row: RowShape
 }
