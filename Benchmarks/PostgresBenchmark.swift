@@ -382,15 +382,14 @@ final class RawPostgres {
                 }, check: stored)
         case .deleteAll:
             let all = try records(connection.query(select))
-            // As the store deletes: up to 10,000 keys per statement, here as one array parameter each.
+            // As the store deletes: up to 10,000 keys per statement, as one binary `bigint[]` parameter each.
             let delete = try connection.prepare(
-                "DELETE FROM record WHERE \"_pk\" = ANY($1::bigint[])", parameterTypes: [.text])
+                "DELETE FROM record WHERE \"_pk\" = ANY($1)", parameterTypes: [.int8Array])
             return Trial(
                 run: {
-                    let keys = all.map(\.id)
+                    let keys = all.map { Int64($0.id) }
                     let chunks = stride(from: 0, to: keys.count, by: 10_000).map { start in
-                        let chunk = keys[start..<min(start + 10_000, keys.count)]
-                        return [PostgresValue.text("{" + chunk.map(String.init).joined(separator: ",") + "}")]
+                        [PostgresValue.int8Array(Array(keys[start..<min(start + 10_000, keys.count)]))]
                     }
                     _ = try self.connection.transaction(isolation: .readCommitted) {
                         try $0.executeBatch(delete, chunks)
