@@ -243,8 +243,9 @@ extension ModelContext {
         model._$persistentState.status == .inserted || model._$persistentState.changes.contains(inverse.index)
     }
 
-    /// Links the to-one relationships of saved models without unsaved changes whose targets hold them back (see
-    /// `_PersistentState`): after a save, an undo or a rollback, a change that was held is not a change any more.
+    /// Links the to-one and many-to-many relationships of saved models without unsaved changes whose targets hold
+    /// them back (see `_PersistentState`): after a save, an undo or a rollback, a change that was held is not a change
+    /// any more.
     func linkHeldReferences(of models: [any PersistentModel]) {
         var entity: Schema.Entity?
         var candidates: [Schema.Relationship] = []
@@ -255,9 +256,15 @@ extension ModelContext {
             }
             if modelEntity !== entity {
                 entity = modelEntity
-                candidates = modelEntity.orderedRelationships.filter { $0.storage == .column && $0.inverse != nil }
+                candidates = modelEntity.orderedRelationships.filter {
+                    ($0.storage == .column && $0.inverse != nil) || Relationships.isManyToMany($0)
+                }
             }
-            for relationship in candidates where state.linkedKey(relationship.index) == nil {
+            for relationship in candidates where !state.isLinked(relationship.index) {
+                if Relationships.isManyToMany(relationship) {
+                    Relationships.linkIfHeldBack(model, relationship, in: self)
+                    continue
+                }
                 guard let inverse = relationship.inverse,
                     let target = model._$get(relationship.index).value as? any PersistentModel,
                     target._$persistentState.status == .registered, target._$persistentState.context === self,
@@ -267,7 +274,6 @@ extension ModelContext {
                 state.link(relationship.index, to: target._$persistentState.key)
             }
         }
-        Relationships.linkHeldMembers(of: models, in: self)
     }
 
     /// Before models leave the context, the models linked to them hold them instead (they will not hold the

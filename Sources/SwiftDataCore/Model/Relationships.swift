@@ -138,7 +138,7 @@ enum Relationships {
     // members are not all saved models of its context, holds its members: the context holds such models anyway.
 
     /// Whether a relationship is a side of a many-to-many relationship.
-    private static func isManyToMany(_ relationship: Schema.Relationship) -> Bool {
+    static func isManyToMany(_ relationship: Schema.Relationship) -> Bool {
         !relationship.isToOneRelationship && relationship.inverse?.isToOneRelationship == false
     }
 
@@ -186,28 +186,16 @@ enum Relationships {
         }
     }
 
-    /// After a save, an undo or a rollback: the saved models' loaded many-to-many relationships whose members hold
-    /// them back are linked.
-    static func linkHeldMembers(of models: [any PersistentModel], in context: ModelContext) {
-        var entity: Schema.Entity?
-        var candidates: [Schema.Relationship] = []
-        for model in models {
-            let state = model._$persistentState
-            guard state.status == .registered, state.changes.isEmpty, let modelEntity = state.binding?.entity else {
-                continue
-            }
-            if modelEntity !== entity {
-                entity = modelEntity
-                candidates = modelEntity.orderedRelationships.filter(isManyToMany)
-            }
-            for relationship in candidates where !state.isLinked(relationship.index) {
-                guard let inverse = relationship.inverse,
-                    let members = model._$get(relationship.index).relatedModels,
-                    members.contains(where: { holds($0, inverse, model) })
-                else { continue }
-                link(model, relationship, in: context)
-            }
-        }
+    /// After a save, an undo or a rollback (see `ModelContext.linkHeldReferences`): a saved model's loaded
+    /// many-to-many relationship whose members hold it back is linked.
+    static func linkIfHeldBack(
+        _ model: any PersistentModel, _ relationship: Schema.Relationship, in context: ModelContext
+    ) {
+        guard let inverse = relationship.inverse,
+            let members = model._$get(relationship.index).relatedModels,
+            members.contains(where: { holds($0, inverse, model) })
+        else { return }
+        link(model, relationship, in: context)
     }
 
     /// Before models leave the context, the linked many-to-many relationships that include them hold their members
