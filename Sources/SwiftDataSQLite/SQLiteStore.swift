@@ -46,11 +46,8 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
     private let checkLock = NSLock()
     /// The files of `.externalStorage` values; `nil` for an in-memory store, which keeps them in the rows.
     let external: ExternalStorage?
-    /// The fetch plans prepared so far, by request shape.
-    private let plans = PlanCache<PreparedSelect>()
-    /// The translations of the requests' predicates and sorts, shared by the plans that differ only around them
-    /// (see `FetchShape.translation`).
-    private let selectPlans = PlanCache<SelectPlan>()
+    /// The fetch requests prepared so far (translated and their SQL written), by request shape.
+    private let selects = PreparedSelects<SelectPlan>()
     /// How many times a request's predicate and sort were translated (what `plans` saves; tests read it).
     let translations = Atomic(0)
 
@@ -180,12 +177,8 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
     // MARK: RowStore
 
     package func prepare<T: PersistentModel>(_ request: FetchRequest<T>) -> FetchPlan {
-        let prepared =
-            FetchShape(request).map { shape in
-                plans.plan(for: shape) {
-                    preparedSelect(request, plan: selectPlans.plan(for: shape.translation) { plan(request) })
-                }
-            } ?? preparedSelect(request, plan: plan(request))
+        let prepared = selects.select(
+            for: request, translate: { plan(request) }, render: { preparedSelect(request, plan: $0) })
         return FetchPlan(coverage: prepared.coverage, prepared: prepared)
     }
 

@@ -56,10 +56,7 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
     /// Called with the connection of each save as it begins (for tests that break it).
     package var willSave: ((PostgresConnection) -> Void)?
     /// The fetch requests prepared so far (translated and their SQL written), by request shape.
-    private let plans = PlanCache<PreparedSelect>()
-    /// The translations of the requests' predicates and sorts, shared by the plans that differ only around them
-    /// (see `FetchShape.translation`).
-    private let selectPlans = PlanCache<SelectPlan>()
+    private let selects = PreparedSelects<SelectPlan>()
     /// The text and parameter types of the insert and update statements written so far, by shape: a save of one
     /// row does not write its statement again.
     private let writeStatements = Mutex<[WriteShape: (sql: String, types: [PostgresType])]>([:])
@@ -171,12 +168,8 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
     // MARK: RowStore
 
     package func prepare<T: PersistentModel>(_ request: FetchRequest<T>) -> FetchPlan {
-        let prepared =
-            FetchShape(request).map { shape in
-                plans.plan(for: shape) {
-                    preparedSelect(request, plan: selectPlans.plan(for: shape.translation) { plan(request) })
-                }
-            } ?? preparedSelect(request, plan: plan(request))
+        let prepared = selects.select(
+            for: request, translate: { plan(request) }, render: { preparedSelect(request, plan: $0) })
         return FetchPlan(coverage: prepared.coverage, prepared: prepared)
     }
 
