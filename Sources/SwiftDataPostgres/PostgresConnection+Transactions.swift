@@ -32,34 +32,94 @@ extension PostgresConnection {
         isolation: PostgresIsolationLevel = .serializable, readOnly: Bool = false,
         attempts: Int = defaultTransactionAttempts, _ body: (PostgresConnection) throws -> Result
     ) throws -> Result {
-        if isInTransaction { return try savepoint(body) }
+        try transaction(isolation: isolation, readOnly: readOnly, attempts: attempts, beginningWith: nil) {
+            connection, _ in try body(connection)
+        }
+    }
+
+    /// Runs `body` in a transaction as `transaction(isolation:readOnly:attempts:_:)` does, with `first` as the
+    /// transaction's first statement, sent with its `BEGIN` so that both wait for the server once; `body` receives
+    /// its result (`nil` without `first`). Statements given to `executeAtCommit` in `body` are sent with the
+    /// `COMMIT`, again in one round trip.
+    @discardableResult
+    package func transaction<Result>(
+        isolation: PostgresIsolationLevel = .serializable, readOnly: Bool = false,
+        attempts: Int = defaultTransactionAttempts, beginningWith first: PostgresPipelineStep?,
+        _ body: (PostgresConnection, PostgresResult?) throws -> Result
+    ) throws -> Result {
+        if isInTransaction { return try savepoint(first: first, body) }
+        defer { commitSteps = nil }
         var attempt = 1
         while true {
             do {
-                try begin(isolation: isolation, readOnly: readOnly)
-                let result = try body(self)
-                try execute("COMMIT")
+                let opened = try begin(isolation: isolation, readOnly: readOnly, first: first)
+                commitSteps = []
+                let result = try body(self, opened)
+                try commit()
                 return result
             } catch let error as PostgresError where error.isTransient && attempt < attempts {
+                commitSteps = nil
                 rollback()
                 // A random pause, growing with each attempt, so that the conflicting transactions part ways.
                 let limit = 1 << min(attempt, 6)
                 Thread.sleep(forTimeInterval: Double.random(in: 0...Double(limit)) / 1000)
                 attempt += 1
             } catch {
+                commitSteps = nil
                 rollback()
                 throw error
             }
         }
     }
 
-    private func begin(isolation: PostgresIsolationLevel, readOnly: Bool) throws {
+    /// Runs `sql` with `values` when the transaction commits, sent with its `COMMIT` so that both wait for the
+    /// server once: in the outermost transaction that `transaction` runs. Elsewhere (in a savepoint, or outside a
+    /// transaction) it runs now. Its failure makes the commit fail, and the transaction roll back; its result is
+    /// not returned. Meant for writes whose result the transaction does not need, such as a log row.
+    package func executeAtCommit(_ sql: String, _ values: [PostgresValue]) throws {
+        guard commitSteps != nil else {
+            try preparedQuery(sql, values)
+            return
+        }
+        // The statement is prepared now: preparing it at the commit would wait for the server once more.
+        commitSteps?.append(.statement(try cachedStatement(sql, values.map(\.type)), values))
+    }
+
+    /// Begins the transaction, with `first` in the same round trip (in one message when it is SQL text); returns
+    /// `first`'s result.
+    private func begin(isolation: PostgresIsolationLevel, readOnly: Bool, first: PostgresPipelineStep?) throws
+        -> PostgresResult?
+    {
         let sql = "BEGIN ISOLATION LEVEL \(isolation.rawValue)" + (readOnly ? " READ ONLY" : "")
+        func run() throws -> PostgresResult? {
+            switch first {
+            case nil:
+                try execute(sql)
+                return nil
+            case .sql(let text)?:
+                // Statements without parameters go in one message, which returns the last one's result.
+                return try execute(sql + "; " + text)
+            case .query?, .statement?:
+                return try pipeline([.sql(sql)] + [first].compactMap { $0 }).last
+            }
+        }
         do {
-            try execute(sql)
+            return try run()
         } catch let error as PostgresError where error.kind == .connectionLost {
+            // Nothing was written: the server ends a transaction whose connection broke.
             try reset()
-            try execute(sql)
+            return try run()
+        }
+    }
+
+    /// Commits, with the statements `executeAtCommit` kept, in one round trip.
+    private func commit() throws {
+        let steps = commitSteps ?? []
+        commitSteps = nil
+        if steps.isEmpty {
+            try execute("COMMIT")
+        } else {
+            try pipeline(steps + [.sql("COMMIT")])
         }
     }
 
@@ -69,10 +129,23 @@ extension PostgresConnection {
         do { try execute("ROLLBACK") } catch { Log.error("rollback failed: \(error)") }
     }
 
-    private func savepoint<Result>(_ body: (PostgresConnection) throws -> Result) throws -> Result {
+    private func savepoint<Result>(
+        first: PostgresPipelineStep?, _ body: (PostgresConnection, PostgresResult?) throws -> Result
+    ) throws -> Result {
         try execute("SAVEPOINT swiftdata_savepoint")
+        // What the savepoint's body runs at the commit runs now: a rollback to the savepoint must undo it.
+        let outerSteps = commitSteps
+        commitSteps = nil
+        defer { commitSteps = outerSteps }
         do {
-            let result = try body(self)
+            let opened: PostgresResult? =
+                switch first {
+                case .sql(let sql)?: try execute(sql)
+                case .query(let sql, let values)?: try preparedQuery(sql, values)
+                case .statement(let statement, let values)?: try query(statement, values)
+                case nil: nil
+                }
+            let result = try body(self, opened)
             try execute("RELEASE SAVEPOINT swiftdata_savepoint")
             return result
         } catch {

@@ -21,6 +21,9 @@ package final class PostgresConnection {
     private var statementCount = 0
     /// Counts resets: statements prepared in an earlier session no longer exist on the server.
     private(set) var session = 0
+    /// What the outermost transaction that `transaction` runs sends with its `COMMIT` (`executeAtCommit`); `nil`
+    /// outside one, and in a savepoint.
+    var commitSteps: [PostgresPipelineStep]?
 
     private struct StatementKey: Hashable {
         let sql: String
