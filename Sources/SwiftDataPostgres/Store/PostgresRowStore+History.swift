@@ -12,6 +12,8 @@ import SwiftDataSQL
 /// it holds the transaction-level advisory lock every save of the PostgreSQL schema takes first
 /// (`PostgresRowStore.lockSaves`), and PostgreSQL releases that lock only after the commit is visible to new
 /// snapshots. So a save's number is drawn after every earlier save committed and before any later one draws its own.
+/// A save draws it in the statement that takes the lock (sent with its `BEGIN`), and sends its history row with its
+/// `COMMIT`: recording history costs the save no round trip of its own.
 /// A save that rolls back leaves a gap; numbers are never reused, deleting history included.
 extension PostgresRowStore {
     static let historyTable = "_swiftdata_history"
@@ -100,7 +102,7 @@ extension PostgresRowStore {
     }
 
     package func deleteHistory(_ request: HistoryRequest) throws {
-        try write { transaction in
+        try write(drawingHistoryNumber: false) { transaction in
             try (transaction as? PostgresTransaction)?.deleteHistory(where: request.condition)
         }
     }
@@ -108,19 +110,28 @@ extension PostgresRowStore {
 
 extension PostgresTransaction {
     /// Records a transaction (see `RowStoreTransaction.recordHistory`); its number comes from the table's identity,
-    /// drawn under the save lock (see `PostgresRowStore+History.swift`).
+    /// drawn under the save lock (see `PostgresRowStore+History.swift`). When the lock drew it (`historyNumber`), the
+    /// row is sent with the `COMMIT`, in the same round trip; a failure to insert it fails the commit.
     func recordHistory(_ entry: HistoryEntry) throws -> Int64 {
-        try PostgresRowStore.mapErrors {
+        let values: [PostgresValue] = [
+            .float8(entry.timestamp.timeIntervalSinceReferenceDate),
+            entry.author.map(PostgresValue.text) ?? .null,
+            .text(entry.bundleIdentifier), .text(entry.processIdentifier), .bytea(entry.changes),
+        ]
+        return try PostgresRowStore.mapErrors {
+            if let historyNumber {
+                try connection.executeAtCommit(
+                    """
+                    INSERT INTO \(PostgresRowStore.historyTable) (number, timestamp, author, bundle, process, changes) \
+                    OVERRIDING SYSTEM VALUE VALUES ($1, $2, $3::text, $4, $5, $6)
+                    """, [.int8(historyNumber)] + values)
+                return historyNumber
+            }
             let result = try connection.preparedQuery(
                 """
                 INSERT INTO \(PostgresRowStore.historyTable) (timestamp, author, bundle, process, changes) \
                 VALUES ($1, $2::text, $3, $4, $5) RETURNING number
-                """,
-                [
-                    .float8(entry.timestamp.timeIntervalSinceReferenceDate),
-                    entry.author.map(PostgresValue.text) ?? .null,
-                    .text(entry.bundleIdentifier), .text(entry.processIdentifier), .bytea(entry.changes),
-                ])
+                """, values)
             guard let number = try result.int64(0, 0) else {
                 throw SwiftDataError.storeError.with(reason: "recording the save's history returned no number")
             }

@@ -53,6 +53,8 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
     private var listener: PostgresListener?
     /// What this instance sends with its notifications, to tell them from other instances'.
     private let instance = UUID().uuidString
+    /// The statement a save sends with its `BEGIN` (`saveLockStatement`), once written; used under `writeLock`.
+    private var saveLock: (sql: String, drawsHistoryNumber: Bool)?
     /// Called with the connection of each save as it begins (for tests that break it).
     package var willSave: ((PostgresConnection) -> Void)?
     /// The fetch requests prepared so far (translated and their SQL written), by request shape.
@@ -278,6 +280,14 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
     package func write<Result>(
         for editingState: EditingState = EditingState(), _ body: (any RowStoreTransaction) throws -> Result
     ) throws -> Result {
+        try write(drawingHistoryNumber: recordsHistory, body)
+    }
+
+    /// Runs `body` in a save's transaction. With `drawingHistoryNumber` (a save, which records its history), the
+    /// number of its history row is drawn with the save lock; the store's own writes (deleting history, erasing)
+    /// record none, and draw none, so that they leave no gap in the numbers.
+    func write<Result>(drawingHistoryNumber: Bool, _ body: (any RowStoreTransaction) throws -> Result) throws -> Result
+    {
         writeLock.lock()
         defer { writeLock.unlock() }
         guard !isWriting else {
@@ -292,17 +302,17 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
             willSave?(connection)
             // Set once the body and the notification ran: a lost connection after that was lost at the COMMIT.
             var written: (transaction: Int64, result: Result)?
+            // The lock (with the notification and the history number) goes with the BEGIN, in one round trip. The
+            // notification reaches the other instances when the transaction commits, and never if it rolls back.
+            let drawsHistoryNumber = drawingHistoryNumber && !isShared && configuration.allowsSave
+            let lock = isShared ? nil : PostgresPipelineStep.sql(saveLockStatement(drawsHistoryNumber))
             do {
-                return try connection.transaction(isolation: .readCommitted, attempts: 1) { connection in
-                    // The notification goes with the lock, in one statement: it reaches the other instances when
-                    // the transaction commits, and never if it rolls back.
-                    let transaction =
-                        isShared
-                        ? nil
-                        : try Self.lockSaves(
-                            connection, postgresSchema: configuration.postgresSchema,
-                            notifying: (Self.channel(configuration.postgresSchema), instance))
-                    let result = try body(PostgresTransaction(store: self, connection: connection))
+                return try connection.transaction(isolation: .readCommitted, attempts: 1, beginningWith: lock) {
+                    connection, locked in
+                    let transaction = try locked?.int64(0, 0)
+                    let historyNumber = drawsHistoryNumber ? try locked?.int64(0, 1) : nil
+                    let result = try body(
+                        PostgresTransaction(store: self, connection: connection, historyNumber: historyNumber))
                     if let transaction { written = (transaction, result) }
                     return result
                 }
@@ -316,24 +326,48 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
 
     /// Takes the lock every save of the PostgreSQL schema's stores takes, until the transaction ends; returns the
     /// transaction's identifier (`txid_current()`, in the same statement), which tells after a lost COMMIT whether
-    /// it committed (`confirmCommit`). With `notification`, the same statement also sends it (`pg_notify`), which
-    /// PostgreSQL delivers at the commit: a save waits for the server once for both.
+    /// it committed (`confirmCommit`).
     @discardableResult
-    static func lockSaves(
-        _ connection: PostgresConnection, postgresSchema: String,
-        notifying notification: (channel: String, payload: String)? = nil
-    ) throws -> Int64 {
-        let lock = PostgresValue.text("swiftdata:" + postgresSchema)
-        let result =
-            if let notification {
-                try connection.preparedQuery(
-                    "SELECT txid_current(), pg_notify($2, $3) FROM (SELECT pg_advisory_xact_lock(hashtext($1))) AS locked",
-                    [lock, .text(notification.channel), .text(notification.payload)])
-            } else {
-                try connection.preparedQuery(
-                    "SELECT txid_current() FROM (SELECT pg_advisory_xact_lock(hashtext($1))) AS locked", [lock])
-            }
-        return try result.int64(0, 0) ?? 0
+    static func lockSaves(_ connection: PostgresConnection, postgresSchema: String) throws -> Int64 {
+        try connection.preparedQuery(
+            "SELECT txid_current() FROM (SELECT pg_advisory_xact_lock(hashtext($1))) AS locked",
+            [.text("swiftdata:" + postgresSchema)]
+        ).int64(0, 0) ?? 0
+    }
+
+    /// The statement a save sends with its `BEGIN`, in one message, written once (with `writeLock` held).
+    private func saveLockStatement(_ drawsHistoryNumber: Bool) -> String {
+        if let known = saveLock, known.drawsHistoryNumber == drawsHistoryNumber { return known.sql }
+        let sql = Self.saveLockSQL(
+            postgresSchema: configuration.postgresSchema,
+            notifying: (Self.channel(configuration.postgresSchema), instance), drawsHistoryNumber: drawsHistoryNumber)
+        saveLock = (sql, drawsHistoryNumber)
+        return sql
+    }
+
+    /// The statement that takes the save lock (as `lockSaves` does) in a save's first round trip, without
+    /// parameters, so that it goes in one message with the `BEGIN`. Its first column is the transaction's
+    /// identifier. With `drawsHistoryNumber`, its second is the number of the save's history row, drawn from the
+    /// history table's identity under the lock (see `PostgresRowStore+History.swift`), so that the row can be
+    /// inserted with the `COMMIT`. With `notification`, it also sends it (`pg_notify`), which PostgreSQL delivers at
+    /// the commit.
+    static func saveLockSQL(
+        postgresSchema: String, notifying notification: (channel: String, payload: String)?, drawsHistoryNumber: Bool
+    ) -> String {
+        var columns = "txid_current()"
+        if drawsHistoryNumber {
+            columns += ", nextval(pg_get_serial_sequence(\(literal(historyTable)), 'number'))"
+        }
+        if let notification {
+            columns += ", pg_notify(\(literal(notification.channel)), \(literal(notification.payload)))"
+        }
+        let lock = literal("swiftdata:" + postgresSchema)
+        return "SELECT \(columns) FROM (SELECT pg_advisory_xact_lock(hashtext(\(lock)))) AS locked"
+    }
+
+    /// `text` as an SQL string literal, read the same whatever `standard_conforming_strings` says.
+    static func literal(_ text: String) -> String {
+        "E'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "''") + "'"
     }
 
     /// The text and parameter types of the write statement of `shape`: the one kept, or what `make` writes, kept
@@ -361,7 +395,7 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
                 if case .joinTable(let table, true) = relationship.storage { tables.append(dialect.quote(table)) }
             }
         }
-        try write { transaction in
+        try write(drawingHistoryNumber: false) { transaction in
             guard let transaction = transaction as? PostgresTransaction else { return }
             try transaction.connection.execute("TRUNCATE \(tables.joined(separator: ", "))")
             try transaction.eraseHistory()

@@ -7,12 +7,16 @@ import SwiftDataSQL
 struct PostgresTransaction: RowStoreTransaction {
     let store: PostgresRowStore
     let connection: PostgresConnection
+    /// The number of the save's history row, drawn with the save lock; `nil` when the transaction draws it as it
+    /// inserts the row (a store without a lock of its own, such as a migration stage's).
+    let historyNumber: Int64?
     private var dialect: PostgreSQLDialect { store.dialect }
     private var keyColumn: String { dialect.quote(PostgresRowStore.keyColumn) }
 
-    init(store: PostgresRowStore, connection: PostgresConnection) {
+    init(store: PostgresRowStore, connection: PostgresConnection, historyNumber: Int64? = nil) {
         self.store = store
         self.connection = connection
+        self.historyNumber = historyNumber
     }
 
     /// Runs `body`, reporting PostgreSQL's errors as the framework's, naming the entity.

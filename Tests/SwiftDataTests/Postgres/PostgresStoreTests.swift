@@ -3,6 +3,7 @@ import PostgresTestSupport
 import SharedTestModels
 import SwiftData
 import SwiftDataSQL
+import Synchronization
 import Testing
 
 @testable import SwiftDataCore
@@ -399,6 +400,65 @@ import Testing
         try context.save()
         #expect(
             try ModelContext(container).fetch(FetchDescriptor<Counter>()).map(\.label).sorted() == ["next", "slow"])
+    }
+
+    /// A save's history row goes with its `COMMIT`, under the number drawn with the save lock: the number its
+    /// `didSave` token names, larger than the last save's.
+    @Test func aSavesHistoryRowCommitsUnderTheNumberItsTokenNames() throws {
+        let location = StoreKind.postgres.location()
+        let container = try location.container(Counter.self)
+        let context = ModelContext(container)
+        let numbers = Mutex<[Int64]>([])
+        let observer = NotificationCenter.default.addObserver(
+            forName: ModelContext.didSave, object: context, queue: nil
+        ) { notification in
+            let token = notification.userInfo?[ModelContext.NotificationKey.historyTokens.rawValue]
+            if let token = token as? DefaultHistoryToken, let number = token.positions.values.first {
+                numbers.withLock { $0.append(number) }
+            }
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        let counter = Counter(label: "first")
+        context.insert(counter)
+        try context.save()
+        counter.label = "second"
+        try context.save()
+        let drawn = numbers.withLock { $0 }
+        #expect(drawn.count == 2 && drawn[0] < drawn[1], "\(drawn)")
+        let rows = try inspect(#"SELECT number FROM "\#(location.postgresSchema)"._swiftdata_history ORDER BY number"#)
+        #expect(rows == drawn.map(String.init))
+    }
+
+    /// A history row that cannot be written fails the save as a whole, though it is sent with the `COMMIT`: the
+    /// changed row is not written, the context keeps its changes, and a retry saves them once.
+    @Test func aHistoryRowThatFailsAtTheCommitRollsTheSaveBack() throws {
+        let location = StoreKind.postgres.location()
+        let schema = location.postgresSchema
+        let container = try location.container(Counter.self)
+        let context = ModelContext(container)
+        let counter = Counter(label: "kept")
+        context.insert(counter)
+        try context.save()
+        _ = try inspect(
+            """
+            CREATE FUNCTION "\(schema)".refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN \
+            RAISE EXCEPTION 'no history today'; END $$; CREATE TRIGGER refuse BEFORE INSERT ON \
+            "\(schema)"._swiftdata_history FOR EACH ROW EXECUTE FUNCTION "\(schema)".refuse()
+            """)
+        counter.label = "changed"
+        #expect {
+            try context.save()
+        } throws: { error in
+            "\(error)".contains("no history today")
+        }
+        #expect(context.hasChanges && context.changedModelsArray.count == 1, "the context keeps its changes")
+        #expect(try inspect(#"SELECT label FROM "\#(schema)"."Counter""#) == ["kept"], "nothing was written")
+        #expect(try inspect(#"SELECT count(*) FROM "\#(schema)"._swiftdata_history"#) == ["1"])
+        _ = try inspect(#"DROP TRIGGER refuse ON "\#(schema)"._swiftdata_history"#)
+        try context.save()
+        #expect(!context.hasChanges)
+        #expect(try inspect(#"SELECT label FROM "\#(schema)"."Counter""#) == ["changed"])
+        #expect(try inspect(#"SELECT count(*) FROM "\#(schema)"._swiftdata_history"#) == ["2"])
     }
 
     @Test func aNotificationReachesTheContainerWithoutATimer() async throws {
