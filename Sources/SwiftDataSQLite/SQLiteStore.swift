@@ -46,6 +46,11 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
     private let checkLock = NSLock()
     /// The files of `.externalStorage` values; `nil` for an in-memory store, which keeps them in the rows.
     let external: ExternalStorage?
+    /// The text of each write statement written so far, and whether it binds the key first, by shape (used under
+    /// `lock`, which a write holds): a save of a shape seen before writes no SQL.
+    private var writeStatements: [WriteShape: (String, keyFirst: Bool)] = [:]
+    /// Which attributes Core converts, by entity (`Schema.Entity.convertedAttributes`; used under `lock`).
+    private var converted: [String: [Bool]] = [:]
     /// The fetch requests prepared so far (translated and their SQL written), by request shape.
     private let selects = PreparedSelects<SelectPlan>()
     /// How many times a request's predicate and sort were translated (what `plans` saves; tests read it).
@@ -309,6 +314,24 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
                 throw error
             }
         }
+    }
+
+    /// The text of the write statement of `shape` (with `lock` held): the one kept, or what `make` writes, kept (up
+    /// to a thousand shapes, then written anew).
+    func writeStatement(_ shape: WriteShape, make: () -> (String, keyFirst: Bool)) -> (String, keyFirst: Bool) {
+        if let known = writeStatements[shape] { return known }
+        let made = make()
+        if writeStatements.count >= 1_000 { writeStatements.removeAll() }
+        writeStatements[shape] = made
+        return made
+    }
+
+    /// Which attributes of `entity` Core converts when a row is written (with `lock` held), worked out once.
+    func convertedAttributes(of entity: Schema.Entity) -> [Bool] {
+        if let known = converted[entity.name] { return known }
+        let made = entity.convertedAttributes()
+        converted[entity.name] = made
+        return made
     }
 
     package func readExternal(_ reference: String) throws -> Data {

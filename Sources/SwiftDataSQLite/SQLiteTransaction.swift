@@ -31,7 +31,7 @@ struct SQLiteTransaction: RowStoreTransaction {
     }
 
     func insert(_ rows: [RowWrite], entity: Schema.Entity) throws {
-        try write(rows, entity: entity) { row in
+        try write(rows, entity: entity, isInsert: true) { row in
             var assignments = self.assignments(entity, attributes: row.attributes, references: row.references)
             if StoreLayout.hasEntityColumn(entity) {
                 // The row's entity, a name from the schema: a literal, so that the statement is one per entity.
@@ -51,7 +51,8 @@ struct SQLiteTransaction: RowStoreTransaction {
                 try replaceFiles(of: [row.key], entity: entity, attributes: row.attributes)
             }
         }
-        try write(rows.filter { !$0.attributes.isEmpty || !$0.references.isEmpty }, entity: entity) { row in
+        try write(rows.filter { !$0.attributes.isEmpty || !$0.references.isEmpty }, entity: entity, isInsert: false) {
+            row in
             let assignments = self.assignments(entity, attributes: row.attributes, references: row.references)
             return (
                 "UPDATE \(dialect.quote(StoreLayout.table(of: entity))) SET \(assignments.map { "\($0.column) = \($0.value)" }.joined(separator: ", ")) WHERE \(keyColumn) = ?",
@@ -60,22 +61,26 @@ struct SQLiteTransaction: RowStoreTransaction {
         }
     }
 
-    /// Runs one statement per row; consecutive rows of the same shape reuse the prepared statement.
+    /// Runs one statement per row; consecutive rows of the same shape reuse the prepared statement. A shape's
+    /// statement text is written by `sql` once per store (`SQLiteStore.writeStatement`).
     private func write(
-        _ rows: [RowWrite], entity: Schema.Entity, sql: (RowWrite) -> (String, keyFirst: Bool)
+        _ rows: [RowWrite], entity: Schema.Entity, isInsert: Bool, sql: (RowWrite) -> (String, keyFirst: Bool)
     ) throws {
+        guard !rows.isEmpty else { return }
         var shape: RowShape?
         var statement: SQLiteStatement?
         var keyFirst = false
         defer { statement?.reset() }
-        let converted = entity.convertedAttributes()
+        let converted = store.convertedAttributes(of: entity)
         for row in rows {
             let rowShape = RowShape(row)
             if let current = statement, rowShape == shape {
                 current.rewind()
             } else {
                 statement?.reset()
-                let (text, first) = sql(row)
+                let (text, first) = store.writeStatement(
+                    WriteShape(entity: entity.name, isInsert: isInsert, row: rowShape)
+                ) { sql(row) }
                 statement = try database.statement(text)
                 statement?.externalFiles = store.external
                 shape = rowShape
@@ -374,7 +379,15 @@ struct SQLiteTransaction: RowStoreTransaction {
 }
 
 /// What decides a row's SQL: the attributes it writes and, per foreign key, whether its position is computed.
-private struct RowShape: Equatable {
+/// The statement a save writes a row with: an insert or an update of some of an entity's properties.
+struct WriteShape: Hashable {
+    let entity: String
+    let isInsert: Bool
+    let row: RowShape
+}
+
+/// The properties a row write sets: its attributes, and its references with their positions.
+struct RowShape: Hashable {
     let attributes: [Int]
     let references: [Int]
 
