@@ -37,9 +37,19 @@ package final class ChangeCenter: Sendable {
 
     /// Sends a notice to every live subscriber but its origin.
     package func post(_ notice: Notice) {
+        // One pass, which allocates nothing when the origin is the only subscriber (a context saving alone).
         let receivers = subscribers.withLock { subscribers in
-            subscribers = subscribers.filter { $0.value.owner != nil }
-            return subscribers.filter { $0.key != notice.origin }.map(\.value.deliver)
+            var receivers: [@Sendable (Notice) -> Void] = []
+            var hasGone = false
+            for (owner, subscriber) in subscribers {
+                if subscriber.owner == nil {
+                    hasGone = true
+                } else if owner != notice.origin {
+                    receivers.append(subscriber.deliver)
+                }
+            }
+            if hasGone { subscribers = subscribers.filter { $0.value.owner != nil } }
+            return receivers
         }
         for deliver in receivers { deliver(notice) }
     }
