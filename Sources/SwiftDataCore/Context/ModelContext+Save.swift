@@ -119,11 +119,11 @@ extension ModelContext {
         resetPendingLists()
         undo.noteSave()
         publishSave(inserted: insertedIdentifiers, updated: updatedIdentifiers, deleted: deletedIdentifiers)
-        var userInfo: [String: Any] = [
-            NotificationKey.insertedIdentifiers.rawValue: insertedIdentifiers,
-            NotificationKey.updatedIdentifiers.rawValue: updatedIdentifiers,
-            NotificationKey.deletedIdentifiers.rawValue: deletedIdentifiers,
-        ]
+        // Built as the type `post` takes, with its capacity, so that it is neither converted nor grown.
+        var userInfo = [AnyHashable: Any](minimumCapacity: 4)
+        userInfo[NotificationKey.insertedIdentifiers.rawValue] = insertedIdentifiers
+        userInfo[NotificationKey.updatedIdentifiers.rawValue] = updatedIdentifiers
+        userInfo[NotificationKey.deletedIdentifiers.rawValue] = deletedIdentifiers
         if !operation.historyNumbers.isEmpty {
             userInfo[NotificationKey.historyTokens.rawValue] = DefaultHistoryToken(positions: operation.historyNumbers)
         }
