@@ -62,6 +62,8 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
     /// The text and parameter types of the insert and update statements written so far, by shape: a save of one
     /// row does not write its statement again.
     private let writeStatements = Mutex<[WriteShape: (sql: String, types: [PostgresType])]>([:])
+    /// Which attributes Core converts, by entity name (`Schema.Entity.convertedAttributes`), worked out once.
+    private let converted = Mutex<[String: [Bool]]>([:])
 
     static let keyColumn = StoreLayout.keyColumn
     static let metadataTable = "_swiftdata_metadata"
@@ -381,6 +383,14 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
             if statements.count >= 1_000 { statements.removeAll() }
             statements[shape] = (made.0, made.types)
         }
+        return made
+    }
+
+    /// Which attributes of `entity` Core converts when a row is written, worked out once per entity.
+    func convertedAttributes(of entity: Schema.Entity) -> [Bool] {
+        if let known = converted.withLock({ $0[entity.name] }) { return known }
+        let made = entity.convertedAttributes()
+        converted.withLock { $0[entity.name] = made }
         return made
     }
 

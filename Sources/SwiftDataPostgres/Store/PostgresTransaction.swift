@@ -79,7 +79,7 @@ struct PostgresTransaction: RowStoreTransaction {
         _ rows: [RowWrite], entity: Schema.Entity, kind: WriteShape.Kind,
         sql: (RowWrite) -> (String, types: [PostgresType])
     ) throws {
-        let converted = entity.convertedAttributes()
+        let converted = store.convertedAttributes(of: entity)
         let writer = PostgresRowWriter()
         var index = rows.startIndex
         while index < rows.endIndex {
