@@ -30,6 +30,7 @@ extension PostgresConnection {
                     break
                 }
             }
+            roundTrips += 1
             guard PQpipelineSync(handle) == 1 else { throw error(from: nil, sql: statement.sql) }
             affected += try collect(sent, sql: statement.sql, failure: &failure)
             if let failure { throw failure }

@@ -55,6 +55,7 @@ extension PostgresConnection {
                 break
             }
         }
+        roundTrips += 1
         guard PQpipelineSync(handle) == 1 else { throw failure ?? error(from: nil, sql: sent.last) }
         let results = try collectPipeline(sent, failure: &failure)
         if let failure { throw failure }

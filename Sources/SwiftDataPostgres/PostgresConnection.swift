@@ -24,6 +24,9 @@ package final class PostgresConnection {
     /// What the outermost transaction that `transaction` runs sends with its `COMMIT` (`executeAtCommit`); `nil`
     /// outside one, and in a savepoint.
     var commitSteps: [PostgresPipelineStep]?
+    /// How many times the connection sent something and waited for the server's answer (for tests that count a
+    /// save's round trips).
+    package internal(set) var roundTrips = 0
 
     private struct StatementKey: Hashable {
         let sql: String
@@ -100,6 +103,7 @@ package final class PostgresConnection {
     package func execute(_ sql: String) throws -> PostgresResult {
         Log.debug(sql)
         observer?(sql)
+        roundTrips += 1
         return try check(PQexec(handle, sql), sql: sql)
     }
 
@@ -110,6 +114,7 @@ package final class PostgresConnection {
     ) throws -> PostgresResult {
         Log.debug(sql)
         observer?(sql)
+        roundTrips += 1
         let result = try withParameters(values) { count, types, values, lengths, formats in
             PQexecParams(handle, sql, count, types, values, lengths, formats, format.rawValue)
         }
@@ -125,6 +130,7 @@ package final class PostgresConnection {
             name: "s\(statementCount)", sql: sql, parameterTypes: parameterTypes, owner: ObjectIdentifier(self),
             session: session)
         let types = parameterTypes.map(\.oid)
+        roundTrips += 1
         _ = try check(PQprepare(handle, statement.name, sql, Int32(types.count), types), sql: sql)
         return statement
     }
@@ -135,6 +141,7 @@ package final class PostgresConnection {
         _ statement: PostgresStatement, _ values: [PostgresValue] = [], format: PostgresFormat = .binary
     ) throws -> PostgresResult {
         try checkOwnership(statement)
+        roundTrips += 1
         let result = try withParameters(values) { count, _, values, lengths, formats in
             PQexecPrepared(handle, statement.name, count, values, lengths, formats, format.rawValue)
         }

@@ -402,6 +402,36 @@ import Testing
             try ModelContext(container).fetch(FetchDescriptor<Counter>()).map(\.label).sorted() == ["next", "slow"])
     }
 
+    /// A save of one changed model waits for the server three times, as a hand-written one does (with its history
+    /// and its notification): the `BEGIN` with the save lock, the `UPDATE`, and the history row with the `COMMIT`.
+    @Test func aSaveOfOneChangeWaitsForTheServerThreeTimes() throws {
+        final class Seen {
+            var connection: PostgresConnection?
+            var before = 0
+        }
+        let location = StoreKind.postgres.location()
+        let container = try location.container(Counter.self)
+        let store = try #require(container.stores.first as? PostgresRowStore)
+        let context = ModelContext(container)
+        let counter = Counter(label: "one")
+        context.insert(counter)
+        try context.save()
+        // The first save of this shape prepares its statements.
+        counter.value = 1
+        try context.save()
+        let seen = Seen()
+        store.willSave = { connection in
+            seen.connection = connection
+            seen.before = connection.roundTrips
+        }
+        counter.value = 2
+        try context.save()
+        let connection = try #require(seen.connection)
+        #expect(connection.roundTrips - seen.before == 3)
+        #expect(try inspect(#"SELECT value FROM "\#(location.postgresSchema)"."Counter""#) == ["2"])
+        #expect(try inspect(#"SELECT count(*) FROM "\#(location.postgresSchema)"._swiftdata_history"#) == ["3"])
+    }
+
     /// A save's history row goes with its `COMMIT`, under the number drawn with the save lock: the number its
     /// `didSave` token names, larger than the last save's.
     @Test func aSavesHistoryRowCommitsUnderTheNumberItsTokenNames() throws {
