@@ -51,8 +51,11 @@ struct SQLiteTransaction: RowStoreTransaction {
                 try replaceFiles(of: [row.key], entity: entity, attributes: row.attributes)
             }
         }
-        try write(rows.filter { !$0.attributes.isEmpty || !$0.references.isEmpty }, entity: entity, isInsert: false) {
-            row in
+        // Rows with nothing to write have no statement (a copy of the list only when there are any).
+        let written =
+            rows.contains { $0.attributes.isEmpty && $0.references.isEmpty }
+            ? rows.filter { !$0.attributes.isEmpty || !$0.references.isEmpty } : rows
+        try write(written, entity: entity, isInsert: false) { row in
             let assignments = self.assignments(entity, attributes: row.attributes, references: row.references)
             return (
                 "UPDATE \(dialect.quote(StoreLayout.table(of: entity))) SET \(assignments.map { "\($0.column) = \($0.value)" }.joined(separator: ", ")) WHERE \(keyColumn) = ?",
