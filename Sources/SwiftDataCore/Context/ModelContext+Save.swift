@@ -59,15 +59,17 @@ extension ModelContext {
         // Everything is committed: bring the models' states up to date.
         var insertedIdentifiers: [PersistentIdentifier] = []
         var updatedIdentifiers: [PersistentIdentifier] = []
-        let duplicates = Set(operation.merged.map { ObjectIdentifier($0.duplicate) })
+        let duplicates = Set(operation.merged.map(\.duplicate))
         var map: (binding: EntityBinding, map: IdentityMap)?
-        for (model, binding) in zip(inserts, operation.insertBindings)
-        where duplicates.isEmpty || !duplicates.contains(ObjectIdentifier(model)) {
-            guard let key = operation.insertedKeys[ObjectIdentifier(model)] else { continue }
+        insertedIdentifiers.reserveCapacity(inserts.count)
+        for (position, binding) in operation.insertBindings.enumerated()
+        where duplicates.isEmpty || !duplicates.contains(position) {
+            guard position < operation.insertedKeys.count, let key = operation.insertedKeys[position] else { continue }
+            let model = inserts[position]
             // Models come grouped by type, mostly: the identity map is looked up when the type changes.
             if map?.binding !== binding { map = (binding, registry.map(for: ObjectIdentifier(type(of: model)))) }
             guard let identityMap = map?.map else { continue }
-            if !operation.upserts.isEmpty, operation.upserts[ObjectIdentifier(model)] != nil {
+            if !operation.upserts.isEmpty, operation.upserts[position] {
                 // The new model became a stored row: it replaces the context's old object for that row, and its
                 // to-many relationships load again to include the row's members.
                 if let old = registry.anyModel(type(of: model), key: key), old !== model { registry.detach(old) }
@@ -80,12 +82,13 @@ extension ModelContext {
                 insertedIdentifiers.append(model.persistentModelID)
             }
         }
-        for (duplicate, _) in operation.merged { registry.detach(duplicate) }
+        for (duplicate, _) in operation.merged { registry.detach(inserts[duplicate]) }
         updatedIdentifiers += updates.map(\.persistentModelID)
         registry.markUnchanged(updates)
         var deletedIdentifiers: [PersistentIdentifier] = []
         if !operation.deletedKeys.isEmpty { holdLinkedTargets(withHierarchies(operation.deletedKeys)) }
         var removed: [any PersistentModel] = []
+        removed.reserveCapacity(deletes.count)
         for model in deletes where model._$persistentState.status == .deleted {
             registry.detach(model)
             removed.append(model)
@@ -93,14 +96,19 @@ extension ModelContext {
         // Rows the save deleted beyond the deleted models (cascades, `delete(model:where:)`) may have models too.
         let deletedCount = operation.deletedKeys.values.reduce(0) { $0 + $1.count }
         var hierarchyKeys: [String: Set<Int64>] = [:]
-        for (entityName, var keys) in operation.deletedKeys {
+        deletedIdentifiers.reserveCapacity(deletedCount)
+        for (entityName, ordered) in operation.deletedOrder {
             guard let binding = container.binding(forEntityName: entityName) else { continue }
+            var keys = ordered
             if binding.entity.isInHierarchy {
                 // A row may have been deleted as more than one of its hierarchy's entities.
                 let root = binding.entity.rootEntity.name
-                keys.subtract(hierarchyKeys[root] ?? [])
+                let seen = hierarchyKeys[root] ?? []
+                keys.removeAll { seen.contains($0) }
                 hierarchyKeys[root, default: []].formUnion(keys)
             }
+            // In key order; the keys mostly come in that order already (models fetched by key), which costs the sort
+            // one pass.
             for key in keys.sorted() {
                 // The model's identifier names its own class, which the row's entity may be above.
                 let model = deletedCount > removed.count ? registeredModel(key: key, in: binding.entity) : nil
@@ -181,13 +189,18 @@ extension ModelContext {
         deletedRows: [String: Set<Int64>]
     ) -> [any RowStore] {
         var stores: [any RowStore] = []
-        func add(_ store: (any RowStore)?) {
-            if let store, !stores.contains(where: { $0 === store }) { stores.append(store) }
+        // Models come grouped by type, mostly: a binding like the last one's adds nothing.
+        var last: EntityBinding?
+        func add(_ binding: EntityBinding?) {
+            guard let binding, binding !== last else { return }
+            last = binding
+            let store = binding.store
+            if !stores.contains(where: { $0 === store }) { stores.append(store) }
         }
-        inserts.forEach { add($0.store) }
-        updates.forEach { add($0._$persistentState.binding?.store) }
-        deletes.forEach { add($0._$persistentState.binding?.store) }
-        deletedRows.keys.forEach { add(container.binding(forEntityName: $0)?.store) }
+        for binding in inserts { add(binding) }
+        for model in updates { add(model._$persistentState.binding) }
+        for model in deletes { add(model._$persistentState.binding) }
+        for name in deletedRows.keys { add(container.binding(forEntityName: name)) }
         return stores
     }
 

@@ -148,7 +148,7 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
             cascadeDelete(from: model, entity: Relationships.entity(of: model))
         case .registered:
             let related = recordsUndo ? undo.keepValues(of: model) : []
-            registry.markDeleted(model)
+            registry.markDeleted(model, state: state)
             if recordsUndo { undo.register { $0.undo.undoDelete(model, related: related) } }
             if let entity = state.binding?.entity, !entity.orderedRelationships.isEmpty {
                 cascadeDelete(from: model, entity: entity)
@@ -166,9 +166,10 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
         undo.recordValue(of: model, property: property)
     }
 
-    /// Called when a property of a registered model changes for the first time since the last save.
-    func modelDidChange(_ model: some PersistentModel, property: Int) {
-        if registry.noteChanged(model, property: property) { scheduleAutosave() }
+    /// Called when a property of a registered model, whose state is `state`, changes for the first time since the
+    /// last save.
+    func modelDidChange(_ model: any PersistentModel, state: _PersistentState, property: Int) {
+        if registry.noteChanged(model, state: state, property: property), autosaveEnabled { scheduleAutosave() }
     }
 
     /// Discards unsaved inserts and deletes, and restores changed models to their stored values.

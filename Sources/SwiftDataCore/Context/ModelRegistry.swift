@@ -10,14 +10,17 @@ final class ModelRegistry {
     /// The context this registry belongs to (which owns it, so it never outlives it).
     unowned let context: ModelContext
 
+    // The lists skip Swift's run-time exclusivity checks (two per model for each change, insert or delete): the
+    // registry is used on its context's thread, one statement at a time, and no access re-enters another.
+
     /// Registered models (saved, in the store) by model type.
-    private var maps: [ObjectIdentifier: IdentityMap] = [:]
+    @exclusivity(unchecked) private var maps: [ObjectIdentifier: IdentityMap] = [:]
     /// Models inserted since the last save, in order (some may have been deleted or rolled back since).
-    private(set) var inserted: [any PersistentModel] = []
+    @exclusivity(unchecked) private(set) var inserted: [any PersistentModel] = []
     /// Registered models with changed properties (may include models deleted since).
-    private(set) var changed: [any PersistentModel] = []
+    @exclusivity(unchecked) private(set) var changed: [any PersistentModel] = []
     /// Registered models deleted since the last save.
-    private(set) var deleted: [any PersistentModel] = []
+    @exclusivity(unchecked) private(set) var deleted: [any PersistentModel] = []
     /// Keys of registered models whose values are not loaded yet, by model type.
     var hollow: [ObjectIdentifier: [Int64]] = [:]
 
@@ -131,9 +134,9 @@ final class ModelRegistry {
         model._$persistentState.status = .unmanaged
     }
 
-    /// A registered model is deleted: the next save removes it.
-    func markDeleted(_ model: any PersistentModel) {
-        model._$persistentState.status = .deleted
+    /// A registered model, whose state is `state`, is deleted: the next save removes it.
+    func markDeleted(_ model: any PersistentModel, state: _PersistentState) {
+        state.status = .deleted
         deleted.append(model)
     }
 
@@ -143,10 +146,10 @@ final class ModelRegistry {
         deleted.removeAll { $0 === model }
     }
 
-    /// Property `property` of a registered model changed for the first time since the last save. Returns whether
-    /// it is the model's first changed property (the model joined the changed models).
-    func noteChanged(_ model: any PersistentModel, property: Int) -> Bool {
-        let state = model._$persistentState
+    /// Property `property` of a registered model, whose state is `state`, changed for the first time since the last
+    /// save. Returns whether it is the model's first changed property (the model joined the changed models).
+    @inline(__always)
+    func noteChanged(_ model: any PersistentModel, state: _PersistentState, property: Int) -> Bool {
         state.changes.insert(property)
         guard !state.isInChangedList else { return false }
         state.isInChangedList = true
@@ -169,8 +172,10 @@ final class ModelRegistry {
     /// other unloaded relationships read as empty from now on (see `_$fault`).
     func detach(_ model: any PersistentModel) {
         let state = model._$persistentState
-        for property in state.linkedProperties {
-            if let target = model._$resolveLink(property) { model.setBuilt(property, target) }
+        if state.hasLinks {
+            for property in state.linkedProperties {
+                if let target = model._$resolveLink(property) { model.setBuilt(property, target) }
+            }
         }
         if let map = state.identityMap {
             map.forget(state)
@@ -178,7 +183,7 @@ final class ModelRegistry {
         }
         state.status = .detached
         state.context = nil
-        state.changes.removeAll()
+        if !state.changes.isEmpty { state.changes.removeAll() }
     }
 
     /// Detaches the registered model of the row `key`, if there is one.

@@ -15,16 +15,22 @@ struct SaveOperation {
     /// Stored rows to delete that no registered model stands for (`ModelContext.deletedRows`).
     let deletedRows: [String: Set<Int64>]
 
-    /// Keys given to inserted models, by object.
-    private(set) var insertedKeys: [ObjectIdentifier: Int64] = [:]
+    /// Keys given to inserted models, by position in `inserts` (`nil` for models of stores not written yet).
+    private(set) var insertedKeys: [Int64?] = []
     /// Keys deleted, by entity name, including cascades.
     private(set) var deletedKeys: [String: Set<Int64>] = [:]
+    /// The same keys, by entity name, in the order they were deleted (the deleted models' order, then cascades').
+    private(set) var deletedOrder: [String: [Int64]] = [:]
     /// Positions of members in loaded to-many arrays, computed once per array.
     private let positions = MemberPositions()
-    /// Inserted models merged into another by a unique constraint: the duplicate and the model it merged into.
-    private(set) var merged: [(duplicate: any PersistentModel, survivor: any PersistentModel)] = []
-    /// Inserted models whose unique values matched a stored row: they become that row.
-    private(set) var upserts: [ObjectIdentifier: Int64] = [:]
+    /// Positions of inserted models in `inserts`, for relationships that refer to them.
+    private let insertPositions = InsertPositions()
+    /// Inserted models merged into another by a unique constraint: the duplicate's and the survivor's positions in
+    /// `inserts`.
+    private(set) var merged: [(duplicate: Int, survivor: Int)] = []
+    /// Whether each inserted model (by position in `inserts`) matched a stored row by its unique values and becomes
+    /// that row; empty when none did.
+    private(set) var upserts: [Bool] = []
     /// What the save writes to the store being written, for its history transaction.
     private(set) var history: HistoryCollector?
     /// The number of the history transaction the save recorded in each store, by store identifier.
@@ -80,29 +86,38 @@ struct SaveOperation {
         history = store.recordsHistory ? HistoryCollector(author: context.author) : nil
         defer { history = nil }
         try allocateKeys(transaction, store: store)
-        // Changed rows: models changed in the same properties share one list of attributes to write.
+        // Changed rows: models changed in the same properties share one list of attributes to write. Models come
+        // grouped by type and mostly changed alike, so the list is made again only when either changes (plain
+        // variables rather than an optional tuple, which would retain and release its parts for every model).
         var updated = RowBatches()
-        var lastChanges: (mask: PropertyMask, binding: EntityBinding, attributes: [Int])?
+        var lastBinding: EntityBinding?
+        var lastChanges = PropertyMask()
+        var attributes: [Int] = []
+        var hasRelationships = false
+        var hasToMany = false
         for model in updates {
             let state = model._$persistentState
             guard let binding = state.binding, binding.store === store else { continue }
             let changes = state.changes
-            let attributes: [Int]
-            if let last = lastChanges, last.binding === binding, last.mask == changes {
-                attributes = last.attributes
-            } else {
+            if binding !== lastBinding || changes != lastChanges {
                 attributes = binding.attributeIndexes.filter(changes.contains)
-                lastChanges = (changes, binding, attributes)
+                lastBinding = binding
+                lastChanges = changes
+                hasRelationships = !binding.entity.orderedRelationships.isEmpty
+                hasToMany = hasToMany || binding.entity.orderedRelationships.contains { !$0.isToOneRelationship }
             }
-            let references = try references(of: model, entity: binding.entity, only: changes)
+            let references =
+                hasRelationships ? try references(of: model, entity: binding.entity, only: changes) : []
             guard !attributes.isEmpty || !references.isEmpty else { continue }
             updated.append(
                 RowWrite(model: model, key: state.key, attributes: attributes, references: references),
                 to: binding.entity)
         }
-        for model in updates {
-            guard let binding = model._$persistentState.binding, binding.store === store else { continue }
-            try writeMembers(of: model, entity: binding.entity, isNew: false, into: &updated, transaction)
+        if hasToMany {
+            for model in updates {
+                guard let binding = model._$persistentState.binding, binding.store === store else { continue }
+                try writeMembers(of: model, entity: binding.entity, isNew: false, into: &updated, transaction)
+            }
         }
         for (entity, rows) in updated.batches { try transaction.update(rows, entity: entity) }
         history?.updated(updates, store: store)
@@ -110,15 +125,18 @@ struct SaveOperation {
         try deleteWithRules(transaction, store: store)
 
         try resolveUniqueness(transaction, store: store)
-        let duplicates = Set(merged.map { ObjectIdentifier($0.duplicate) })
+        let duplicates = Set(merged.map(\.duplicate))
         var inserted = RowBatches()
         var upserted = RowBatches()
-        for (model, binding) in zip(inserts, insertBindings) where binding.store === store {
-            guard duplicates.isEmpty || !duplicates.contains(ObjectIdentifier(model)) else { continue }
-            let row = RowWrite(
-                model: model, key: try key(of: model), attributes: binding.attributeIndexes,
-                references: try references(of: model, entity: binding.entity, only: nil))
-            if !upserts.isEmpty, upserts[ObjectIdentifier(model)] != nil {
+        for (position, binding) in insertBindings.enumerated() where binding.store === store {
+            guard duplicates.isEmpty || !duplicates.contains(position) else { continue }
+            let model = inserts[position]
+            guard let key = insertedKeys[position] else { throw unsavedError(model) }
+            let references =
+                binding.entity.orderedRelationships.isEmpty
+                ? [] : try references(of: model, entity: binding.entity, only: nil)
+            let row = RowWrite(model: model, key: key, attributes: binding.attributeIndexes, references: references)
+            if !upserts.isEmpty, upserts[position] {
                 upserted.append(row, to: binding.entity)
                 history?.upserted(row, entity: binding.entity)
             } else {
@@ -138,18 +156,24 @@ struct SaveOperation {
     }
 
     private mutating func allocateKeys(_ transaction: any RowStoreTransaction, store: any RowStore) throws {
-        var groups: [(entity: Schema.Entity, models: [any PersistentModel])] = []
-        for (model, binding) in zip(inserts, insertBindings) where binding.store === store {
-            if let index = groups.firstIndex(where: { $0.entity === binding.entity }) {
-                groups[index].models.append(model)
-            } else {
-                groups.append((binding.entity, [model]))
+        // The positions of the store's new models in `inserts`, by entity.
+        var groups: [(entity: Schema.Entity, positions: [Int])] = []
+        var last = -1
+        for (position, binding) in insertBindings.enumerated() where binding.store === store {
+            if last < 0 || groups[last].entity !== binding.entity {
+                if let index = groups.firstIndex(where: { $0.entity === binding.entity }) {
+                    last = index
+                } else {
+                    last = groups.count
+                    groups.append((binding.entity, []))
+                }
             }
+            groups[last].positions.append(position)
         }
-        insertedKeys.reserveCapacity(inserts.count)
-        for (entity, models) in groups {
-            let first = try transaction.allocateKeys(count: models.count, entity: entity)
-            for (offset, model) in models.enumerated() { insertedKeys[ObjectIdentifier(model)] = first + Int64(offset) }
+        if insertedKeys.isEmpty { insertedKeys = Array(repeating: nil, count: inserts.count) }
+        for (entity, positions) in groups {
+            let first = try transaction.allocateKeys(count: positions.count, entity: entity)
+            for (offset, position) in positions.enumerated() { insertedKeys[position] = first + Int64(offset) }
         }
     }
 
@@ -157,9 +181,14 @@ struct SaveOperation {
     /// survivor whose values match a stored row takes that row's key, so its save updates the row. The duplicates'
     /// keys become the survivor's, so references to them lead to the surviving row.
     private mutating func resolveUniqueness(_ transaction: any RowStoreTransaction, store: any RowStore) throws {
-        var survivors: [String: [[StoreValue]: any PersistentModel]] = [:]
-        var survivorOf: [ObjectIdentifier: any PersistentModel] = [:]
-        for (model, binding) in zip(inserts, insertBindings) where binding.store === store {
+        guard insertBindings.contains(where: { $0.store === store && !$0.uniquenessConstraints.isEmpty }) else {
+            return
+        }
+        // Models by position in `inserts`.
+        var survivors: [String: [[StoreValue]: Int]] = [:]
+        var survivorOf: [Int: Int] = [:]
+        for (position, binding) in insertBindings.enumerated() where binding.store === store {
+            let model = inserts[position]
             let entity = binding.entity
             // A constraint a superentity declares spans every model of it, whatever its class.
             for (constraint, scope) in binding.uniquenessConstraints {
@@ -167,26 +196,27 @@ struct SaveOperation {
                     continue
                 }
                 let bucket = "\(scope.name)#\(constraint.joined(separator: ","))"
-                if let earlier = survivors[bucket]?[values], earlier !== model {
-                    survivorOf[ObjectIdentifier(earlier)] = model
+                if let earlier = survivors[bucket]?[values], earlier != position {
+                    survivorOf[earlier] = position
                 }
-                survivors[bucket, default: [:]][values] = model
+                survivors[bucket, default: [:]][values] = position
             }
         }
-        func survivor(of model: any PersistentModel) -> any PersistentModel {
-            var current = model
-            while let next = survivorOf[ObjectIdentifier(current)], next !== current { current = next }
+        func survivor(of position: Int) -> Int {
+            var current = position
+            while let next = survivorOf[current], next != current { current = next }
             return current
         }
         // The survivors' values on each constraint, and one lookup per constraint (and scope) for all of them.
-        var candidates: [(model: any PersistentModel, binding: EntityBinding, values: [[StoreValue]?])] = []
+        var candidates: [(position: Int, binding: EntityBinding, values: [[StoreValue]?])] = []
         let lookups = UniqueLookups()
         // Models without constraints neither merge nor upsert.
-        for (model, binding) in zip(inserts, insertBindings)
+        for (position, binding) in insertBindings.enumerated()
         where binding.store === store && !binding.uniquenessConstraints.isEmpty {
-            let last = survivor(of: model)
-            if last !== model {
-                merged.append((model, last))
+            let model = inserts[position]
+            let last = survivor(of: position)
+            if last != position {
+                merged.append((position, last))
                 continue
             }
             let values = try binding.uniquenessConstraints.map { constraint, scope in
@@ -196,7 +226,7 @@ struct SaveOperation {
                 }
                 return values
             }
-            candidates.append((model, binding, values))
+            candidates.append((position, binding, values))
         }
         try lookups.run(transaction)
         // A match through a superentity's constraint must be a row of the model's own entity: those rows are looked
@@ -211,7 +241,7 @@ struct SaveOperation {
             }
         }
         try ownLookups.run(transaction)
-        for (model, binding, values) in candidates {
+        for (position, binding, values) in candidates {
             var existing: Int64?
             for ((constraint, scope), values) in zip(binding.uniquenessConstraints, values) {
                 let properties = indexes(of: constraint, in: binding.entity)
@@ -237,13 +267,12 @@ struct SaveOperation {
                 existing = key
             }
             if let existing {
-                upserts[ObjectIdentifier(model)] = existing
-                insertedKeys[ObjectIdentifier(model)] = existing
+                if upserts.isEmpty { upserts = Array(repeating: false, count: inserts.count) }
+                upserts[position] = true
+                insertedKeys[position] = existing
             }
         }
-        for (duplicate, survivor) in merged {
-            insertedKeys[ObjectIdentifier(duplicate)] = insertedKeys[ObjectIdentifier(survivor)]
-        }
+        for (duplicate, survivor) in merged { insertedKeys[duplicate] = insertedKeys[survivor] }
     }
 
     /// The stored form of a model's values for a unique constraint, or `nil` when one is missing.
@@ -269,12 +298,22 @@ struct SaveOperation {
 
     /// The store key of a model this save can refer to.
     private func key(of model: any PersistentModel) throws -> Int64 {
-        if let key = insertedKeys[ObjectIdentifier(model)] { return key }
         let state = model._$persistentState
+        if state.status == .inserted, let key = insertedKey(of: model) { return key }
         if (state.status == .registered || state.status == .deleted) && state.context === context {
             return state.key
         }
-        throw SwiftDataError.missingModelContext.with(
+        throw unsavedError(model)
+    }
+
+    /// The key this save gave a new model, if it is one and its store's keys are allocated.
+    private func insertedKey(of model: any PersistentModel) -> Int64? {
+        guard let position = insertPositions.position(of: model, in: inserts) else { return nil }
+        return insertedKeys.isEmpty ? nil : insertedKeys[position]
+    }
+
+    private func unsavedError(_ model: any PersistentModel) -> SwiftDataError {
+        SwiftDataError.missingModelContext.with(
             reason: "a relationship refers to a \(type(of: model)) that is not saved in this context",
             model: String(describing: type(of: model)),
             suggestion: "Insert the related model into the same context before saving")
@@ -319,7 +358,8 @@ struct SaveOperation {
                 guard let inverse = relationship.inverse,
                     let destination = context.container.binding(forEntityName: relationship.destination)
                 else { continue }
-                for (index, member) in members.enumerated() where insertedKeys[ObjectIdentifier(member)] == nil {
+                for (index, member) in members.enumerated()
+                where member._$persistentState.status != .inserted || insertedKey(of: member) == nil {
                     rows.append(
                         RowWrite(
                             model: nil, key: try key(of: member), attributes: [],
@@ -342,15 +382,29 @@ struct SaveOperation {
             known.reserveCapacity(known.count + keys.count)
             let new = keys.filter { known.insert($0).inserted }
             deletedKeys[entity.name] = known
-            if !new.isEmpty { pending.append((entity, new)) }
+            guard !new.isEmpty else { return }
+            deletedOrder[entity.name, default: []].append(contentsOf: new)
+            pending.append((entity, new))
         }
-        var direct = RowBatches()
+        // The deleted models' keys by entity, in the order the models were deleted (mostly one entity at a time).
+        var entities: [Schema.Entity] = []
+        var direct: [[Int64]] = []
+        var last = -1
         for model in deletes {
             let state = model._$persistentState
             guard let binding = state.binding, binding.store === store else { continue }
-            direct.append(RowWrite(model: nil, key: state.key, attributes: [], references: []), to: binding.entity)
+            if last < 0 || entities[last] !== binding.entity {
+                if let index = entities.firstIndex(where: { $0 === binding.entity }) {
+                    last = index
+                } else {
+                    last = entities.count
+                    entities.append(binding.entity)
+                    direct.append([])
+                }
+            }
+            direct[last].append(state.key)
         }
-        for (entity, rows) in direct.batches { add(rows.map(\.key), of: entity) }
+        for (entity, keys) in zip(entities, direct) { add(keys, of: entity) }
         for (entityName, keys) in deletedRows {
             guard let binding = context.container.binding(forEntityName: entityName), binding.store === store else {
                 continue
@@ -373,7 +427,7 @@ struct SaveOperation {
             }
         }
         for entity in deletedEntities {
-            let keys = Array(deletedKeys[entity.name] ?? [])
+            let keys = deletedOrder[entity.name] ?? []
             for relationship in entity.relationshipsOfSelfAndDescendants where relationship.deleteRule == .deny {
                 let remaining = try transaction.related(relationship, owners: keys).filter {
                     !(deletedKeys[relationship.destination]?.contains($0.member) ?? false)
@@ -382,7 +436,7 @@ struct SaveOperation {
             }
         }
         for entity in deletedEntities {
-            let keys = Array(deletedKeys[entity.name] ?? [])
+            let keys = deletedOrder[entity.name] ?? []
             try clearReferences(to: entity, keys: keys, transaction)
             try history?.deleting(keys, of: entity, in: transaction)
             try transaction.delete(keys: keys, entity: entity)
@@ -412,7 +466,7 @@ struct SaveOperation {
     /// New rows that refer to rows the save deleted: a `.deny` rule of the deleted model refuses the save, other
     /// references are cleared as the delete rules clear them.
     private func checkInsertsAgainstDeletes(_ transaction: any RowStoreTransaction, store: any RowStore) throws {
-        guard !deletedKeys.isEmpty, !insertedKeys.isEmpty else { return }
+        guard !deletedKeys.isEmpty, insertedKeys.contains(where: { $0 != nil }) else { return }
         let insertedEntities = Set(zip(inserts, insertBindings).filter { $1.store === store }.map(\.1.entity.name))
         for (entityName, keys) in deletedKeys {
             guard let entity = context.container.binding(forEntityName: entityName)?.entity else { continue }
@@ -509,7 +563,7 @@ struct RowBatches {
 
     var batches: [(entity: Schema.Entity, rows: [RowWrite])] { Array(zip(entities, rows)) }
 
-    mutating func append(_ row: RowWrite, to entity: Schema.Entity) {
+    mutating func append(_ row: consuming RowWrite, to entity: Schema.Entity) {
         if last < 0 || entities[last] !== entity {
             if let index = positions[ObjectIdentifier(entity)] {
                 last = index
@@ -521,6 +575,23 @@ struct RowBatches {
             }
         }
         rows[last].append(row)
+    }
+}
+
+/// The position of each new model of a save in its list of inserted models, found when a relationship first refers
+/// to one (a save whose new models relate to none never makes it).
+final class InsertPositions {
+    private var positions: [ObjectIdentifier: Int]?
+
+    /// The position of `model` in `inserts`, or `nil` when it is not there.
+    func position(of model: any PersistentModel, in inserts: [any PersistentModel]) -> Int? {
+        if positions == nil {
+            var positions: [ObjectIdentifier: Int] = [:]
+            positions.reserveCapacity(inserts.count)
+            for (position, model) in inserts.enumerated() { positions[ObjectIdentifier(model)] = position }
+            self.positions = positions
+        }
+        return positions?[ObjectIdentifier(model)]
     }
 }
 

@@ -243,7 +243,7 @@ extension PersistentModel {
 
     @usableFromInline
     func _$recordChange(_ property: Int, _ state: _PersistentState) {
-        state.context?.modelDidChange(self, property: property)
+        state.context?.modelDidChange(self, state: state, property: property)
     }
 }
 
