@@ -83,7 +83,8 @@ extension ModelContext {
             }
         }
         for (duplicate, _) in operation.merged { registry.detach(inserts[duplicate]) }
-        updatedIdentifiers += updates.map(\.persistentModelID)
+        updatedIdentifiers.reserveCapacity(updatedIdentifiers.count + updates.count)
+        for model in updates { updatedIdentifiers.append(model.persistentModelID) }
         registry.markUnchanged(updates)
         var deletedIdentifiers: [PersistentIdentifier] = []
         if !operation.deletedKeys.isEmpty { holdLinkedTargets(withHierarchies(operation.deletedKeys)) }

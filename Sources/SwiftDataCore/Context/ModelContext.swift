@@ -25,17 +25,21 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
     /// container's `mainContext`. An autosaving context saves shortly after a change: on the main queue when the
     /// change is made on the main thread (and when the program exits), on a model actor's queue for its context,
     /// and otherwise at the context's next fetch.
-    public var autosaveEnabled: Bool {
+    @exclusivity(unchecked) public var autosaveEnabled: Bool {
         didSet { if autosaveEnabled && hasChanges { scheduleAutosave() } }
     }
 
     /// The models the context manages, and their pending inserts, changes and deletes.
-    private(set) lazy var registry = ModelRegistry(context: self)
+    ///
+    /// The context's flags and its registry skip Swift's run-time exclusivity checks, which every insert, delete and
+    /// change of a model paid: a context is used on one thread, one statement at a time.
+    /// (Set once, by the initializer: the registry refers back to the context.)
+    @exclusivity(unchecked) private(set) var registry: ModelRegistry!
     /// Stored rows the next save deletes that no registered model stands for, by entity name: what
     /// `delete(model:where:)` found in the store, and what their cascade rules reach.
     var deletedRows: [String: Set<Int64>] = [:]
     let isMainContext: Bool
-    var autosaveScheduled = false
+    @exclusivity(unchecked) var autosaveScheduled = false
     /// Whether an autosave waits for the context's next fetch (a context with no queue of its own to save on).
     var autosaveWaitsForFetch = false
     /// Saves of other contexts and changes by other processes, waiting to be applied.
@@ -50,7 +54,7 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
         }
     }
     /// Whether changes are recorded for undo; read by the setters of every model.
-    @usableFromInline final var recordsUndo = false
+    @exclusivity(unchecked) @usableFromInline final var recordsUndo = false
     /// The part of the context that records its changes for undo, and owns its undo manager.
     private(set) lazy var undo = UndoRecorder(context: self)
     /// The binding `cachedBinding(for:)` found last.
@@ -65,6 +69,7 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
         self.container = container
         self.isMainContext = isMainContext
         self.autosaveEnabled = isMainContext
+        registry = ModelRegistry(context: self)
         if isMainContext { AutosaveRegistry.register(self) }
         subscribeToChanges()
         if isMainContext { runChanges { work in DispatchQueue.main.async(execute: work) } }

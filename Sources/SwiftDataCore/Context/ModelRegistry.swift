@@ -7,8 +7,9 @@
 /// its context alive, so a model with unsaved changes and its context refer to each other: `resetPending()`, which
 /// every save and rollback ends with, breaks that cycle.
 final class ModelRegistry {
-    /// The context this registry belongs to (which owns it, so it never outlives it).
-    unowned let context: ModelContext
+    /// The context this registry belongs to. `unowned(unsafe)` because the context owns the registry, so the registry
+    /// never outlives it (checked `unowned` cost a reference count update at each insert).
+    unowned(unsafe) let context: ModelContext
 
     // The lists skip Swift's run-time exclusivity checks (two per model for each change, insert or delete): the
     // registry is used on its context's thread, one statement at a time, and no access re-enters another.
@@ -216,15 +217,27 @@ final class ModelRegistry {
     // MARK: Pending changes
 
     /// Models inserted and not yet saved.
-    var pendingInserts: [any PersistentModel] { inserted.filter { $0._$persistentState.status == .inserted } }
+    var pendingInserts: [any PersistentModel] { Self.pending(inserted) { $0.status == .inserted } }
 
     /// Registered models with unsaved changes.
     var pendingChanges: [any PersistentModel] {
-        changed.filter { $0._$persistentState.status == .registered && !$0._$persistentState.changes.isEmpty }
+        Self.pending(changed) { $0.status == .registered && !$0.changes.isEmpty }
     }
 
     /// Registered models that the next save deletes.
-    var pendingDeletes: [any PersistentModel] { deleted.filter { $0._$persistentState.status == .deleted } }
+    var pendingDeletes: [any PersistentModel] { Self.pending(deleted) { $0.status == .deleted } }
+
+    /// The models of a list whose state is still pending: the list itself when all are, which is the common case
+    /// (and shares its storage), else a copy of those that are.
+    private static func pending(
+        _ models: [any PersistentModel], _ isPending: (_PersistentState) -> Bool
+    ) -> [any PersistentModel] {
+        guard let first = models.firstIndex(where: { !isPending($0._$persistentState) }) else { return models }
+        var kept = Array(models[..<first])
+        kept.reserveCapacity(models.count - 1)
+        for model in models[(first + 1)...] where isPending(model._$persistentState) { kept.append(model) }
+        return kept
+    }
 
     /// Whether there is any unsaved insert, change or delete of a model.
     var hasPendingChanges: Bool {
