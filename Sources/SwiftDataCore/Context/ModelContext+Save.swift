@@ -189,6 +189,8 @@ extension ModelContext {
         inserts: [EntityBinding], updates: [any PersistentModel], deletes: [any PersistentModel],
         deletedRows: [String: Set<Int64>]
     ) -> [any RowStore] {
+        // A container of one store (the common case) needs no look at the models: every binding is that store's.
+        if container.stores.count == 1 { return container.stores }
         var stores: [any RowStore] = []
         // Models come grouped by type, mostly: a binding like the last one's adds nothing.
         var last: EntityBinding?
