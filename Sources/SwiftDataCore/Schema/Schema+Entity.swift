@@ -45,6 +45,11 @@ extension Schema {
         /// Every persisted property by its index (its place in `schemaMetadata`): the inherited ones, then the
         /// entity's own.
         package private(set) var indexedProperties: [any SchemaProperty] = []
+        /// `indexedProperties` as relationships and as attributes, position by position (`nil` where it is the
+        /// other kind): looking a property's kind up by index is then a read rather than a dynamic cast, which a
+        /// fetch does for every property it reads.
+        private var relationshipsByPosition: [Relationship?] = []
+        private var attributesByPosition: [Attribute?] = []
         /// Persisted attributes in index order, inherited ones included.
         package var orderedAttributes: [Attribute] = []
         /// Relationships in index order, inherited ones included.
@@ -112,6 +117,8 @@ extension Schema {
             }
             inheritedProperties = parent.indexedProperties
             indexedProperties = parent.indexedProperties + storedProperties
+            relationshipsByPosition = indexedProperties.map { $0 as? Relationship }
+            attributesByPosition = indexedProperties.map { $0 as? Attribute }
             orderedAttributes = parent.orderedAttributes + storedProperties.compactMap { $0 as? Attribute }
             orderedRelationships = parent.orderedRelationships + storedProperties.compactMap { $0 as? Relationship }
         }
@@ -174,6 +181,8 @@ extension Schema {
             }
             storedProperties.append(property)
             indexedProperties.append(property)
+            relationshipsByPosition.append(property as? Relationship)
+            attributesByPosition.append(property as? Attribute)
             if let attribute = property as? Attribute { orderedAttributes.append(attribute) }
             if let relationship = property as? Relationship { orderedRelationships.append(relationship) }
         }
@@ -193,15 +202,15 @@ extension Schema {
 
         /// The relationship at a persisted property index, if that property is one.
         package func relationship(at index: Int) -> Relationship? {
-            guard indexedProperties.indices.contains(index),
-                let relationship = indexedProperties[index] as? Relationship, relationship.index == index
+            guard relationshipsByPosition.indices.contains(index), let relationship = relationshipsByPosition[index],
+                relationship.index == index
             else { return orderedRelationships.first { $0.index == index } }
             return relationship
         }
 
         /// The attribute at a persisted property index, if that property is one.
         package func attribute(at index: Int) -> Attribute? {
-            guard indexedProperties.indices.contains(index), let attribute = indexedProperties[index] as? Attribute,
+            guard attributesByPosition.indices.contains(index), let attribute = attributesByPosition[index],
                 attribute.index == index
             else { return orderedAttributes.first { $0.index == index } }
             return attribute

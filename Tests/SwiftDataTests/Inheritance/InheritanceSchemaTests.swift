@@ -51,6 +51,27 @@ struct InheritanceSchemaTests {
         #expect(documentary.attribute(at: 6)?.name == "subject")
     }
 
+    /// `relationship(at:)` and `attribute(at:)` (which every fetch asks of each property it reads) find the property
+    /// of that index, whether the entity was read from its class, inherits, or was decoded, and nothing past the end.
+    @Test func propertiesAreFoundByIndexAtEveryLevel() throws {
+        let schema = Schema(mediaModels)
+        let decoded = try JSONDecoder().decode(Schema.self, from: try JSONEncoder().encode(schema))
+        for entity in schema.entities + decoded.entities {
+            let count = entity.indexedProperties.count
+            #expect(count > 0)
+            for index in -1...count {
+                let relationship = entity.orderedRelationships.first { $0.index == index }
+                let attribute = entity.orderedAttributes.first { $0.index == index }
+                #expect(entity.relationship(at: index) === relationship, "\(entity.name) #\(index)")
+                #expect(entity.attribute(at: index) === attribute, "\(entity.name) #\(index)")
+                #expect((relationship == nil) != (attribute == nil) || !(0..<count).contains(index))
+            }
+        }
+        let documentary = try #require(decoded.entitiesByName["Documentary"])
+        #expect(documentary.relationship(at: 3)?.name == "shelf" && documentary.attribute(at: 3) == nil)
+        #expect(documentary.attribute(at: 0)?.name == "title" && documentary.relationship(at: 0) == nil)
+    }
+
     @Test func aSubclassBringsItsSuperclasses() throws {
         let schema = Schema([Documentary.self])
         #expect(Set(schema.entities.map(\.name)).isSuperset(of: ["Documentary", "Movie", "Media"]))
