@@ -9,6 +9,10 @@ final class SQLiteDatabase {
     let path: String
     let readOnly: Bool
     private var statements: [String: SQLiteStatement] = [:]
+    /// The statement `statement(_:)` found or made last, with its SQL: a query a connection runs again and again (a
+    /// repeated fetch, the store's data version check) is found by comparing its SQL, which for the same string is
+    /// one comparison, rather than by hashing it.
+    private var last: (sql: String, statement: SQLiteStatement)?
     /// Called with the SQL of every statement about to run (for tests and diagnostics).
     var observer: ((String) -> Void)?
 
@@ -50,6 +54,7 @@ final class SQLiteDatabase {
     }
 
     deinit {
+        last = nil
         statements.removeAll()
         sqlite3_close_v2(handle)
     }
@@ -58,8 +63,9 @@ final class SQLiteDatabase {
     /// while reading another's rows), the caller gets a statement of its own, so the outer loop is not restarted.
     func statement(_ sql: String) throws -> SQLiteStatement {
         observer?(sql)
-        if let statement = statements[sql] {
+        if let statement = last.flatMap({ $0.sql == sql ? $0.statement : nil }) ?? statements[sql] {
             guard sqlite3_stmt_busy(statement.handle) == 0 else { return try SQLiteStatement(database: self, sql: sql) }
+            last = (sql, statement)
             statement.reset()
             return statement
         }
@@ -67,6 +73,7 @@ final class SQLiteDatabase {
         let statement = try SQLiteStatement(database: self, sql: sql)
         if statements.count >= 256 { statements.removeAll() }
         statements[sql] = statement
+        last = (sql, statement)
         return statement
     }
 
