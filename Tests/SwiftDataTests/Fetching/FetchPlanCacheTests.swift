@@ -241,6 +241,35 @@ import Testing
         #expect(plan(#Predicate { $0.a < one }) !== plan(#Predicate { $0.a > one }), "another operator")
     }
 
+    @Test func sortsShareAPlanOnlyWithTheSameKeyPathOrderAndComparator() throws {
+        let (context, store) = try savedItems()
+        let entity = try context.binding(for: PlanItem.self).entity
+        func plan(_ sort: SortDescriptor<PlanItem>...) -> AnyObject? {
+            var request = FetchRequest<PlanItem>(entity: entity, properties: [])
+            request.sortBy = sort
+            return store.prepare(request).prepared
+        }
+        let byA = plan(SortDescriptor(\.a))
+        #expect(byA != nil && byA === plan(SortDescriptor(\.a)), "a new descriptor of the same sort")
+        #expect(byA !== plan(SortDescriptor(\.a, order: .reverse)))
+        #expect(byA !== plan(SortDescriptor(\.b)))
+        #expect(byA !== plan(SortDescriptor(\.a), SortDescriptor(\.b)))
+        #expect(plan(SortDescriptor(\.a), SortDescriptor(\.b)) !== plan(SortDescriptor(\.b), SortDescriptor(\.a)))
+        // A `String` (or `String?`) sorted through a string comparator is another sort than through `Comparable`.
+        let lexical = String.StandardComparator.lexical
+        let byName = plan(SortDescriptor(\.name))
+        #expect(byName === plan(SortDescriptor(\.name)))
+        #expect(byName !== plan(SortDescriptor(\.name, comparator: lexical)))
+        #expect(plan(SortDescriptor(\.name, comparator: lexical)) === plan(SortDescriptor(\.name, comparator: lexical)))
+        #expect(plan(SortDescriptor(\.note)) !== plan(SortDescriptor(\.note, comparator: lexical)))
+        #expect(plan(SortDescriptor(\.note, comparator: lexical)) !== plan(SortDescriptor(\.name, comparator: lexical)))
+        // Each returns its own order.
+        let descending = try names(
+            context, FetchDescriptor(sortBy: [SortDescriptor(\.name, comparator: lexical, order: .reverse)]))
+        #expect(descending == (0..<10).reversed().map { "a\($0)" })
+        #expect(try names(context, FetchDescriptor(sortBy: [SortDescriptor(\.name)])) == (0..<10).map { "a\($0)" })
+    }
+
     @Test func aMigratedStoreDoesNotReuseTheOldStoresPlans() throws {
         let directory = TemporaryDirectory()
         do {
