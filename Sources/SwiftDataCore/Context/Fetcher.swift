@@ -252,7 +252,8 @@ struct Fetcher {
         let targets = destinations.map { $0.map { RegisteredTargets($0.type, in: registry) } }
         let coded = binding.codedAttributes
         let isPartial = properties.count < binding.fetchedProperties.count
-        let fetched = Set(properties)
+        // Only a partial fetch asks which properties it read.
+        let fetched: Set<Int> = isPartial ? Set(properties) : []
         // Rows of models not registered yet, with plain attributes only, load in one tight loop.
         let isPlain = !hasReferences && coded.isEmpty && binding.lazyRelationships.isEmpty && !isPartial
         // Such rows of all of a class's properties, in order, load in one call of the model's generated code.
