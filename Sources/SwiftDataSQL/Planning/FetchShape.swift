@@ -25,8 +25,6 @@ package struct FetchShape: Hashable, @unchecked Sendable {
     private var isTranslation = false
     /// The hash of the fields above, computed once: a cache looks a shape up and may then insert it.
     private var hash = 0
-    /// The hash of the fields that decide the translation (see `translation`).
-    private var translationHash = 0
 
     package init?<T: PersistentModel>(_ request: FetchRequest<T>) {
         if let predicate = request.predicate {
@@ -37,6 +35,7 @@ package struct FetchShape: Hashable, @unchecked Sendable {
         }
         model = ObjectIdentifier(T.self)
         var sort: [SortShape] = []
+        sort.reserveCapacity(request.sortBy.count)
         for descriptor in request.sortBy { sort.append(SortShape(descriptor)) }
         self.sort = sort
         properties = request.properties
@@ -50,14 +49,9 @@ package struct FetchShape: Hashable, @unchecked Sendable {
             subentities.append(SubentityShape(entity: ObjectIdentifier(level.entity), properties: level.properties))
         }
         subentityProperties = subentities
-        var translation = Hasher()
-        translation.combine(model)
-        translation.combine(entity)
-        translation.combine(predicate)
-        translation.combine(sort)
-        translationHash = translation.finalize()
+        // One hasher for the whole shape; the translation's hash is computed when it is asked for, on a miss.
         var hasher = Hasher()
-        hasher.combine(translationHash)
+        combineTranslation(into: &hasher)
         hasher.combine(properties)
         hasher.combine(hasLimit)
         hasher.combine(hasOffset)
@@ -65,6 +59,14 @@ package struct FetchShape: Hashable, @unchecked Sendable {
         hasher.combine(includesSubentities)
         hasher.combine(subentityProperties)
         hash = hasher.finalize()
+    }
+
+    /// Adds the fields that decide the translation (see `translation`).
+    private func combineTranslation(into hasher: inout Hasher) {
+        hasher.combine(model)
+        hasher.combine(entity)
+        hasher.combine(predicate)
+        hasher.combine(sort)
     }
 
     package func hash(into hasher: inout Hasher) {
@@ -83,7 +85,9 @@ package struct FetchShape: Hashable, @unchecked Sendable {
         shape.includesSubentities = false
         shape.subentityProperties = []
         shape.isTranslation = true
-        shape.hash = translationHash
+        var hasher = Hasher()
+        combineTranslation(into: &hasher)
+        shape.hash = hasher.finalize()
         return shape
     }
 
@@ -100,9 +104,25 @@ package struct FetchShape: Hashable, @unchecked Sendable {
         let comparator: String.StandardComparator?
 
         init<T>(_ descriptor: SortDescriptor<T>) {
-            keyPath = descriptor.keyPath
+            let keyPath: AnyKeyPath? = descriptor.keyPath
+            self.keyPath = keyPath
             reverse = descriptor.order == .reverse
-            comparator = descriptor.stringComparator
+            // Only a sort of a `String` or `String?` has a string comparator; for others its getter, which copies
+            // the descriptor's comparison, is skipped.
+            if let keyPath {
+                let value = type(of: keyPath).valueType
+                comparator = value == String.self || value == String?.self ? descriptor.stringComparator : nil
+            } else {
+                comparator = descriptor.stringComparator
+            }
+        }
+
+        /// Hashes the key path's type rather than the key path, whose hash walks its components: equal key paths
+        /// have equal types, and `==` still tells key paths of one type apart.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(keyPath.map { ObjectIdentifier(type(of: $0)) })
+            hasher.combine(reverse)
+            hasher.combine(comparator != nil)
         }
     }
 }
