@@ -31,16 +31,23 @@ extension ModelContext {
             }
             plans.append(plan)
         }
-        var materializers: [String: (Int64, any _RowReader, Int32) throws -> T] = [:]
+        // Each class's materializer by entity name, in a list of a type that does not depend on T: a dictionary of
+        // `T`-returning functions, in this unspecialised code, hashed the name and looked up the function type's
+        // metadata for every row (about 1,100 instructions a model). A hierarchy has a few classes: a row finds its
+        // own by comparing names.
+        var materializers: [(name: String, materialize: RowMaterializer)] = []
         func nest(_ index: Int) throws {
             guard index < plans.count else {
+                let classes = materializers
+                let fallback = classes.firstIndex { $0.name == binding.entity.name }
                 return try body { key, reader, first in
                     // A row of an entity the container lacks loads as the fetched class.
                     let entityName = reader.isNull(first) ? binding.entity.name : try reader.string(first)
-                    guard let materialize = materializers[entityName] ?? materializers[binding.entity.name] else {
+                    guard let found = classes.firstIndex(where: { $0.name == entityName }) ?? fallback else {
                         throw SwiftDataError.corruptValue("\(binding.entity.name) has no class for row \(key)")
                     }
-                    return try materialize(key, reader, first + 1)
+                    // unsafeDowncast: each class of the plans is T or one of its subclasses.
+                    return unsafeDowncast(try classes[found].materialize(key, reader, first + 1), to: T.self)
                 }
             }
             let plan = plans[index]
@@ -54,12 +61,8 @@ extension ModelContext {
                 ) { materialize in
                     // The class's materializer serves the rows of the nested calls, which end before it does.
                     try withoutActuallyEscaping(materialize) { materialize in
-                        let name = plan.binding.entity.name
-                        // C is T or one of its subclasses: the plans are of the fetched entity and those below it.
-                        materializers[name] = { key, reader, first in
-                            unsafeDowncast(try materialize(key, reader, first), to: T.self)
-                        }
-                        defer { materializers[name] = nil }
+                        materializers.append((plan.binding.entity.name, { try materialize($0, $1, $2) }))
+                        defer { materializers.removeLast() }
                         try nest(index + 1)
                     }
                 }
@@ -160,6 +163,10 @@ extension ModelContext {
         return names
     }
 }
+
+/// Turns a row (its key, and its properties from a reader's column onward) into the context's model for it, of a class
+/// the caller knows.
+typealias RowMaterializer = (Int64, any _RowReader, Int32) throws -> AnyObject
 
 /// A to-one relationship of a model being loaded whose related model is found after the rows are read.
 struct PendingReference {

@@ -54,6 +54,28 @@ struct InheritanceStoreTests {
         #expect(try context.fetchCount(FetchDescriptor<Podcast>()) == 1)
     }
 
+    /// Each row of a hierarchy's table becomes a model of the class its entity column names, in the rows' order;
+    /// a row whose entity column names a class the container lacks (written by another program) loads as the
+    /// fetched class.
+    @Test(arguments: StoreKind.all) func eachRowLoadsAsTheClassItsEntityNames(store: StoreKind) throws {
+        let location = store.location()
+        let container = try filledStore(location)
+        let context = ModelContext(container)
+        let all = try context.fetch(FetchDescriptor<Media>(sortBy: [SortDescriptor(\.year)]))
+        #expect(all.map { String(describing: type(of: $0)) } == ["Media", "Movie", "Documentary", "Podcast"])
+        #expect(all.map(\.persistentModelID.entityName) == ["Media", "Movie", "Documentary", "Podcast"])
+
+        _ = try location.rows(
+            "UPDATE \"Media\" SET \"_entity\" = 'Vinyl' WHERE \"title\" = 'Radio'", container: container)
+        let other = ModelContext(container)
+        let again = try other.fetch(FetchDescriptor<Media>(sortBy: [SortDescriptor(\.year)]))
+        #expect(again.map { String(describing: type(of: $0)) } == ["Media", "Movie", "Documentary", "Podcast"])
+        #expect(again.map(\.title) == ["Radio", "Heat", "Planet", "Talk"])
+        let movies = try other.fetch(FetchDescriptor<Movie>(sortBy: [SortDescriptor(\.year)]))
+        #expect(movies.map { String(describing: type(of: $0)) } == ["Movie", "Documentary"])
+        #expect(movies.first === again[1] && movies.last === again[2])
+    }
+
     @Test(arguments: StoreKind.all) func oneRowIsOneObjectWhateverTypeFetchesIt(store: StoreKind) throws {
         let location = store.location()
         let container = try filledStore(location)
