@@ -192,7 +192,7 @@ struct Fetcher {
     func load<T: PersistentModel>(_ request: FetchRequest<T>, plan: FetchPlan? = nil, binding: EntityBinding) throws
         -> [T]
     {
-        var results: [T] = []
+        var results = ModelList()
         let plan = plan ?? binding.store.prepare(request)
         try withMaterializer(
             T.self, binding: binding, properties: request.properties,
@@ -202,7 +202,7 @@ struct Fetcher {
                 results.append(try materialize(key, reader, 1))
             }
         }
-        return results
+        return results.models(of: T.self)
     }
 
     /// Runs `body` with a function that turns a row (its key, and its properties from a reader's column onward)

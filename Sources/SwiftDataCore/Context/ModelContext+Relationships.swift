@@ -184,8 +184,8 @@ extension ModelContext {
         // The members in the order they come, and each owner's runs of consecutive members among them (a store
         // that sorts by owner gives each owner one run): kept in types that do not depend on D, since a dictionary of
         // `[D]` looked up its generic metadata twice per member in this unspecialized code (about 700 instructions a
-        // member, a sixth of loading one).
-        var loaded: [D] = []
+        // member, a sixth of loading one), and an append to `[D]` once (see `ModelList`).
+        var loaded = ModelList()
         var runs: [Int64: [Range<Int>]] = [:]
         var run: (owner: Int64, start: Int)?
         // Members whose foreign key holds the owner refer to it by a link: the owner holds them.
@@ -212,7 +212,7 @@ extension ModelContext {
         if let current = run { runs[current.owner, default: []].append(current.start..<loaded.count) }
         for owner in owners {
             var list: [D] = []
-            for range in runs[owner._$persistentState.key] ?? [] { list += loaded[range] }
+            for range in runs[owner._$persistentState.key] ?? [] { list += loaded.models(of: D.self, in: range) }
             if let inverse = relationship.inverse { overlayPendingChanges(on: &list, owner: owner, inverse: inverse) }
             if relationship.isToOneRelationship {
                 owner.setBuilt(relationship.index, list.first)

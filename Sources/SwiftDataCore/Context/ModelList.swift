@@ -1,0 +1,38 @@
+/// The models a fetch loop makes, gathered one by one and handed over as one `[T]`.
+///
+/// The loops that turn rows into models are generic code the compiler does not specialise, and there each append
+/// to an array of a generic type (`[T]`, or any generic wrapper of it) looked up that type's metadata (a hash table
+/// search, about 330 instructions a model). References of any class are kept alike, so the list gathers them as
+/// `AnyObject`, whose array code is specialised, and hands its storage over as the `[T]` at the end.
+struct ModelList {
+    private var objects: [AnyObject] = []
+
+    /// The number of models gathered so far.
+    var count: Int { objects.count }
+
+    mutating func append(_ model: AnyObject) { objects.append(model) }
+
+    /// The models gathered, in order, in the list's own storage; every one must be a `T`.
+    func models<T: AnyObject>(of type: T.Type) -> [T] {
+        assert(objects.allSatisfy { $0 is T }, "a ModelList gathered a model that is not a \(T.self)")
+        // unsafeBitCast: an array of class references keeps one strong reference per element and releases them
+        // alike whatever their class, so `[AnyObject]` and `[T]` share one layout, and every element is a T. (A copy
+        // into a new `[T]` cost an allocation and a copy of the whole array.)
+        return unsafeBitCast(objects, to: [T].self)
+    }
+
+    /// The models from position `range.lowerBound` up to `range.upperBound`, in order; every one must be a `T`.
+    func models<T: AnyObject>(of type: T.Type, in range: Range<Int>) -> [T] {
+        guard !range.isEmpty else { return [] }
+        return objects.withUnsafeBufferPointer { objects in
+            [T](unsafeUninitializedCapacity: range.count) { buffer, initialized in
+                for index in range {
+                    // unsafeDowncast: the callers gather models of one class, T or its subclasses, and ask for T.
+                    buffer.initializeElement(
+                        at: index - range.lowerBound, to: unsafeDowncast(objects[index], to: T.self))
+                }
+                initialized = range.count
+            }
+        }
+    }
+}
