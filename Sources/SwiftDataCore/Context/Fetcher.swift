@@ -239,7 +239,9 @@ struct Fetcher {
         linking: Schema.Relationship?, keysAreDistinct: Bool = true, pending: inout [PendingReference],
         _ body: (_ materialize: (Int64, any _RowReader, Int32) throws -> T) throws -> Void
     ) throws {
-        let contiguous = columns == nil
+        // A class's columns given in order from the first (a hierarchy's root class, or a subclass whose own columns
+        // follow its superclasses') are read as when none are given.
+        let contiguous = columns.map { $0.elementsEqual(0..<Int32($0.count)) } ?? true
         let offsets = columns ?? []
         let map = registry.map(for: ObjectIdentifier(T.self))
         let backingData: any BackingData<T> = DefaultBackingData(for: T.self)
