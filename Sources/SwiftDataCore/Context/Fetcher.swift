@@ -257,7 +257,8 @@ struct Fetcher {
         // Only a partial fetch asks which properties it read.
         let fetched: Set<Int> = isPartial ? Set(properties) : []
         // Rows of models not registered yet, with plain attributes only, load in one tight loop.
-        let isPlain = !hasReferences && coded.isEmpty && binding.lazyRelationships.isEmpty && !isPartial
+        let lazyRelationships = binding.lazyRelationships
+        let isPlain = !hasReferences && coded.isEmpty && lazyRelationships.isEmpty && !isPartial
         // Such rows of all of a class's properties, in order, load in one call of the model's generated code.
         let loadsRows = isPlain && contiguous && properties.elementsEqual(0..<properties.count)
         // A type with no registered models (the first fetch, or the first walk of a relationship to it) needs no
@@ -299,7 +300,7 @@ struct Fetcher {
                 }
                 isNew = true
             }
-            let changes = model._$persistentState.changes
+            let changes = isNew ? PropertyMask() : model._$persistentState.changes
             for (offset, property) in properties.enumerated() where isNew || !changes.contains(property) {
                 let column = first + (contiguous ? Int32(offset) : offsets[offset])
                 if hasReferences, let relationship = references[offset] {
@@ -367,7 +368,7 @@ struct Fetcher {
                 }
             }
             if isNew {
-                for property in binding.lazyRelationships { model.unload(property) }
+                for property in lazyRelationships { model.unload(property) }
                 if isPartial {
                     // The attributes left out load together, for every such model, when one is first read.
                     for property in binding.attributeIndexes where !fetched.contains(property) {

@@ -211,8 +211,12 @@ extension ModelContext {
         }
         if let current = run { runs[current.owner, default: []].append(current.start..<loaded.count) }
         for owner in owners {
-            var list: [D] = []
-            for range in runs[owner._$persistentState.key] ?? [] { list += loaded.models(of: D.self, in: range) }
+            // An owner's members usually come in one run: its array is made once, not appended to an empty one.
+            let ownerRuns = runs[owner._$persistentState.key] ?? []
+            var list = ownerRuns.count == 1 ? loaded.models(of: D.self, in: ownerRuns[0]) : []
+            if ownerRuns.count > 1 {
+                for range in ownerRuns { list += loaded.models(of: D.self, in: range) }
+            }
             if let inverse = relationship.inverse { overlayPendingChanges(on: &list, owner: owner, inverse: inverse) }
             if relationship.isToOneRelationship {
                 owner.setBuilt(relationship.index, list.first)
