@@ -27,6 +27,9 @@ public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable, 
     func _$get(_ property: Int) -> _PropertyValue
     /// Replaces the stored value of persisted property number `property`, telling observers; `.notLoaded` empties
     /// it, so the next read loads it again. A value of another type than the property's throws, naming both.
+    /// `@Model` writes it; an implementation written by hand must call `_$unlink(property)` before it stores the
+    /// value, as the generated one does, or a relationship set to `nil` still answers with the model the context had
+    /// linked it to.
     func _$set(_ property: Int, _ value: _PropertyValue) throws
     /// The unique constraints `#Unique` declares: key paths of the properties of each.
     static var _$uniquenessConstraints: [[AnyKeyPath]] { get }
