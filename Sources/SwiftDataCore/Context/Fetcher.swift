@@ -275,7 +275,7 @@ struct Fetcher {
                 isNew = false
             } else {
                 model = T(backingData: backingData)
-                registry.register(model, key: key, binding: binding, in: map, isNew: wasEmpty)
+                registry.register(model, of: context, key: key, binding: binding, in: map, isNew: wasEmpty)
                 if isPlain {
                     // A value that fails to load is read again below, which names its property in the error.
                     if loadsRows, (try? model._$loadRow(properties.count, from: reader, column: first)) == true {

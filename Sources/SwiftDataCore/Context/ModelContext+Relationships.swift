@@ -53,7 +53,7 @@ extension ModelContext {
     /// entity load together, in one query).
     func makeHollow<D: PersistentModel>(_ type: D.Type, key: Int64, binding: EntityBinding, in map: IdentityMap) -> D {
         let model = D(backingData: DefaultBackingData(for: D.self))
-        registry.register(model, key: key, binding: binding, in: map)
+        registry.register(model, of: self, key: key, binding: binding, in: map)
         for property in binding.entity.indexedProperties.indices { model.unload(property) }
         registry.noteHollow(key, of: ObjectIdentifier(D.self), in: map)
         return model

@@ -73,12 +73,12 @@ extension ModelContext {
                 // The new model became a stored row: it replaces the context's old object for that row, and its
                 // to-many relationships load again to include the row's members.
                 if let old = registry.anyModel(type(of: model), key: key), old !== model { registry.detach(old) }
-                registry.register(model, key: key, binding: binding, in: identityMap, isNew: true)
+                registry.register(model, of: self, key: key, binding: binding, in: identityMap, isNew: true)
                 for property in binding.lazyRelationships { model.unload(property) }
                 updatedIdentifiers.append(model.persistentModelID)
             } else {
                 // A new key: no model of the context has it.
-                registry.register(model, key: key, binding: binding, in: identityMap, isNew: true)
+                registry.register(model, of: self, key: key, binding: binding, in: identityMap, isNew: true)
                 insertedIdentifiers.append(model.persistentModelID)
             }
         }

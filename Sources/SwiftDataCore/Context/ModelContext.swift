@@ -31,10 +31,9 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
 
     /// The models the context manages, and their pending inserts, changes and deletes.
     ///
-    /// The context's flags and its registry skip Swift's run-time exclusivity checks, which every insert, delete and
-    /// change of a model paid: a context is used on one thread, one statement at a time.
-    /// (Set once, by the initializer: the registry refers back to the context.)
-    @exclusivity(unchecked) private(set) var registry: ModelRegistry!
+    /// The context's flags skip Swift's run-time exclusivity checks, which every insert, delete and change of a model
+    /// paid: a context is used on one thread, one statement at a time. The registry is a constant, which needs none.
+    let registry = ModelRegistry()
     /// Stored rows the next save deletes that no registered model stands for, by entity name: what
     /// `delete(model:where:)` found in the store, and what their cascade rules reach.
     var deletedRows: [String: Set<Int64>] = [:]
@@ -69,7 +68,6 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
         self.container = container
         self.isMainContext = isMainContext
         self.autosaveEnabled = isMainContext
-        registry = ModelRegistry(context: self)
         if isMainContext { AutosaveRegistry.register(self) }
         subscribeToChanges()
         if isMainContext { runChanges { work in DispatchQueue.main.async(execute: work) } }
@@ -128,7 +126,7 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
             Log.error("insert(_:) was given a \(T.self) that was deleted; create a new model instead")
             return
         case .unmanaged, .detached:
-            registry.insert(model)
+            registry.insert(model, into: self)
             if recordsUndo { undo.register { $0.undo.undoInsert(model) } }
             insertRelated(of: model)
         }
@@ -230,7 +228,7 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
             }
         }
         let model = T(backingData: DefaultBackingData(for: T.self))
-        if let key { registry.register(model, key: key, binding: binding) }
+        if let key { registry.register(model, of: self, key: key, binding: binding) }
         return model
     }
 

@@ -6,11 +6,10 @@
 /// deleted) do, because the next save needs those models even when the program no longer holds them. A model keeps
 /// its context alive, so a model with unsaved changes and its context refer to each other: `resetPending()`, which
 /// every save and rollback ends with, breaks that cycle.
+///
+/// It keeps no reference to its context (which owns it): the transitions that make a model the context's take the
+/// context as an argument.
 final class ModelRegistry {
-    /// The context this registry belongs to. `unowned(unsafe)` because the context owns the registry, so the registry
-    /// never outlives it (checked `unowned` cost a reference count update at each insert).
-    unowned(unsafe) let context: ModelContext
-
     // The lists skip Swift's run-time exclusivity checks (two per model for each change, insert or delete): the
     // registry is used on its context's thread, one statement at a time, and no access re-enters another.
 
@@ -24,10 +23,6 @@ final class ModelRegistry {
     @exclusivity(unchecked) private(set) var deleted: [any PersistentModel] = []
     /// Keys of registered models whose values are not loaded yet, by model type.
     var hollow: [ObjectIdentifier: [Int64]] = [:]
-
-    init(context: ModelContext) {
-        self.context = context
-    }
 
     // MARK: Identity maps
 
@@ -88,20 +83,21 @@ final class ModelRegistry {
 
     // MARK: Transitions
 
-    /// Makes `model` the context's object for the saved row `key` (in `map`, the identity map of its type).
+    /// Makes `model` `context`'s object for the saved row `key` (in `map`, the identity map of its type).
     /// `isNew` says that the map has no model for `key` (see `IdentityMap.set`).
     @inline(__always)
     func register<T: PersistentModel>(
-        _ model: T, key: Int64, binding: EntityBinding, in map: IdentityMap, isNew: Bool = false
+        _ model: T, of context: ModelContext, key: Int64, binding: EntityBinding, in map: IdentityMap,
+        isNew: Bool = false
     ) {
         let state = model._$persistentState
         state.register(in: context, key: key, binding: binding, map: map)
         map.set(model, state: state, for: key, isNew: isNew)
     }
 
-    /// Makes `model` the context's object for the saved row `key`.
-    func register<T: PersistentModel>(_ model: T, key: Int64, binding: EntityBinding) {
-        register(model, key: key, binding: binding, in: map(for: ObjectIdentifier(T.self)))
+    /// Makes `model` `context`'s object for the saved row `key`.
+    func register<T: PersistentModel>(_ model: T, of context: ModelContext, key: Int64, binding: EntityBinding) {
+        register(model, of: context, key: key, binding: binding, in: map(for: ObjectIdentifier(T.self)))
     }
 
     /// A model deleted and saved becomes a new model that was never inserted, with a new identity (undoing a saved
@@ -110,8 +106,8 @@ final class ModelRegistry {
         model._$persistentState = _PersistentState()
     }
 
-    /// A model that was not managed (or was removed) becomes a new, unsaved model of the context.
-    func insert<T: PersistentModel>(_ model: T) {
+    /// A model that was not managed (or was removed) becomes a new, unsaved model of `context`.
+    func insert<T: PersistentModel>(_ model: T, into context: ModelContext) {
         let state = model._$persistentState
         if state.key == 0 || state.status == .detached { state.key = PersistentIdentifier.nextTemporaryKey() }
         state.binding = nil
