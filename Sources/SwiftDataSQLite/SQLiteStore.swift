@@ -52,7 +52,7 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
     /// Which attributes Core converts, by entity (`Schema.Entity.convertedAttributes`; used under `lock`).
     private var converted: [String: [Bool]] = [:]
     /// The fetch requests prepared so far (translated and their SQL written), by request shape.
-    private let selects = PreparedSelects<SelectPlan>()
+    private let selects = PreparedSelects<SelectPlan>(dialect: SQLiteDialect())
     /// How many times a request's predicate and sort were translated (what `plans` saves; tests read it).
     let translations = Atomic(0)
 
@@ -182,20 +182,12 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
     // MARK: RowStore
 
     package func prepare<T: PersistentModel>(_ request: FetchRequest<T>) -> FetchPlan {
-        let prepared = selects.select(
-            for: request, translate: { plan(request) }, render: { preparedSelect(request, plan: $0) })
-        return FetchPlan(coverage: prepared.coverage, prepared: prepared)
+        selects.plan(for: request) { plan(request) }
     }
 
     /// What `prepare` made of a request, or, for a plan another store made, what this store makes of it now.
     private func prepared<T: PersistentModel>(_ request: FetchRequest<T>, _ plan: FetchPlan) -> PreparedSelect {
-        plan.prepared as? PreparedSelect ?? preparedSelect(request, plan: self.plan(request))
-    }
-
-    /// Renders a request's statements around its translation.
-    private func preparedSelect<T: PersistentModel>(_ request: FetchRequest<T>, plan: SelectPlan) -> PreparedSelect {
-        return PreparedSelect(
-            request, condition: plan.condition, orderings: plan.orderings, coverage: plan.coverage, dialect: dialect)
+        selects.select(for: request, plan: plan) { self.plan(request) }
     }
 
     package func fetch<T: PersistentModel>(
@@ -394,7 +386,7 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
     /// What SQL runs of a request: the predicate's translation (exact, or a superset of its rows), and the
     /// `ORDER BY` terms, or `nil` when a sort descriptor has none. A part left to memory is reported once per
     /// predicate shape, without values.
-    struct SelectPlan: Sendable {
+    struct SelectPlan: SelectTranslation {
         var predicate: PredicateTranslation?
         var orderings: [SQLOrdering]?
         /// The candidates the predicate bounds through `.rtree` indexes (see `SQLiteSpatialIndex`), if any.

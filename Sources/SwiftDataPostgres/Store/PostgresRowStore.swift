@@ -58,7 +58,7 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
     /// Called with the connection of each save as it begins (for tests that break it).
     package var willSave: ((PostgresConnection) -> Void)?
     /// The fetch requests prepared so far (translated and their SQL written), by request shape.
-    private let selects = PreparedSelects<SelectPlan>()
+    private let selects = PreparedSelects<SelectPlan>(dialect: PostgreSQLDialect())
     /// The text and parameter types of the insert and update statements written so far, by shape: a save of one
     /// row does not write its statement again.
     private let writeStatements = Mutex<[WriteShape: (sql: String, types: [PostgresType])]>([:])
@@ -172,22 +172,12 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
     // MARK: RowStore
 
     package func prepare<T: PersistentModel>(_ request: FetchRequest<T>) -> FetchPlan {
-        let prepared = selects.select(
-            for: request, translate: { plan(request) }, render: { preparedSelect(request, plan: $0) })
-        return FetchPlan(coverage: prepared.coverage, prepared: prepared)
+        selects.plan(for: request) { plan(request) }
     }
 
     /// What `prepare` made of a request, or, for a plan another store made, what this store makes of it now.
     private func prepared<T: PersistentModel>(_ request: FetchRequest<T>, _ plan: FetchPlan) -> PreparedSelect {
-        plan.prepared as? PreparedSelect ?? preparedSelect(request, plan: self.plan(request))
-    }
-
-    /// Renders a request's statements around its translation; the connection prepares each statement once
-    /// (`PostgresConnection.preparedQuery`).
-    private func preparedSelect<T: PersistentModel>(_ request: FetchRequest<T>, plan: SelectPlan) -> PreparedSelect {
-        return PreparedSelect(
-            request, condition: plan.predicate?.condition, orderings: plan.orderings, coverage: plan.coverage,
-            dialect: dialect)
+        selects.select(for: request, plan: plan) { self.plan(request) }
     }
 
     package func fetch<T: PersistentModel>(
@@ -440,9 +430,11 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
 
     /// What SQL runs of a request: the predicate's translation (exact, or a superset of its rows), and the
     /// `ORDER BY` terms, or `nil` when a sort descriptor has none.
-    struct SelectPlan: Sendable {
+    struct SelectPlan: SelectTranslation {
         var predicate: PredicateTranslation?
         var orderings: [SQLOrdering]?
+
+        var condition: SQLExpression? { predicate?.condition }
 
         var coverage: FetchCoverage {
             FetchCoverage(predicate: predicate?.isExact ?? true, sort: orderings != nil)

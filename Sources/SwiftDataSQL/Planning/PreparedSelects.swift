@@ -1,21 +1,55 @@
 import SwiftDataCore
 
+/// A store's translation of a request's predicate and sort, around which `PreparedSelect` renders its statements.
+package protocol SelectTranslation: Sendable {
+    /// The `WHERE` condition (`nil` selects every row of the entity).
+    var condition: SQLExpression? { get }
+    /// The `ORDER BY` terms, or `nil` when a sort descriptor has none.
+    var orderings: [SQLOrdering]? { get }
+    /// Which parts of the request the condition and orderings run.
+    var coverage: FetchCoverage { get }
+}
+
 /// A store's prepared selects, by request shape, over the translations of predicate and sort they share: requests
 /// that differ only around their predicate (window, keys, fetched properties, count) translate it once (see
-/// `FetchShape.translation`).
-package final class PreparedSelects<Translation: Sendable>: Sendable {
+/// `FetchShape.translation`). What an SQL store's `prepare` and its fetches share; only the translation is the
+/// store's own.
+package final class PreparedSelects<Translation: SelectTranslation>: Sendable {
     private let selects = PlanCache<PreparedSelect>()
     private let translations = PlanCache<Translation>()
+    private let dialect: any SQLDialect
 
-    package init() {}
+    package init(dialect: any SQLDialect) {
+        self.dialect = dialect
+    }
 
-    /// The select prepared for `request`'s shape, or the one `render` makes of the translation kept for the shape's
-    /// predicate and sort (made by `translate` the first time). A request without a shape is translated and
-    /// rendered each time.
+    /// The plan of `request` (`RowStore.prepare`): the select prepared for its shape, or the one rendered from the
+    /// translation kept for its predicate and sort (made by `translate` the first time). A request without a shape
+    /// is translated and rendered each time.
+    package func plan<T: PersistentModel>(for request: FetchRequest<T>, translate: () -> Translation) -> FetchPlan {
+        let prepared: PreparedSelect
+        if let shape = FetchShape(request) {
+            prepared = selects.plan(for: shape) {
+                render(request, translations.plan(for: shape.translation, prepare: translate))
+            }
+        } else {
+            prepared = render(request, translate())
+        }
+        return FetchPlan(coverage: prepared.coverage, prepared: prepared)
+    }
+
+    /// What `plan(for:translate:)` made of a request, or, for a plan another store made, what `translate` makes of
+    /// it now.
     package func select<T: PersistentModel>(
-        for request: FetchRequest<T>, translate: () -> Translation, render: (Translation) -> PreparedSelect
+        for request: FetchRequest<T>, plan: FetchPlan, translate: () -> Translation
     ) -> PreparedSelect {
-        guard let shape = FetchShape(request) else { return render(translate()) }
-        return selects.plan(for: shape) { render(translations.plan(for: shape.translation, prepare: translate)) }
+        plan.prepared as? PreparedSelect ?? render(request, translate())
+    }
+
+    /// Renders a request's statements around its translation.
+    private func render<T: PersistentModel>(_ request: FetchRequest<T>, _ translation: Translation) -> PreparedSelect {
+        PreparedSelect(
+            request, condition: translation.condition, orderings: translation.orderings,
+            coverage: translation.coverage, dialect: dialect)
     }
 }
