@@ -18,6 +18,9 @@ package final class PostgresConnection {
     package var sessionSetup: ((PostgresConnection) throws -> Void)?
     private var parameters = PostgresParameters()
     private var statements: [StatementKey: PostgresStatement] = [:]
+    /// The statement `cachedStatement` found or made last: a query run again and again (a repeated fetch) is found by
+    /// comparing its SQL, which for the same string is one comparison, rather than by hashing its text.
+    private var last: (key: StatementKey, statement: PostgresStatement)?
     private var statementCount = 0
     /// Counts resets: statements prepared in an earlier session no longer exist on the server.
     private(set) var session = 0
@@ -31,6 +34,11 @@ package final class PostgresConnection {
     private struct StatementKey: Hashable {
         let sql: String
         let types: [UInt32]
+
+        /// Whether this is the key of `sql` with parameters of these types, found without making a key.
+        func matches(_ sql: String, _ types: some Collection<UInt32>) -> Bool {
+            self.sql == sql && self.types.elementsEqual(types)
+        }
     }
 
     /// The most statements `preparedQuery` keeps prepared; past it, all are deallocated and prepared again as used.
@@ -82,6 +90,7 @@ package final class PostgresConnection {
     package func reset() throws {
         PQreset(handle)
         statements.removeAll()
+        last = nil
         session += 1
         guard PQstatus(handle) == CONNECTION_OK else { throw Self.connectionError(handle, fallback: endpoint) }
         endpoint = PostgresEndpoint(connection: handle)
@@ -187,19 +196,28 @@ package final class PostgresConnection {
     package func preparedQuery(
         _ sql: String, _ values: [PostgresValue] = [], format: PostgresFormat = .binary
     ) throws -> PostgresResult {
-        try query(cachedStatement(sql, values.map(\.type)), values, format: format)
+        if let last, last.key.matches(sql, values.lazy.map(\.type.oid)) {
+            return try query(last.statement, values, format: format)
+        }
+        return try query(cachedStatement(sql, values.map(\.type)), values, format: format)
     }
 
     /// The statement `preparedQuery` runs for `sql` and these parameter types, prepared on first use.
     package func cachedStatement(_ sql: String, _ types: [PostgresType]) throws -> PostgresStatement {
+        if let last, last.key.matches(sql, types.lazy.map(\.oid)) { return last.statement }
         let key = StatementKey(sql: sql, types: types.map(\.oid))
-        if let statement = statements[key] { return statement }
+        if let statement = statements[key] {
+            last = (key, statement)
+            return statement
+        }
         if statements.count >= Self.statementCacheLimit {
             try execute("DEALLOCATE ALL")
             statements.removeAll()
+            last = nil
         }
         let statement = try prepare(sql, parameterTypes: types)
         statements[key] = statement
+        last = (key, statement)
         return statement
     }
 

@@ -78,6 +78,25 @@ import Testing
         #expect(try connection.preparedQuery("SELECT $1::int8 + 1", [.int8(41)]).int64(0, 0) == 42)
     }
 
+    @Test func statementsRunInTurnAreEachPreparedOnceAndAgainAfterAReset() throws {
+        let connection = try connect()
+        let prepared = Collected<String>()
+        connection.observer = { prepared.append($0) }
+        // The statement run last is found without a lookup; one run before it, and one with other parameter types,
+        // are still found by their key.
+        for number in Int64(0)..<5 {
+            #expect(try connection.preparedQuery("SELECT $1::int8 + 1", [.int8(number)]).int64(0, 0) == number + 1)
+            #expect(try connection.preparedQuery("SELECT $1::int8 * 2", [.int8(number)]).int64(0, 0) == number * 2)
+            #expect(try connection.preparedQuery("SELECT $1::int8 + 1", [.null]).string(0, 0) == nil)
+        }
+        #expect(prepared.all == ["SELECT $1::int8 + 1", "SELECT $1::int8 * 2", "SELECT $1::int8 + 1"])
+        // A reset forgets every statement, the last one included: the next run prepares it again.
+        try connection.reset()
+        #expect(try connection.preparedQuery("SELECT $1::int8 + 1", [.null]).string(0, 0) == nil)
+        #expect(try connection.preparedQuery("SELECT $1::int8 + 1", [.int8(1)]).int64(0, 0) == 2)
+        #expect(prepared.all.filter { $0.hasPrefix("SELECT $1") }.count == 5)
+    }
+
     @Test func aStatementFromAnotherConnectionOrSessionIsRefused() throws {
         let first = try connect()
         let second = try connect()
