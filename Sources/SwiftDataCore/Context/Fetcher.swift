@@ -517,8 +517,10 @@ struct Fetcher {
         -> Bool
     {
         guard descriptor.includePendingChanges else { return false }
-        return hasPendingChanges(for: T.self) || relatedModelsChanged(descriptor.predicate)
-            || sortMayReadChangedModels(descriptor, entity: entity)
+        if hasPendingChanges(for: T.self) { return true }
+        // Both need unsaved changes: without any, neither looks at the predicate or the sort.
+        guard context.hasChanges else { return false }
+        return relatedModelsChanged(descriptor.predicate) || sortMayReadChangedModels(descriptor, entity: entity)
     }
 
     private func hasPendingChanges<T: PersistentModel>(for type: T.Type) -> Bool {
