@@ -274,6 +274,7 @@ package final class EntityBinding: Sendable {
         externalAttributes = Set(stored.filter(\.isExternal).map(\.index))
         codedAttributes = externalAttributes.union(stored.filter { $0.coding != nil }.map(\.index))
         fetchedProperties = attributeIndexes + columns.map(\.index)
+        fetchedRelationships = fetchedProperties.map { entity.relationship(at: $0) }
         lazyRelationships = entity.orderedRelationships.filter { $0.storage != .column }.map(\.index)
         uniquenessConstraints = entity.inheritedUniquenessConstraints
         subentityProperties = entity.selfAndDescendants.dropFirst().map { subentity in
@@ -300,6 +301,8 @@ package final class EntityBinding: Sendable {
     /// The properties a fetch reads, in order: the attributes, then the to-one relationships stored in a
     /// column of this entity.
     package let fetchedProperties: [Int]
+    /// For each of `fetchedProperties`, its to-one relationship, or `nil` for an attribute.
+    package let fetchedRelationships: [Schema.Relationship?]
     /// The relationships a fetched model loads later, when first read.
     package let lazyRelationships: [Int]
     /// The stored attributes' property indexes, in order (`.ephemeral` ones are never stored).

@@ -245,9 +245,12 @@ struct Fetcher {
         let offsets = columns ?? []
         let map = registry.map(for: ObjectIdentifier(T.self))
         let backingData: any BackingData<T> = DefaultBackingData(for: T.self)
-        let references = properties.map { binding.entity.relationship(at: $0) }
-        let inverses = references.map { $0?.inverse }
+        // A fetch of the binding's own properties (most are) finds its relationships in the binding.
+        let references =
+            properties == binding.fetchedProperties
+            ? binding.fetchedRelationships : properties.map { binding.entity.relationship(at: $0) }
         let hasReferences = references.contains { $0 != nil }
+        let inverses = hasReferences ? references.map { $0?.inverse } : []
         // Where each reference leads, and where its targets are registered, looked up once rather than for every row.
         let destinations = hasReferences ? try references.map { try $0.map(context.destination) } : []
         let polymorphic = destinations.map { $0?.binding.entity.fetchReadsEntity ?? false }
