@@ -238,6 +238,8 @@ package struct FetchRequest<T: PersistentModel> {
     /// Whether rows of the entity's subentities are selected too.
     package var includesSubentities = true
 
+    // Inlined: in unspecialized generic code each call of its own looks up the metadata of `Predicate<T>?` again.
+    @inline(__always)
     package init(entity: Schema.Entity, predicate: Predicate<T>? = nil, properties: [Int]) {
         self.entity = entity
         self.predicate = predicate

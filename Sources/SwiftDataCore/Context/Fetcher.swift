@@ -135,7 +135,8 @@ struct Fetcher {
     {
         var request = FetchRequest<T>(
             entity: binding.entity, predicate: descriptor.predicate,
-            properties: try fetchedProperties(descriptor.propertiesToFetch, binding: binding))
+            properties: descriptor.propertiesToFetch.isEmpty
+                ? binding.fetchedProperties : try fetchedProperties(descriptor.propertiesToFetch, binding: binding))
         request.sortBy = descriptor.sortBy
         request.editingState = context.editingState
         if !binding.subentityProperties.isEmpty {

@@ -103,6 +103,8 @@ package struct FetchShape: Hashable, @unchecked Sendable {
         let reverse: Bool
         let comparator: String.StandardComparator?
 
+        // Inlined: in unspecialized generic code each call of its own looks up the metadata of `SortDescriptor<T>`.
+        @inline(__always)
         init<T>(_ descriptor: SortDescriptor<T>) {
             let keyPath: AnyKeyPath? = descriptor.keyPath
             self.keyPath = keyPath
