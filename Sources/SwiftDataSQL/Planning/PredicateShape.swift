@@ -50,7 +50,9 @@ struct PredicateShape: Hashable {
 /// field, in order).
 struct PredicateShapeWalk {
     var parts: [PredicateShape.Part] = []
-    private var variables: [PredicateExpressions.VariableID: Int] = [:]
+    /// The variables seen so far, numbered by their position: a predicate has a handful (its input, and one per
+    /// closure such as `contains(where:)`), which an array searches faster than a dictionary hashes them.
+    private var variables: [PredicateExpressions.VariableID] = []
 
     init() {
         parts.reserveCapacity(16)
@@ -58,8 +60,8 @@ struct PredicateShapeWalk {
 
     /// A variable, numbered by first appearance.
     mutating func variable(_ id: PredicateExpressions.VariableID) {
-        let number = variables[id] ?? variables.count
-        variables[id] = number
+        let number = variables.firstIndex(of: id) ?? variables.count
+        if number == variables.count { variables.append(id) }
         parts.append(.variable(number))
     }
 
