@@ -52,7 +52,9 @@ package struct FetchShape: Hashable, @unchecked Sendable {
         // One hasher for the whole shape; the translation's hash is computed when it is asked for, on a miss.
         var hasher = Hasher()
         combineTranslation(into: &hasher)
-        hasher.combine(properties)
+        // The number of properties read tells most shapes apart (requests of one model read all of them, or the few
+        // their `propertiesToFetch` name); `==` compares the properties themselves.
+        hasher.combine(properties.count)
         hasher.combine(hasLimit)
         hasher.combine(hasOffset)
         hasher.combine(hasKeys)
