@@ -86,8 +86,8 @@ struct SQLiteMigration: SchemaMigrationTarget {
             switch change {
             case .create(let name):
                 try database.executeScript(SQLiteStore.createJoinTable(name).joined(separator: ";\n"))
-            case .rename(let old, let new):
-                try database.executeScript("ALTER TABLE \(dialect.quote(old)) RENAME TO \(dialect.quote(new))")
+            case .rename(let old, let new, let reversed):
+                try moveJoinTable(from: old, to: new, reversed: reversed)
             case .drop(let name):
                 try database.executeScript("DROP TABLE IF EXISTS \(dialect.quote(name))")
             }
@@ -147,6 +147,27 @@ struct SQLiteMigration: SchemaMigrationTarget {
         for relationship in entity.orderedRelationships where relationship.storage == .column {
             try database.executeScript(SQLiteStore.foreignKeyIndex(entity, relationship))
         }
+    }
+
+    /// Moves a join table's rows to a table of a new name, made with its index as a new store makes it (a renamed
+    /// table would keep its old index name, which a later table of that name needs), swapping the owner and member
+    /// sides when `reversed`.
+    private func moveJoinTable(from old: String, to new: String, reversed: Bool) throws {
+        let source = old == new ? "\(old)__moving" : old
+        if old == new {
+            try database.executeScript(
+                "CREATE TEMP TABLE \(dialect.quote(source)) AS SELECT * FROM \(dialect.quote(old)); DROP TABLE \(dialect.quote(old))"
+            )
+        }
+        try database.executeScript(SQLiteStore.createJoinTable(new).joined(separator: ";\n"))
+        let columns = ["owner", "member", "position", "inverse_position"].map(dialect.quote)
+        let sources = reversed ? [columns[1], columns[0], columns[3], columns[2]] : columns
+        try database.executeScript(
+            """
+            INSERT INTO \(dialect.quote(new)) (\(columns.joined(separator: ", "))) \
+            SELECT \(sources.joined(separator: ", ")) FROM \(dialect.quote(source));
+            DROP TABLE \(dialect.quote(source))
+            """)
     }
 
     /// Moves an attribute's values between the rows and files, when `.externalStorage` was added or removed (an

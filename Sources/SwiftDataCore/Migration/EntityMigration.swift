@@ -15,7 +15,10 @@ package struct EntityMigration {
     /// A change to a join table this entity owns.
     package enum JoinTableChange: Equatable {
         case create(String)
-        case rename(from: String, to: String)
+        /// The table's rows move to a table of the new name, made as a new store makes it; `reversed` when the
+        /// relationship's inverse owned the old table (a rename changed which side owns it), so that its owner and
+        /// member columns, and their positions, swap.
+        case rename(from: String, to: String, reversed: Bool)
         case drop(String)
     }
 

@@ -112,7 +112,10 @@ package enum SchemaDiff {
                 }
             case .joinTable(let name, true):
                 if let source, let oldTable = source.joinTable {
-                    if oldTable.name != name { migration.joinTables.append(.rename(from: oldTable.name, to: name)) }
+                    // A rename may make this side the owner of the table its inverse owned, whose sides then swap.
+                    if oldTable.name != name || !oldTable.isOwner {
+                        migration.joinTables.append(.rename(from: oldTable.name, to: name, reversed: !oldTable.isOwner))
+                    }
                 } else if let source {
                     throw problem(
                         entity, relationship.name,

@@ -94,8 +94,8 @@ struct PostgresMigration: SchemaMigrationTarget {
             switch change {
             case .create(let name):
                 for statement in PostgresSchemaSQL.createJoinTable(name) { try connection.execute(statement) }
-            case .rename(let old, let new):
-                try connection.execute("ALTER TABLE \(dialect.quote(old)) RENAME TO \(dialect.quote(new))")
+            case .rename(let old, let new, let reversed):
+                try moveJoinTable(from: old, to: new, reversed: reversed)
             case .drop(let name):
                 try connection.execute("DROP TABLE IF EXISTS \(dialect.quote(name))")
             }
@@ -135,12 +135,42 @@ struct PostgresMigration: SchemaMigrationTarget {
                 "ALTER TABLE \(table) ALTER COLUMN \(dialect.quote(definition.name)) "
                     + (definition.isRequired ? "SET NOT NULL" : "DROP NOT NULL"))
         }
-        for relationship in entity.orderedRelationships where relationship.storage == .column {
+        // A renamed column keeps its index, under the old relationship's name: drop the old names' and the new.
+        let oldRelationships = recordedEntity(entity.name)?.relationships ?? []
+        let columnRelationships = entity.orderedRelationships.filter { $0.storage == .column }
+        for name in Set(
+            oldRelationships.filter { $0.storage == "column" }.map(\.name) + columnRelationships.map(\.name))
+        {
             try connection.execute(
-                "DROP INDEX IF EXISTS \(dialect.quote(PostgresSchemaSQL.indexName("\(entity.name)_\(relationship.name)")))"
-            )
+                "DROP INDEX IF EXISTS \(dialect.quote(PostgresSchemaSQL.indexName("\(entity.name)_\(name)")))")
+        }
+        for relationship in columnRelationships {
             try connection.execute(PostgresSchemaSQL.foreignKeyIndex(entity, relationship))
         }
+    }
+
+    /// The table of an entity as the store records it, before this migration changes it.
+    private func recordedEntity(_ name: String) -> StoredSchema.StoredEntity? {
+        recorded.entities.first { $0.name == name }
+    }
+
+    /// Moves a join table's rows to a table of a new name, made with its key and index as a new store makes them (a
+    /// renamed table would keep its old index names, which a later table of that name needs), swapping the owner
+    /// and member sides when `reversed`.
+    private func moveJoinTable(from old: String, to new: String, reversed: Bool) throws {
+        let source = old == new ? "\(old)__moving" : old
+        if old == new {
+            try connection.execute(
+                "CREATE TEMP TABLE \(dialect.quote(source)) ON COMMIT DROP AS SELECT * FROM \(dialect.quote(old)); "
+                    + "DROP TABLE \(dialect.quote(old))")
+        }
+        for statement in PostgresSchemaSQL.createJoinTable(new) { try connection.execute(statement) }
+        let columns = ["owner", "member", "position", "inverse_position"].map(dialect.quote)
+        let sources = reversed ? [columns[1], columns[0], columns[3], columns[2]] : columns
+        try connection.execute(
+            "INSERT INTO \(dialect.quote(new)) (\(columns.joined(separator: ", "))) "
+                + "SELECT \(sources.joined(separator: ", ")) FROM \(dialect.quote(source)); DROP TABLE \(dialect.quote(source))"
+        )
     }
 
     /// Moves an attribute's values between its column (`bytea`) and the external data table (the column then holds
@@ -172,8 +202,13 @@ struct PostgresMigration: SchemaMigrationTarget {
     }
 
     /// Drops the entity's unique and plain indexes, and creates those of the models. Index names are matched by
-    /// their exact prefix (`LIKE` would take `_` for any character, and drop a user's `Item_indexed` too).
+    /// their exact prefix (`LIKE` would take `_` for any character, and drop a user's `Item_indexed` too), and a
+    /// name shortened past its prefix (see `PostgresSchemaSQL.indexName`) by the names of the indexes the store
+    /// records.
     mutating func createIndexes(of entity: Schema.Entity) throws {
+        for name in recordedEntity(entity.name).map(PostgresSchemaSQL.indexNames) ?? [] {
+            try connection.execute("DROP INDEX IF EXISTS \(dialect.quote(name))")
+        }
         let result = try connection.preparedQuery(
             """
             SELECT indexname::text FROM pg_indexes WHERE schemaname = $1 AND tablename = $2 \

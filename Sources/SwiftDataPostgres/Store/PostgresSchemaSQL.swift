@@ -116,7 +116,26 @@ enum PostgresSchemaSQL {
     private static func indexName(_ entity: Schema.Entity, _ columns: [String], unique: Bool, suffix: String)
         -> String
     {
-        indexName("\(entity.name)_\(unique ? "unique" : "index")_\(columns.joined(separator: "_"))\(suffix)")
+        indexName(table: entity.name, columns, unique: unique, suffix: suffix)
+    }
+
+    private static func indexName(table: String, _ columns: [String], unique: Bool, suffix: String) -> String {
+        indexName("\(table)_\(unique ? "unique" : "index")_\(columns.joined(separator: "_"))\(suffix)")
+    }
+
+    /// The names of the unique constraints' and indexes' indexes of a table as the store records it (`indexStatements`
+    /// names them so).
+    static func indexNames(of table: StoredSchema.StoredEntity) -> [String] {
+        var names = (table.uniquenessConstraints ?? []).map {
+            indexName(table: table.name, $0, unique: true, suffix: "")
+        }
+        for entity in table.subentities ?? [] {
+            names += (entity.uniquenessConstraints ?? []).map {
+                indexName(table: table.name, $0, unique: true, suffix: "_\(entity.name)")
+            }
+        }
+        let plain = (table.indices ?? []) + (table.subentities ?? []).flatMap { $0.indices ?? [] }
+        return names + plain.map { indexName(table: table.name, $0, unique: false, suffix: "") }
     }
 
     /// A name PostgreSQL keeps whole: names beyond 63 bytes are shortened, with a hash of the whole name.

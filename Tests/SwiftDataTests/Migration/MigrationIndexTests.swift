@@ -30,7 +30,8 @@ import Testing
                 "\(name) is \(unique ? "" : "not ")unique: \(definition ?? "")", sourceLocation: sourceLocation)
         }
         for name in absent {
-            #expect(indexes[name] == nil, "\(name) is dropped: \(indexes.keys.sorted())", sourceLocation: sourceLocation)
+            #expect(
+                indexes[name] == nil, "\(name) is dropped: \(indexes.keys.sorted())", sourceLocation: sourceLocation)
         }
     }
 
@@ -50,7 +51,8 @@ import Testing
             (error as? SwiftDataError) == .modelValidationFailure
         }
         let stored = try ModelContext(container).fetch(FetchDescriptor<T>(sortBy: [order])).map(key)
-        #expect(Set(stored).count == stored.count, "no duplicate was written: \(stored)", sourceLocation: sourceLocation)
+        #expect(
+            Set(stored).count == stored.count, "no duplicate was written: \(stored)", sourceLocation: sourceLocation)
     }
 
     @Test(arguments: StoreKind.all) func aRemovedPropertyKeepsEveryIndex(store: StoreKind) throws {
@@ -63,12 +65,12 @@ import Testing
                 "Product_index_maker_price": false,
             ], absent: [], location, container)
         let products = try ModelContext(container).fetch(FetchDescriptor<CatalogV2.Product>(sortBy: [.init(\.sku)]))
-        #expect(products.map { "\($0.sku) \($0.maker) \($0.model) \($0.price)" } == [
-            "A-1 Acme One 10", "A-2 Acme Two 20", "B-1 Best One 30",
-        ])
-        try expectDuplicateRefused(SortDescriptor(\CatalogV2.Product.sku), in: container, copy: { $1.sku = $0.sku }) {
-            $0.sku
-        }
+        #expect(
+            products.map { "\($0.sku) \($0.maker) \($0.model) \($0.price)" } == [
+                "A-1 Acme One 10", "A-2 Acme Two 20", "B-1 Best One 30",
+            ])
+        try expectDuplicateRefused(
+            SortDescriptor(\CatalogV2.Product.sku), in: container, copy: { $1.sku = $0.sku }, key: { $0.sku })
         try expectDuplicateRefused(
             SortDescriptor(\CatalogV2.Product.sku), in: container,
             copy: {
@@ -88,8 +90,8 @@ import Testing
             ], absent: ["Product_unique_sku", "Product_index_price", "Product_index_maker_price"], location, container)
         let products = try ModelContext(container).fetch(FetchDescriptor<CatalogV3.Product>(sortBy: [.init(\.code)]))
         #expect(products.map { "\($0.code) \($0.cost)" } == ["A-1 10", "A-2 20", "B-1 30"])
-        try expectDuplicateRefused(SortDescriptor(\CatalogV3.Product.code), in: container, copy: { $1.code = $0.code })
-        { $0.code }
+        try expectDuplicateRefused(
+            SortDescriptor(\CatalogV3.Product.code), in: container, copy: { $1.code = $0.code }, key: { $0.code })
     }
 
     @Test(arguments: StoreKind.all) func changedIndexesApplyWithARemovedProperty(store: StoreKind) throws {
@@ -100,8 +102,9 @@ import Testing
             ["Product_unique_sku": true, "Product_unique_price": true, "Product_index_maker_model": false],
             absent: ["Product_unique_maker_model", "Product_index_price", "Product_index_maker_price"], location,
             container)
-        try expectDuplicateRefused(SortDescriptor(\CatalogV4.Product.sku), in: container, copy: { $1.price = $0.price })
-        { "\($0.price)" }
+        try expectDuplicateRefused(
+            SortDescriptor(\CatalogV4.Product.sku), in: container, copy: { $1.price = $0.price }, key: { "\($0.price)" }
+        )
         // Maker and model are no longer unique together.
         let context = ModelContext(container)
         let second = try #require(
@@ -123,8 +126,8 @@ import Testing
             ], absent: ["Product_unique_sku", "Product_index_price", "Product_index_maker_price"], location, container)
         let products = try ModelContext(container).fetch(FetchDescriptor<CatalogV3.Product>(sortBy: [.init(\.code)]))
         #expect(products.map { "\($0.code) \($0.cost) \($0.stock)" } == ["A-1 100 1", "A-2 200 1", "B-1 300 1"])
-        try expectDuplicateRefused(SortDescriptor(\CatalogV3.Product.code), in: container, copy: { $1.code = $0.code })
-        { $0.code }
+        try expectDuplicateRefused(
+            SortDescriptor(\CatalogV3.Product.code), in: container, copy: { $1.code = $0.code }, key: { $0.code })
         try expectDuplicateRefused(
             SortDescriptor(\CatalogV3.Product.code), in: container,
             copy: {
