@@ -128,13 +128,23 @@ extension SQLiteStore {
     static func retryingWhileBusy<Result>(
         _ database: SQLiteDatabase, undo: () -> Void = {}, _ body: () throws -> Result
     ) throws -> Result {
-        let deadline = Date().addingTimeInterval(600)
+        let wait = SQLiteTestHooks.lockWait ?? 600
+        if let shorter = SQLiteTestHooks.lockWait { sqlite3_busy_timeout(database.handle, Int32(shorter * 1000)) }
+        defer { sqlite3_busy_timeout(database.handle, SQLiteDatabase.busyTimeout) }
+        let deadline = Date().addingTimeInterval(wait)
         while true {
             do {
                 return try body()
             } catch let error as SwiftDataError where error.sqlitePrimaryCode == SQLITE_BUSY {
                 undo()
-                guard Date() < deadline else { throw error }
+                guard Date() < deadline else {
+                    throw error.with(
+                        reason:
+                            "another process held the write lock of the store at \(database.path) for more than \(Int(wait)) seconds while this one waited to create or migrate it; the store was left untouched",
+                        suggestion:
+                            "Let the other process finish (a large migration takes a while) or close it, then open the store again"
+                    )
+                }
                 usleep(5_000)
             }
         }

@@ -10,4 +10,8 @@ package enum SQLiteTestHooks {
     /// Called inside a save's write transaction after it recorded its history transaction, before it commits.
     // Safe without a lock: a test program sets it once, before it opens any store.
     nonisolated(unsafe) package static var afterHistoryRecord: (() -> Void)?
+    /// How long opening a store waits for another process that holds its write lock (creating or migrating it), in
+    /// seconds, instead of ten minutes; SQLite's busy timeout is shortened to match.
+    // Safe without a lock: a test program sets it once, before it opens any store.
+    nonisolated(unsafe) package static var lockWait: Double?
 }

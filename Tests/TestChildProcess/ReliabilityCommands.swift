@@ -63,6 +63,8 @@ func runReliabilityCommand(_ command: String, store: URL?, name: String, extra: 
         // number of tallies, the sum of their totals and the number of distinct labels.
         guard let store else { return false }
         if name == "paused" { SQLiteTestHooks.beforeSchemaCommit = { pause(at: store) } }
+        // An impatient process gives up on another's lock after a second.
+        if name == "impatient" { SQLiteTestHooks.lockWait = 1 }
         let context = ModelContext(
             try ModelContainer(for: TallyV2.Tally.self, configurations: ModelConfiguration(url: store)))
         let tallies = try context.fetch(FetchDescriptor<TallyV2.Tally>())

@@ -66,6 +66,13 @@ package enum MigrationPlanRun {
                 if case .custom(_, _, _, let didMigrate?) = stage {
                     try runStage(didMigrate, schema: Schema(versionedSchema: to), on: store)
                 }
+            } catch let error as SwiftDataError
+                where error.storeCode != nil && (error == .storeError || error == .loadIssueModelContainer)
+            {
+                // The store failed (damaged, locked, full, ...), not the stage: its error says what to do, and keeps
+                // its code, by which the store retries a lock another process holds.
+                throw error.with(
+                    reason: "migration \(name) failed, and the store was left as it was: \(error.reason ?? "\(error)")")
             } catch {
                 throw SwiftDataError.loadIssueModelContainer.with(
                     reason: "migration \(name) failed, and the store was left as it was: \(error)",
