@@ -118,10 +118,12 @@ struct SQLiteMigration: SchemaMigrationTarget {
     }
 
     /// Recreates the table with the new columns, copying every row, with the indexes of its foreign keys (the
-    /// others follow in `createIndexes`).
+    /// others follow in `createIndexes`), and the indexes and triggers on it that the store did not make (see
+    /// `foreignObjects`).
     private func rebuildTable(_ entity: Schema.Entity, columns: [EntityMigration.Column]) throws {
         let table = dialect.quote(entity.name)
         let temporary = "\(entity.name)__migrating"
+        let foreign = try foreignObjects(of: entity)
         try database.executeScript(SQLiteStore.createTable(entity, tableName: temporary, withJoinTables: false))
         var parameters: [StoreValue] = []
         let sources = columns.map { column -> String in
@@ -143,9 +145,38 @@ struct SQLiteMigration: SchemaMigrationTarget {
             "INSERT INTO \(dialect.quote(temporary)) (\(([key] + columns.map { dialect.quote($0.name) }).joined(separator: ", "))) SELECT \(([key] + sources).joined(separator: ", ")) FROM \(table)",
             parameters)
         try database.executeScript("DROP TABLE \(table)")
+        // Without the legacy rule, renaming checks every view, and one on the dropped table would fail it.
+        try database.executeScript("PRAGMA legacy_alter_table = ON")
+        defer { try? database.executeScript("PRAGMA legacy_alter_table = OFF") }
         try database.executeScript("ALTER TABLE \(dialect.quote(temporary)) RENAME TO \(table)")
         for relationship in entity.orderedRelationships where relationship.storage == .column {
             try database.executeScript(SQLiteStore.foreignKeyIndex(entity, relationship))
+        }
+        for (name, sql) in foreign {
+            do {
+                try database.executeScript(sql)
+            } catch {
+                Log.warning(
+                    "the migration of \(entity.name) dropped \(name), which needs a column it removed: \(error)")
+            }
+        }
+    }
+
+    /// The names and SQL of the indexes and triggers on an entity's table that the store did not make: a program's
+    /// own, which a rebuild of the table would drop (the store's own are made again from the models).
+    private func foreignObjects(of entity: Schema.Entity) throws -> [(name: String, sql: String)] {
+        let relationships = (recorded.entities.first { $0.name == entity.name }?.relationships ?? [])
+            .filter { $0.storage == "column" }.map(\.name)
+        let own = Set(relationships.map { "\(entity.name)_\($0)" })
+        let ownPrefixes = ["unique", "index", "rtree"].map { "\(entity.name)_\($0)_" }
+        return try database.rows(
+            "SELECT name, sql FROM sqlite_master WHERE type IN ('index', 'trigger') AND tbl_name = ? AND sql IS NOT NULL",
+            [.string(entity.name)]
+        ).compactMap { row in
+            guard case .text(let name) = row[0], case .text(let sql) = row[1], !own.contains(name),
+                !ownPrefixes.contains(where: name.hasPrefix)
+            else { return nil }
+            return (name, sql)
         }
     }
 
