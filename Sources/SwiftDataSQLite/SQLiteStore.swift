@@ -291,6 +291,8 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
             }
             isWriting = true
             defer { isWriting = false }
+            // Inside another transaction (a migration stage's save), the files wait for that one's end.
+            let outer = sqlite3_get_autocommit(database.handle) != 0
             do {
                 let result = try database.writeTransaction {
                     // Commits of other connections before this transaction began; none can commit until it ends.
@@ -299,10 +301,10 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
                     }
                     return try body(SQLiteTransaction(store: self, database: database))
                 }
-                external?.commit()
+                if outer { external?.commit() }
                 return result
             } catch {
-                external?.rollback()
+                if outer { external?.rollback() }
                 throw error
             }
         }
