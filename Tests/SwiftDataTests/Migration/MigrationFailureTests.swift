@@ -54,3 +54,30 @@ import Testing
         #expect(products.map { "\($0.code) \($0.cost) \($0.stock)" } == ["A-1 100 1", "A-2 200 1", "B-1 300 1"])
     }
 }
+
+extension MigrationFailureTests {
+    @Test(arguments: StoreKind.all) func aFailingStageKeepsTheFilesOfExternallyStoredValues(store: StoreKind) throws {
+        let location = store.location()
+        let (a, b) = (Data(repeating: 1, count: 100_000), Data(repeating: 2, count: 100_000))
+        do {
+            let context = ModelContext(try location.container(Schema(versionedSchema: FilesV1.self)))
+            context.insert(FilesV1.Document(name: "a", content: a))
+            context.insert(FilesV1.Document(name: "b", content: b))
+            try context.save()
+        }
+        let files = {
+            try? FileManager.default.contentsOfDirectory(atPath: location.store().path + ".external").sorted()
+        }
+        let before = files()
+        #expect {
+            try location.container(Schema(versionedSchema: FilesV2.self), migrationPlan: FailingFilesPlan.self)
+        } throws: { error in
+            ((error as? SwiftDataError)?.reason ?? "").contains("StageFailure")
+        }
+        #expect(files() == before, "the files of the stored values stay, and the stage's new file is gone")
+        let context = ModelContext(try location.container(Schema(versionedSchema: FilesV1.self)))
+        let documents = try context.fetch(FetchDescriptor<FilesV1.Document>(sortBy: [.init(\.name)]))
+        #expect(documents.map(\.name) == ["a", "b"])
+        #expect(documents.map(\.content) == [a, b])
+    }
+}
