@@ -98,3 +98,45 @@ import Testing
         try expectIndexesOfANewStore(location, container, Schema([FollowV2.Person.self]))
     }
 }
+
+extension RenameMigrationTests {
+    @Test(arguments: StoreKind.all) func aRenamedJoinTableLeavesItsOldNameFree(store: StoreKind) throws {
+        let location = store.location()
+        do {
+            let context = ModelContext(try location.container(BoardV1.Card.self))
+            let card = BoardV1.Card(title: "plan")
+            card.tags = [BoardV1.Tag(name: "b"), BoardV1.Tag(name: "a")]
+            context.insert(card)
+            try context.save()
+        }
+        do {
+            let container = try location.container(BoardV2.Card.self)
+            let card = try #require(try ModelContext(container).fetch(FetchDescriptor<BoardV2.Card>()).first)
+            #expect(card.labels.map(\.name) == ["b", "a"])
+            try expectIndexesOfANewStore(location, container, Schema([BoardV2.Card.self]))
+        }
+        let container = try location.container(BoardV3.Card.self, BoardV3.Topic.self)
+        let context = ModelContext(container)
+        let card = try #require(try context.fetch(FetchDescriptor<BoardV3.Card>()).first)
+        #expect(card.labels.map(\.name) == ["b", "a"])
+        card.tags = [BoardV3.Topic(name: "work")]
+        try context.save()
+        #expect(try ModelContext(container).fetch(FetchDescriptor<BoardV3.Card>()).first?.tags.map(\.name) == ["work"])
+        try expectIndexesOfANewStore(location, container, Schema([BoardV3.Card.self, BoardV3.Topic.self]))
+    }
+
+    /// Apple's API renames properties, not models: a renamed class is a new model with a table of its own, and the
+    /// old class's table and models stay for a version that still has it.
+    @Test(arguments: StoreKind.all) func aRenamedModelClassIsANewModelAndTheOldTableStays(store: StoreKind) throws {
+        let location = store.location()
+        do {
+            let context = ModelContext(try location.container(RenamedClassV1.Memo.self))
+            context.insert(RenamedClassV1.Memo(text: "keep"))
+            try context.save()
+        }
+        let renamed = try location.container(RenamedClassV2.Note.self)
+        #expect(try ModelContext(renamed).fetchCount(FetchDescriptor<RenamedClassV2.Note>()) == 0)
+        let old = try location.container(RenamedClassV1.Memo.self)
+        #expect(try ModelContext(old).fetch(FetchDescriptor<RenamedClassV1.Memo>()).map(\.text) == ["keep"])
+    }
+}

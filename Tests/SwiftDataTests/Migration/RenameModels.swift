@@ -49,3 +49,69 @@ enum LongNameV2 {
         }
     }
 }
+
+/// Cards and tags, many-to-many: the join table is `Card_tags`.
+enum BoardV1 {
+    @Model final class Card {
+        var title: String
+        @Relationship(inverse: \Tag.cards) var tags: [Tag] = []
+        init(title: String) { self.title = title }
+    }
+
+    @Model final class Tag {
+        var name: String
+        var cards: [Card] = []
+        init(name: String) { self.name = name }
+    }
+}
+
+/// `tags` renamed to `labels`: the join table becomes `Card_labels`.
+enum BoardV2 {
+    @Model final class Card {
+        var title: String
+        @Relationship(originalName: "tags", inverse: \Tag.cards) var labels: [Tag] = []
+        init(title: String) { self.title = title }
+    }
+
+    @Model final class Tag {
+        var name: String
+        var cards: [Card] = []
+        init(name: String) { self.name = name }
+    }
+}
+
+/// A new relationship takes the old name, and with it the old join table's name, `Card_tags`.
+enum BoardV3 {
+    @Model final class Card {
+        var title: String
+        @Relationship(inverse: \Tag.cards) var labels: [Tag] = []
+        var tags: [Topic] = []
+        init(title: String) { self.title = title }
+    }
+
+    @Model final class Tag {
+        var name: String
+        var cards: [Card] = []
+        init(name: String) { self.name = name }
+    }
+
+    @Model final class Topic {
+        var name: String
+        init(name: String) { self.name = name }
+    }
+}
+
+/// The first version of a model class that a later version renames: Apple's API has no `originalName` for a model.
+enum RenamedClassV1 {
+    @Model final class Memo {
+        var text: String
+        init(text: String) { self.text = text }
+    }
+}
+
+enum RenamedClassV2 {
+    @Model final class Note {
+        var text: String
+        init(text: String) { self.text = text }
+    }
+}
