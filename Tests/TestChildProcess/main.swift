@@ -38,6 +38,10 @@ case "insert-wait-and-kill":
     try container().mainContext.insert(Visit(name: name))
     try await Task.sleep(for: .milliseconds(300))
     kill(getpid(), SIGKILL)
+case "open-impatient":
+    // Opens the store, giving up on a lock another session holds after a second.
+    PostgresTestHooks.lockWait = 1
+    _ = try container()
 case "insert-and-save":
     let context = ModelContext(try container())
     context.insert(Visit(name: name))

@@ -20,62 +20,85 @@ extension PostgresRowStore {
     ) throws -> String {
         let namespace = configuration.postgresSchema
         let server = connection.endpoint.description
-        return try connection.transaction(isolation: .readCommitted, attempts: 1) { connection in
-            try lockSaves(connection, postgresSchema: namespace)
-            let exists =
-                try connection.preparedQuery(
-                    "SELECT 1 FROM pg_namespace WHERE nspname = $1", [.text(namespace)]
-                ).rowCount > 0
-            if !exists {
-                guard configuration.allowsSave else {
-                    throw SwiftDataError.loadIssueModelContainer.with(
-                        reason: "the PostgreSQL schema '\(namespace)' does not exist on \(server)",
-                        suggestion: "Open the store with allowsSave: true once to create it")
-                }
-                try connection.execute("CREATE SCHEMA \(PostgreSQLDialect().quote(namespace))")
+        let wait = PostgresTestHooks.lockWait ?? 600
+        do {
+            return try connection.transaction(isolation: .readCommitted, attempts: 1) { connection in
+                try connection.execute("SET LOCAL lock_timeout = \(Int(wait * 1000))")
+                return try prepareInTransaction(
+                    connection, schema: schema, configuration: configuration, migrationPlan: migrationPlan)
             }
-            let tables = try tableNames(connection, namespace: namespace)
-            try createHistoryTable(connection, tables: tables, allowsSave: configuration.allowsSave)
-            let stored = try readMetadata(connection, tables: tables, namespace: namespace, server: server)
-            let current = StoredSchema(schema, storage: PostgresSchemaSQL.recordedStorage).entities
-            if let identifier = stored.identifier, let recorded = stored.schema,
-                current.allSatisfy(recorded.entities.contains), stored.version == schema.version
-            {
-                return identifier
-            }
+        } catch let error as PostgresError where error.sqlState == "55P03" {
+            throw SwiftDataError.storeError.with(
+                reason:
+                    "another session held a lock on the store in the PostgreSQL schema '\(namespace)' on \(server) for more than \(Int(wait)) seconds while this one waited to create or migrate it; the store was left untouched",
+                sql: error.sql, storeCode: error.sqlState, storeMessage: error.message,
+                suggestion:
+                    "Let the other session finish (a large migration takes a while), or end a session left idle in a transaction (pg_stat_activity lists them), then open the store again"
+            )
+        }
+    }
+
+    /// `prepare`'s work, inside its transaction.
+    private static func prepareInTransaction(
+        _ connection: PostgresConnection, schema: Schema, configuration: PostgresConfiguration,
+        migrationPlan: (any SchemaMigrationPlan.Type)?
+    ) throws -> String {
+        let namespace = configuration.postgresSchema
+        let server = connection.endpoint.description
+        try lockSaves(connection, postgresSchema: namespace)
+        let exists =
+            try connection.preparedQuery(
+                "SELECT 1 FROM pg_namespace WHERE nspname = $1", [.text(namespace)]
+            ).rowCount > 0
+        if !exists {
             guard configuration.allowsSave else {
                 throw SwiftDataError.loadIssueModelContainer.with(
-                    reason: "the store in the PostgreSQL schema '\(namespace)' on \(server) does not hold the models",
-                    suggestion: "Open the store with allowsSave: true once, so that it is created or migrates")
+                    reason: "the PostgreSQL schema '\(namespace)' does not exist on \(server)",
+                    suggestion: "Open the store with allowsSave: true once to create it")
             }
-            if stored.schema == nil, let foreign = schema.entities.first(where: { tables.contains($0.name) }) {
-                throw SwiftDataError.loadIssueModelContainer.with(
-                    reason:
-                        "the PostgreSQL schema '\(namespace)' on \(server) has a table \(foreign.name) that this framework did not create",
-                    model: foreign.name, suggestion: "Use another PostgreSQL schema (postgresSchema:)")
-            }
-            for statement in PostgresSchemaSQL.storeTables { try connection.execute(statement) }
-            let identifier = stored.identifier ?? UUID().uuidString
-            var migration = PostgresMigration(
-                connection: connection, recorded: stored.schema ?? StoredSchema(entities: []),
-                configuration: configuration, identifier: identifier)
-            if let plan = migrationPlan, stored.schema != nil {
-                let version =
-                    MigrationPlanRun.storeVersion(recorded: stored.version, in: plan, target: migration)
-                    ?? stored.version
-                if let version, version != schema.version {
-                    try MigrationPlanRun.run(plan, from: version, to: schema.version, on: &migration)
-                }
-            }
-            try LightweightMigration.migrate(&migration, to: schema, checkingForeignTables: stored.schema == nil)
-            let json = String(decoding: try JSONEncoder().encode(migration.recorded), as: UTF8.self)
-            try connection.preparedQuery(
-                """
-                INSERT INTO \(metadataTable) (key, value) VALUES ('schema', $1), ('store_identifier', $2), \
-                ('schema_version', $3) ON CONFLICT (key) DO UPDATE SET value = excluded.value
-                """, [.text(json), .text(identifier), .text(schema.version.description)])
+            try connection.execute("CREATE SCHEMA \(PostgreSQLDialect().quote(namespace))")
+        }
+        let tables = try tableNames(connection, namespace: namespace)
+        try createHistoryTable(connection, tables: tables, allowsSave: configuration.allowsSave)
+        let stored = try readMetadata(connection, tables: tables, namespace: namespace, server: server)
+        let current = StoredSchema(schema, storage: PostgresSchemaSQL.recordedStorage).entities
+        if let identifier = stored.identifier, let recorded = stored.schema,
+            current.allSatisfy(recorded.entities.contains), stored.version == schema.version
+        {
             return identifier
         }
+        guard configuration.allowsSave else {
+            throw SwiftDataError.loadIssueModelContainer.with(
+                reason: "the store in the PostgreSQL schema '\(namespace)' on \(server) does not hold the models",
+                suggestion: "Open the store with allowsSave: true once, so that it is created or migrates")
+        }
+        if stored.schema == nil, let foreign = schema.entities.first(where: { tables.contains($0.name) }) {
+            throw SwiftDataError.loadIssueModelContainer.with(
+                reason:
+                    "the PostgreSQL schema '\(namespace)' on \(server) has a table \(foreign.name) that this framework did not create",
+                model: foreign.name, suggestion: "Use another PostgreSQL schema (postgresSchema:)")
+        }
+        for statement in PostgresSchemaSQL.storeTables { try connection.execute(statement) }
+        let identifier = stored.identifier ?? UUID().uuidString
+        var migration = PostgresMigration(
+            connection: connection, recorded: stored.schema ?? StoredSchema(entities: []),
+            configuration: configuration, identifier: identifier)
+        if let plan = migrationPlan, stored.schema != nil {
+            let version =
+                MigrationPlanRun.storeVersion(recorded: stored.version, in: plan, target: migration)
+                ?? stored.version
+            if let version, version != schema.version {
+                try MigrationPlanRun.run(plan, from: version, to: schema.version, on: &migration)
+            }
+        }
+        try LightweightMigration.migrate(&migration, to: schema, checkingForeignTables: stored.schema == nil)
+        let json = String(decoding: try JSONEncoder().encode(migration.recorded), as: UTF8.self)
+        try connection.preparedQuery(
+            """
+            INSERT INTO \(metadataTable) (key, value) VALUES ('schema', $1), ('store_identifier', $2), \
+            ('schema_version', $3) ON CONFLICT (key) DO UPDATE SET value = excluded.value
+            """, [.text(json), .text(identifier), .text(schema.version.description)])
+        return identifier
     }
 
     /// The names of the tables of a PostgreSQL schema.

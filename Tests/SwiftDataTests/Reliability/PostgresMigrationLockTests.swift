@@ -1,0 +1,33 @@
+import Foundation
+import PostgresTestSupport
+import SharedTestModels
+import SwiftData
+import Testing
+
+@testable import SwiftDataPostgres
+
+/// A PostgreSQL store whose lock another session holds past the wait: opening it fails with an error that names the
+/// store and what to do, instead of waiting without end, and leaves it untouched.
+@Suite struct PostgresMigrationLockTests {
+    @Test(arguments: StoreKind.all.filter { $0 == .postgres })
+    func aStoreLockedPastTheWaitIsNamed(store: StoreKind) throws {
+        let location = store.location()
+        let container = try location.container(Schema([Visit.self]))
+        // Another session holds the lock a creating or migrating instance holds.
+        let holder = try PostgresConnection(PostgresTestServer.shared().superuserConnectionString)
+        _ = try holder.execute("SELECT pg_advisory_lock(hashtext('swiftdata:\(location.postgresSchema)'))")
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("TestChildProcess")
+        child.arguments = ["open-impatient", try PostgresTestServer.shared().url]
+        child.environment = RunningChild.environment().merging(
+            ["SWIFTDATA_POSTGRES_SCHEMA": location.postgresSchema], uniquingKeysWith: { $1 })
+        let result = try RunningChild(child).finish(timeout: 120)
+        _ = try holder.execute("SELECT pg_advisory_unlock_all()")
+        #expect(result.status != 0)
+        #expect(
+            result.errors.contains("held a lock on the store in the PostgreSQL schema '\(location.postgresSchema)'"))
+        #expect(result.errors.contains("then open the store again"), "\(result.errors)")
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<Visit>()) == 0)
+    }
+}
