@@ -31,15 +31,26 @@ extension ModelContext {
     public func save() throws {
         processPendingChanges()
         applyPendingChanges()
-        let inserts = registry.pendingInserts
-        let updates = registry.pendingChanges
-        let deletes = registry.pendingDeletes
-        let rows = deletedRows
-        guard !inserts.isEmpty || !updates.isEmpty || !deletes.isEmpty || !rows.isEmpty else {
+        let generation = registry.generation
+        var inserts = registry.pendingInserts
+        var updates = registry.pendingChanges
+        var deletes = registry.pendingDeletes
+        guard !inserts.isEmpty || !updates.isEmpty || !deletes.isEmpty || !deletedRows.isEmpty else {
             resetPendingLists()
             return
         }
         NotificationCenter.default.post(name: ModelContext.willSave, object: self)
+        if registry.generation != generation {
+            // A `willSave` observer changed, inserted or deleted models: this save writes them too.
+            inserts = registry.pendingInserts
+            updates = registry.pendingChanges
+            deletes = registry.pendingDeletes
+            guard !inserts.isEmpty || !updates.isEmpty || !deletes.isEmpty || !deletedRows.isEmpty else {
+                resetPendingLists()
+                return
+            }
+        }
+        let rows = deletedRows
 
         var operation = SaveOperation(
             context: self, inserts: inserts, insertBindings: try inserts.map { try cachedBinding(for: type(of: $0)) },
@@ -56,38 +67,72 @@ extension ModelContext {
             try store.write(for: editingState) { transaction in try operation.write(transaction, store: store) }
         }
 
-        // Everything is committed: bring the models' states up to date.
+        // Everything is committed. The pending lists end first, and the saved models leave them, before anything
+        // below can tell a model's observers of a change (detaching, unloading, linking, clearing or emptying
+        // relationships): a change, insert or delete that an observer makes from here on is recorded in the next
+        // save's lists, instead of being dropped with these. Nothing in the two passes that follow tells observers.
+        let listed = registry.endPending()
+        deletedRows = [:]
+        if listed.count != updates.count {
+            // The changed list also held models that are not saved as changed (deleted, or changed back).
+            for model in listed { model._$persistentState.isInChangedList = false }
+        }
         var insertedIdentifiers: [PersistentIdentifier] = []
         var updatedIdentifiers: [PersistentIdentifier] = []
-        let duplicates = Set(operation.merged.map(\.duplicate))
-        var map: (binding: EntityBinding, map: IdentityMap)?
         insertedIdentifiers.reserveCapacity(inserts.count)
+        updatedIdentifiers.reserveCapacity(updates.count)
+        // Whether any saved model has relationships, which the links below may concern.
+        var hasRelationships = false
+        let duplicates = Set(operation.merged.map(\.duplicate))
+        var upserted: [(model: any PersistentModel, binding: EntityBinding, key: Int64)] = []
+        var map: (binding: EntityBinding, map: IdentityMap)?
         for (position, binding) in operation.insertBindings.enumerated()
         where duplicates.isEmpty || !duplicates.contains(position) {
             guard position < operation.insertedKeys.count, let key = operation.insertedKeys[position] else { continue }
             let model = inserts[position]
             // Models come grouped by type, mostly: the identity map is looked up when the type changes.
-            if map?.binding !== binding { map = (binding, registry.map(for: ObjectIdentifier(type(of: model)))) }
+            if map?.binding !== binding {
+                map = (binding, registry.map(for: ObjectIdentifier(type(of: model))))
+                hasRelationships = hasRelationships || !binding.entity.orderedRelationships.isEmpty
+            }
             guard let identityMap = map?.map else { continue }
             if !operation.upserts.isEmpty, operation.upserts[position] {
-                // The new model became a stored row: it replaces the context's old object for that row, and its
-                // to-many relationships load again to include the row's members.
-                if let old = registry.anyModel(type(of: model), key: key), old !== model { registry.detach(old) }
-                registry.register(model, of: self, key: key, binding: binding, in: identityMap, isNew: true)
-                for property in binding.lazyRelationships { model.unload(property) }
-                updatedIdentifiers.append(model.persistentModelID)
+                // The new model became a stored row (registered below, where observers may run).
+                upserted.append((model, binding, key))
+                updatedIdentifiers.append(binding.identifier(forKey: key))
             } else {
                 // A new key: no model of the context has it.
                 registry.register(model, of: self, key: key, binding: binding, in: identityMap, isNew: true)
-                insertedIdentifiers.append(model.persistentModelID)
+                insertedIdentifiers.append(binding.identifier(forKey: key))
             }
         }
+        // The changed models: saved, so none of their properties changed, and out of the changed list.
+        var lastBinding: EntityBinding?
+        for model in updates {
+            let state = model._$persistentState
+            state.changes.removeAll()
+            state.isInChangedList = false
+            guard let binding = state.binding else { continue }
+            if binding !== lastBinding {
+                lastBinding = binding
+                hasRelationships = hasRelationships || !binding.entity.orderedRelationships.isEmpty
+            }
+            updatedIdentifiers.append(binding.identifier(forKey: state.key))
+        }
+
+        // What follows may tell observers of changes.
+        for (model, binding, key) in upserted {
+            // The new model became a stored row: it replaces the context's old object for that row, and its to-many
+            // relationships load again to include the row's members.
+            if let old = registry.anyModel(type(of: model), key: key), old !== model { registry.detach(old) }
+            registry.register(model, of: self, key: key, binding: binding)
+            for property in binding.lazyRelationships { model.unload(property) }
+        }
         for (duplicate, _) in operation.merged { registry.detach(inserts[duplicate]) }
-        updatedIdentifiers.reserveCapacity(updatedIdentifiers.count + updates.count)
-        for model in updates { updatedIdentifiers.append(model.persistentModelID) }
-        registry.markUnchanged(updates)
         var deletedIdentifiers: [PersistentIdentifier] = []
-        if !operation.deletedKeys.isEmpty { holdLinkedTargets(withHierarchies(operation.deletedKeys)) }
+        // The deleted keys as sets, only when a relationship may refer to them.
+        let deletedKeys = hasReferences(to: operation.deleted.order.keys) ? operation.deleted.keySets() : nil
+        if let deletedKeys { holdLinkedTargets(withHierarchies(deletedKeys)) }
         var removed: [any PersistentModel] = []
         removed.reserveCapacity(deletes.count)
         for model in deletes where model._$persistentState.status == .deleted {
@@ -95,10 +140,10 @@ extension ModelContext {
             removed.append(model)
         }
         // Rows the save deleted beyond the deleted models (cascades, `delete(model:where:)`) may have models too.
-        let deletedCount = operation.deletedKeys.values.reduce(0) { $0 + $1.count }
+        let deletedCount = operation.deleted.count
         var hierarchyKeys: [String: Set<Int64>] = [:]
         deletedIdentifiers.reserveCapacity(deletedCount)
-        for (entityName, ordered) in operation.deletedOrder {
+        for (entityName, ordered) in operation.deleted.order {
             guard let binding = container.binding(forEntityName: entityName) else { continue }
             var keys = ordered
             if binding.entity.isInHierarchy {
@@ -122,10 +167,11 @@ extension ModelContext {
         }
         // A deleted model relates to nothing once the delete is saved, as in Apple's SwiftData.
         for model in removed { emptyRelationships(of: model) }
-        if !operation.deletedKeys.isEmpty { removeReferences(toDeleted: operation.deletedKeys) }
-        linkHeldReferences(of: inserts)
-        linkHeldReferences(of: updates)
-        resetPendingLists()
+        if let deletedKeys { removeReferences(toDeleted: deletedKeys) }
+        if hasRelationships {
+            linkHeldReferences(of: inserts)
+            linkHeldReferences(of: updates)
+        }
         undo.noteSave()
         publishSave(inserted: insertedIdentifiers, updated: updatedIdentifiers, deleted: deletedIdentifiers)
         // Built as the type `post` takes, with its capacity, so that it is neither converted nor grown.
@@ -210,6 +256,20 @@ extension ModelContext {
     func detachRegistered(_ binding: EntityBinding, key: Int64) {
         guard let model = registeredModel(key: key, in: binding.entity) else { return }
         registry.detach(model)
+    }
+
+    /// Whether a relationship of any entity may refer to rows of the named entities (to a row of any entity of their
+    /// hierarchies, which share their tables).
+    private func hasReferences(to names: some Collection<String>) -> Bool {
+        guard !names.isEmpty else { return false }
+        var targets: Set<String> = []
+        for name in names {
+            guard let entity = container.schema.entitiesByName[name] else { continue }
+            for member in entity.rootEntity.selfAndDescendants { targets.insert(member.name) }
+        }
+        return container.schema.entities.contains { entity in
+            entity.orderedRelationships.contains { targets.contains($0.destination) }
+        }
     }
 
     /// Deleted keys by entity name, with the keys of a hierarchy's entities under each of its entities' names:

@@ -23,6 +23,9 @@ final class ModelRegistry {
     @exclusivity(unchecked) private(set) var deleted: [any PersistentModel] = []
     /// Keys of registered models whose values are not loaded yet, by model type.
     var hollow: [ObjectIdentifier: [Int64]] = [:]
+    /// Counts the changes to the pending lists and to the changes they record, so that a save can tell whether its
+    /// `willSave` observers changed, inserted or deleted a model.
+    @exclusivity(unchecked) private(set) var generation = 0
 
     // MARK: Identity maps
 
@@ -115,6 +118,7 @@ final class ModelRegistry {
         state.context = context
         state.status = .inserted
         inserted.append(model)
+        generation &+= 1
     }
 
     /// An inserted model leaves the context before it was saved: `.detached` when deleted or rolled back,
@@ -124,6 +128,7 @@ final class ModelRegistry {
         state.status = status
         state.context = nil
         inserted.removeAll { $0 === model }
+        generation &+= 1
     }
 
     /// A detached model that was never saved may be inserted again, as by undo.
@@ -135,12 +140,14 @@ final class ModelRegistry {
     func markDeleted(_ model: any PersistentModel, state: _PersistentState) {
         state.status = .deleted
         deleted.append(model)
+        generation &+= 1
     }
 
     /// A deleted model that was not saved yet stays after all.
     func undelete(_ model: any PersistentModel) {
         model._$persistentState.status = .registered
         deleted.removeAll { $0 === model }
+        generation &+= 1
     }
 
     /// Property `property` of a registered model, whose state is `state`, changed for the first time since the last
@@ -148,6 +155,7 @@ final class ModelRegistry {
     @inline(__always)
     func noteChanged(_ model: any PersistentModel, state: _PersistentState, property: Int) -> Bool {
         state.changes.insert(property)
+        generation &+= 1
         guard !state.isInChangedList else { return false }
         state.isInChangedList = true
         changed.append(model)
@@ -162,6 +170,7 @@ final class ModelRegistry {
     /// Property `property` of a registered model has its stored value again (an undone change).
     func markUnchanged(_ model: any PersistentModel, property: Int) {
         model._$persistentState.changes.remove(property)
+        generation &+= 1
     }
 
     /// A model leaves the context: it is no longer the object of its row, and reads as deleted (`modelContext` is
@@ -195,6 +204,17 @@ final class ModelRegistry {
         inserted = []
         changed = []
         deleted = []
+    }
+
+    /// Ends the pending lists once a save has committed them, and returns the changed list, whose models the caller
+    /// must take out of it (`isInChangedList`) before any other code runs. Lists started from here on are the next
+    /// save's.
+    func endPending() -> [any PersistentModel] {
+        let listed = changed
+        inserted = []
+        changed = []
+        deleted = []
+        return listed
     }
 
     /// Puts back what a rollback restores: unsaved inserts leave the context, deletes are undone. Returns the

@@ -18,9 +18,7 @@ struct SaveOperation {
     /// Keys given to inserted models, by position in `inserts` (`nil` for models of stores not written yet).
     private(set) var insertedKeys: [Int64?] = []
     /// Keys deleted, by entity name, including cascades.
-    private(set) var deletedKeys: [String: Set<Int64>] = [:]
-    /// The same keys, by entity name, in the order they were deleted (the deleted models' order, then cascades').
-    private(set) var deletedOrder: [String: [Int64]] = [:]
+    let deleted = DeletedKeys()
     /// Positions of members in loaded to-many arrays, computed once per array.
     private let positions = MemberPositions()
     /// Positions of inserted models in `inserts`, for relationships that refer to them.
@@ -99,13 +97,15 @@ struct SaveOperation {
             let state = model._$persistentState
             guard let binding = state.binding, binding.store === store else { continue }
             let changes = state.changes
-            if binding !== lastBinding || changes != lastChanges {
+            let isLikeLast = binding === lastBinding && changes == lastChanges
+            if !isLikeLast {
                 attributes = binding.attributeIndexes.filter(changes.contains)
                 lastBinding = binding
                 lastChanges = changes
                 hasRelationships = !binding.entity.orderedRelationships.isEmpty
                 hasToMany = hasToMany || binding.entity.orderedRelationships.contains { !$0.isToOneRelationship }
             }
+            history?.updated(state.key, of: binding.entity, changes: changes, isLikeLast: isLikeLast)
             let references =
                 hasRelationships ? try references(of: model, entity: binding.entity, only: changes) : []
             guard !attributes.isEmpty || !references.isEmpty else { continue }
@@ -120,7 +120,6 @@ struct SaveOperation {
             }
         }
         for (entity, rows) in updated.batches { try transaction.update(rows, entity: entity) }
-        history?.updated(updates, store: store)
 
         try deleteWithRules(transaction, store: store)
 
@@ -377,13 +376,9 @@ struct SaveOperation {
     /// deleted rows are cleared (unless the rule is `.noAction`), failing when a required to-one would be left empty.
     private mutating func deleteWithRules(_ transaction: any RowStoreTransaction, store: any RowStore) throws {
         var pending: [(Schema.Entity, [Int64])] = []
-        func add(_ keys: [Int64], of entity: Schema.Entity) {
-            var known = deletedKeys.removeValue(forKey: entity.name) ?? []
-            known.reserveCapacity(known.count + keys.count)
-            let new = keys.filter { known.insert($0).inserted }
-            deletedKeys[entity.name] = known
+        func add(_ keys: [Int64], of entity: Schema.Entity, distinct: Bool) {
+            let new = deleted.add(keys, of: entity.name, distinct: distinct)
             guard !new.isEmpty else { return }
-            deletedOrder[entity.name, default: []].append(contentsOf: new)
             pending.append((entity, new))
         }
         // The deleted models' keys by entity, in the order the models were deleted (mostly one entity at a time).
@@ -404,12 +399,13 @@ struct SaveOperation {
             }
             direct[last].append(state.key)
         }
-        for (entity, keys) in zip(entities, direct) { add(keys, of: entity) }
+        // A registered model is its entity's only one for its key: the keys of each entity are distinct.
+        for (entity, keys) in zip(entities, direct) { add(keys, of: entity, distinct: true) }
         for (entityName, keys) in deletedRows {
             guard let binding = context.container.binding(forEntityName: entityName), binding.store === store else {
                 continue
             }
-            add(Array(keys), of: binding.entity)
+            add(Array(keys), of: binding.entity, distinct: true)
         }
         // Everything the save deletes, cascades included, before any rule that depends on what remains.
         var deletedEntities: [Schema.Entity] = []
@@ -423,20 +419,22 @@ struct SaveOperation {
                 guard let destination = context.container.binding(forEntityName: relationship.destination) else {
                     continue
                 }
-                add(try transaction.related(relationship, owners: keys).map(\.member), of: destination.entity)
+                add(
+                    try transaction.related(relationship, owners: keys).map(\.member), of: destination.entity,
+                    distinct: false)
             }
         }
         for entity in deletedEntities {
-            let keys = deletedOrder[entity.name] ?? []
+            let keys = deleted.order[entity.name] ?? []
             for relationship in entity.relationshipsOfSelfAndDescendants where relationship.deleteRule == .deny {
                 let remaining = try transaction.related(relationship, owners: keys).filter {
-                    !(deletedKeys[relationship.destination]?.contains($0.member) ?? false)
+                    !deleted.contains($0.member, of: relationship.destination)
                 }
                 if !remaining.isEmpty { throw denyError(entity, relationship, count: remaining.count) }
             }
         }
         for entity in deletedEntities {
-            let keys = deletedOrder[entity.name] ?? []
+            let keys = deleted.order[entity.name] ?? []
             try clearReferences(to: entity, keys: keys, transaction)
             try history?.deleting(keys, of: entity, in: transaction)
             try transaction.delete(keys: keys, entity: entity)
@@ -451,7 +449,7 @@ struct SaveOperation {
             let cleared = try transaction.clearReferences(reference, to: keys)
             // A hierarchy's rows are one table's: a key deleted as any of its entities is gone.
             let table = source.rootEntity.selfAndDescendants.map(\.name)
-            let survivors = cleared.filter { key in !table.contains { deletedKeys[$0]?.contains(key) ?? false } }
+            let survivors = cleared.filter { key in !table.contains { deleted.contains(key, of: $0) } }
             history?.referencesCleared(survivors, in: source, relationship: reference)
             if reference.isToOneRelationship, !reference.isOptional, !survivors.isEmpty {
                 throw SwiftDataError.modelValidationFailure.with(
@@ -466,20 +464,20 @@ struct SaveOperation {
     /// New rows that refer to rows the save deleted: a `.deny` rule of the deleted model refuses the save, other
     /// references are cleared as the delete rules clear them.
     private func checkInsertsAgainstDeletes(_ transaction: any RowStoreTransaction, store: any RowStore) throws {
-        guard !deletedKeys.isEmpty, insertedKeys.contains(where: { $0 != nil }) else { return }
+        guard !deleted.isEmpty, insertedKeys.contains(where: { $0 != nil }) else { return }
         let insertedEntities = Set(zip(inserts, insertBindings).filter { $1.store === store }.map(\.1.entity.name))
-        for (entityName, keys) in deletedKeys {
+        for (entityName, keys) in deleted.order {
             guard let entity = context.container.binding(forEntityName: entityName)?.entity else { continue }
             if let deny = entity.orderedRelationships.first(where: {
                 $0.deleteRule == .deny && insertedEntities.contains($0.destination)
             }) {
-                let remaining = try transaction.related(deny, owners: Array(keys)).filter {
-                    !(deletedKeys[deny.destination]?.contains($0.member) ?? false)
+                let remaining = try transaction.related(deny, owners: keys).filter {
+                    !deleted.contains($0.member, of: deny.destination)
                 }
                 if !remaining.isEmpty { throw denyError(entity, deny, count: remaining.count) }
             }
             guard references(to: entity).contains(where: { insertedEntities.contains($0.0.name) }) else { continue }
-            try clearReferences(to: entity, keys: Array(keys), transaction)
+            try clearReferences(to: entity, keys: keys, transaction)
         }
     }
 
@@ -550,6 +548,61 @@ final class UniqueLookups {
             position < found.count
         else { return nil }
         return found[position]
+    }
+}
+
+/// The keys a save deletes, by entity name, each once, in the order deleted (the deleted models' order, then their
+/// cascades'). Sets of them, to look keys up, are made only when something asks (a cascade, a delete rule, references
+/// to clear): a save that deletes models nothing refers to makes none.
+final class DeletedKeys {
+    /// The keys, by entity name, in the order deleted.
+    private(set) var order: [String: [Int64]] = [:]
+    /// The keys of some entities as sets, kept in step with `order` once made.
+    private var sets: [String: Set<Int64>] = [:]
+
+    /// Whether no key is deleted.
+    var isEmpty: Bool { order.isEmpty }
+
+    /// How many keys are deleted.
+    var count: Int { order.values.reduce(0) { $0 + $1.count } }
+
+    /// Adds keys of the entity named `name`; returns those that were not deleted yet. `distinct` says that `keys` has
+    /// no repeats.
+    func add(_ keys: [Int64], of name: String, distinct: Bool) -> [Int64] {
+        guard !keys.isEmpty else { return [] }
+        if distinct && order[name] == nil {
+            order[name] = keys
+            sets[name] = nil
+            return keys
+        }
+        var known = set(of: name)
+        sets[name] = nil
+        known.reserveCapacity(known.count + keys.count)
+        let new = keys.filter { known.insert($0).inserted }
+        sets[name] = known
+        if !new.isEmpty { order[name, default: []].append(contentsOf: new) }
+        return new
+    }
+
+    /// Whether `key` of the entity named `name` is deleted.
+    func contains(_ key: Int64, of name: String) -> Bool {
+        guard order[name] != nil else { return false }
+        return set(of: name).contains(key)
+    }
+
+    /// Every entity's keys, as sets.
+    func keySets() -> [String: Set<Int64>] {
+        var result: [String: Set<Int64>] = [:]
+        result.reserveCapacity(order.count)
+        for name in order.keys { result[name] = set(of: name) }
+        return result
+    }
+
+    private func set(of name: String) -> Set<Int64> {
+        if let set = sets[name] { return set }
+        let set = Set(order[name] ?? [])
+        sets[name] = set
+        return set
     }
 }
 

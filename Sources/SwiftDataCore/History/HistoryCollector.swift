@@ -16,14 +16,21 @@ final class HistoryCollector {
         /// The indexes of the properties, in increasing order.
         var indexes: [Int] {
             var indexes: [Int] = []
-            for (word, bits) in ([properties.low] + properties.high).enumerated() {
+            forEachIndex { indexes.append($0) }
+            return indexes
+        }
+
+        /// Calls `body` with the index of each property, in increasing order.
+        func forEachIndex(_ body: (Int) -> Void) {
+            func visit(_ bits: UInt64, word: Int) {
                 var bits = bits
                 while bits != 0 {
-                    indexes.append(word * 64 + bits.trailingZeroBitCount)
+                    body(word * 64 + bits.trailingZeroBitCount)
                     bits &= bits - 1
                 }
             }
-            return indexes
+            visit(properties.low, word: 0)
+            for (word, bits) in properties.high.enumerated() { visit(bits, word: word + 1) }
         }
     }
 
@@ -34,6 +41,8 @@ final class HistoryCollector {
     @exclusivity(unchecked) private var inserts: [(entity: Int, keys: [Int64])] = []
     /// Updated rows: their key and the index of their shape.
     @exclusivity(unchecked) private var updates: [(key: Int64, shape: Int)] = []
+    /// The shape of the latest update.
+    @exclusivity(unchecked) private var lastShape = 0
     /// Rows a save updates beside those of the changed models (an inserted model that took a stored row's place, a
     /// reference a delete cleared), merged with them when recorded: one change per row.
     @exclusivity(unchecked) private var sideUpdates: [(key: Int64, shape: Int)] = []
@@ -71,26 +80,13 @@ final class HistoryCollector {
         sideUpdates.append((row.key, shape(entity, properties)))
     }
 
-    /// The changed models of a save, those of `store`: each an update of the properties it changed.
-    func updated(_ models: [any PersistentModel], store: any RowStore) {
-        updates.reserveCapacity(updates.count + models.count)
-        // Models come grouped by type and mostly changed alike: the shape is looked up when that changes. (Plain
-        // variables rather than an optional tuple, which would retain and release its parts for every model.)
-        var lastBinding: EntityBinding?
-        var lastChanges = PropertyMask()
-        var lastShape = 0
-        for model in models {
-            let state = model._$persistentState
-            if lastBinding != nil, state.binding === lastBinding, state.changes == lastChanges {
-                updates.append((state.key, lastShape))
-                continue
-            }
-            guard let binding = state.binding, binding.store === store, !state.changes.isEmpty else { continue }
-            lastShape = shape(binding.entity, state.changes)
-            lastBinding = binding
-            lastChanges = state.changes
-            updates.append((state.key, lastShape))
-        }
+    /// A changed model's row, an update of the properties it changed. `isLikeLast` says that the previous call was
+    /// for the same entity and changes (models come grouped by type and mostly changed alike), whose shape is then
+    /// reused without a look-up.
+    func updated(_ key: Int64, of entity: Schema.Entity, changes: PropertyMask, isLikeLast: Bool) {
+        guard !changes.isEmpty else { return }
+        if !isLikeLast || updates.isEmpty { lastShape = shape(entity, changes) }
+        updates.append((key, lastShape))
     }
 
     /// Rows of `entity` whose `relationship` a delete cleared.
@@ -142,41 +138,70 @@ final class HistoryCollector {
             for attribute in Self.preservedAttributes(of: entity) { preserved.insert(attribute) }
             return preserved.isEmpty ? nil : shape(entity, preserved)
         }
-        // A subentity's property indexes count its inherited properties first, which `storedProperties` lacks.
-        let names = shapes.map { shape in
-            let entity = entities[shape.entity]
-            return shape.indexes.compactMap { entity.attribute(at: $0)?.name ?? entity.relationship(at: $0)?.name }
-        }
-        let shapeEntities = shapes.map(\.entity)
         var count = updates.count
         for insert in inserts { count += insert.keys.count }
         for delete in deletes { count += delete.keys.count }
-        let changes = HistoryPayload.encode(entities: entities.map(\.name), shapes: names, count: count) { writer in
-            writer.bytes.reserveCapacity(writer.bytes.count + count * 4)
-            for (key, shape) in updates {
-                writer.change(.update, entity: shapeEntities[shape], key: key)
-                writer.unsigned(UInt64(shape))
-            }
-            for (delete, shape) in zip(deletes, deleteShapes) {
-                for key in delete.keys {
-                    writer.change(.delete, entity: delete.entity, key: key)
-                    guard let shape else {
-                        writer.unsigned(0)
-                        continue
-                    }
-                    writer.unsigned(UInt64(shape) + 1)
-                    let values = delete.values[key] ?? []
-                    for index in names[shape].indices { writer.value(index < values.count ? values[index] : .null) }
-                }
-            }
-            for (entity, keys) in inserts {
-                for key in keys { writer.change(.insert, entity: entity, key: key) }
+        // The payload (see `HistoryPayload`): the format's version, the tables of entity names and of shapes' property
+        // names, the number of changes, then the changes.
+        var writer = HistoryPayload.Writer()
+        writer.bytes.reserveCapacity(16 * (1 + entities.count + shapes.count) + count * 4)
+        writer.bytes.append(HistoryPayload.version)
+        writer.unsigned(UInt64(entities.count))
+        for entity in entities { writer.string(entity.name) }
+        writer.unsigned(UInt64(shapes.count))
+        for shape in shapes {
+            let entity = entities[shape.entity]
+            writer.unsigned(UInt64(nameCount(of: shape)))
+            shape.forEachIndex { index in
+                if let name = Self.name(of: index, in: entity) { writer.string(name) }
             }
         }
+        writer.unsigned(UInt64(count))
+        // Reading a shape's entity from `shapes` would copy the shape, its properties' words included.
+        let shapeEntities = shapes.map(\.entity)
+        for (key, shape) in updates {
+            writer.change(.update, entity: shapeEntities[shape], key: key)
+            writer.unsigned(UInt64(shape))
+        }
+        for (delete, shape) in zip(deletes, deleteShapes) {
+            let valueCount = shape.map { nameCount(of: shapes[$0]) } ?? 0
+            for key in delete.keys {
+                writer.change(.delete, entity: delete.entity, key: key)
+                guard let shape else {
+                    writer.unsigned(0)
+                    continue
+                }
+                writer.unsigned(UInt64(shape) + 1)
+                let values = delete.values[key] ?? []
+                for index in 0..<valueCount {
+                    writer.value(index < values.count ? values[index] : .null)
+                }
+            }
+        }
+        for (entity, keys) in inserts {
+            for key in keys { writer.change(.insert, entity: entity, key: key) }
+        }
+        let changes = Data(writer.bytes)
         return try transaction.recordHistory(
             HistoryEntry(
                 timestamp: Date(), author: author, bundleIdentifier: HistoryEntry.program.bundleIdentifier,
                 processIdentifier: HistoryEntry.program.processIdentifier, changes: changes))
+    }
+
+    /// The name of property `index` of `entity`, which a shape lists. A subentity's property indexes count its
+    /// inherited properties first, which `storedProperties` lacks.
+    private static func name(of index: Int, in entity: Schema.Entity) -> String? {
+        entity.attribute(at: index)?.name ?? entity.relationship(at: index)?.name
+    }
+
+    /// How many names a shape lists: its properties that the entity has.
+    private func nameCount(of shape: Shape) -> Int {
+        let entity = entities[shape.entity]
+        var count = 0
+        shape.forEachIndex { index in
+            if Self.name(of: index, in: entity) != nil { count += 1 }
+        }
+        return count
     }
 
     /// Adds the side updates to the updates, one change per row naming every property the save wrote.
