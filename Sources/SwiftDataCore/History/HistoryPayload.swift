@@ -34,23 +34,7 @@ package enum HistoryPayload {
         var changes: [Change]
     }
 
-    /// Encodes changes: the tables first, then the changes that `body` writes with `Writer.change`.
-    static func encode(entities: [String], shapes: [[String]], count: Int, body: (inout Writer) -> Void) -> Data {
-        var writer = Writer()
-        writer.bytes.append(version)
-        writer.unsigned(UInt64(entities.count))
-        for name in entities { writer.string(name) }
-        writer.unsigned(UInt64(shapes.count))
-        for shape in shapes {
-            writer.unsigned(UInt64(shape.count))
-            for name in shape { writer.string(name) }
-        }
-        writer.unsigned(UInt64(count))
-        body(&writer)
-        return Data(writer.bytes)
-    }
-
-    /// Decodes what `encode` wrote.
+    /// Decodes what `HistoryCollector.record` wrote with a `Writer`: the tables of names, then the changes.
     static func decode(_ data: Data) throws -> Contents {
         var reader = try Reader(data)
         let entities = try reader.strings()
