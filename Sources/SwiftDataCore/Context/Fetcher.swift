@@ -323,8 +323,7 @@ struct Fetcher {
                     }
                     if relationship === linking, inverses[offset] != nil {
                         // The inverse of the relationship whose members are loading: its owner holds the model.
-                        model.unload(property)
-                        model._$persistentState.link(property, to: target)
+                        model.link(property, to: target)
                         continue
                     }
                     // A model of a hierarchy may be registered as any class below the destination's.
@@ -333,8 +332,7 @@ struct Fetcher {
                         ? context.registeredModel(key: target, in: destination.binding.entity)
                         : targets[offset]?.model(target)
                     if let inverse = inverses[offset], registered.map({ $0._$get(inverse.index).isLoaded }) == true {
-                        model.unload(property)
-                        model._$persistentState.link(property, to: target)
+                        model.link(property, to: target)
                     } else if let registered {
                         try model._$set(property, .loaded(registered))
                     } else if polymorphic[offset] {

@@ -117,8 +117,7 @@ extension ModelContext {
                 let model = models[ObjectIdentifier(binding)]?[item.key]
             else { continue }
             if let inverse = item.relationship.inverse, model._$get(inverse.index).isLoaded {
-                item.model.unload(item.property)
-                item.model._$persistentState.link(item.property, to: item.key)
+                item.model.link(item.property, to: item.key)
             } else {
                 item.model.setBuilt(item.property, model)
             }

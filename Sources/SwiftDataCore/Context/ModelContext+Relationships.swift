@@ -274,8 +274,7 @@ extension ModelContext {
                     target._$persistentState.status == .registered, target._$persistentState.context === self,
                     target._$get(inverse.index).isLoaded
                 else { continue }
-                model.unload(relationship.index)
-                state.link(relationship.index, to: target._$persistentState.key)
+                model.link(relationship.index, to: target._$persistentState.key)
             }
         }
     }

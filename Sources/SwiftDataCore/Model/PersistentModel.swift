@@ -15,6 +15,10 @@ public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable, 
     static var schemaMetadata: [Schema.PropertyMetadata] { get }
 
     var _$persistentState: _PersistentState { get set }
+    /// Whether a persisted property was ever read, the only way an observer can start watching the model: until
+    /// then `_$set` skips the observation registrar. `@Model` writes it as a stored property; a model written by
+    /// hand that does not declare it is taken as observed.
+    var _$isObserved: Bool { get set }
     /// Reads persisted property number `property` from `column` of the reader's current row.
     func _$load(_ property: Int, from reader: any _RowReader, column: Int32) throws
     /// Reads persisted properties `0..<count` from the reader's current row, property `i` from column `column + i`,
@@ -87,6 +91,12 @@ extension PersistentModel {
 
     /// A model `@Model` did not write (a hand-written one) reads its rows property by property.
     public func _$loadRow(_ count: Int, from reader: any _RowReader, column: Int32) throws -> Bool { false }
+
+    /// A model written by hand without the flag tells its observers of every change.
+    public var _$isObserved: Bool {
+        get { true }
+        set {}
+    }
 
     public static var _$uniquenessConstraints: [[AnyKeyPath]] { [] }
     public static var _$indices: [[AnyKeyPath]] { [] }

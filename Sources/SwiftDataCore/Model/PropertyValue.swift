@@ -65,6 +65,30 @@ extension PersistentModel {
         try? _$set(property, .notLoaded)
     }
 
+    /// Makes to-one relationship `property` a link to the model with the key `target` (see `_PersistentState`),
+    /// telling observers only when the relationship answered with another model before: one that held that target,
+    /// or held nothing and would have loaded it, still answers with the same model.
+    package func link(_ property: Int, to target: Int64) {
+        let state = _$persistentState
+        if _$isObserved, state.linkedKey(property) == nil,
+            _$get(property).relatedModels.map({ $0.first?._$persistentState.key == target }) ?? true
+        {
+            unloadForLink(property)
+        } else {
+            unload(property)
+        }
+        state.link(property, to: target)
+    }
+
+    /// Empties relationship `property` without telling observers, as it becomes a link to the models it holds (see
+    /// `_PersistentState`): it still answers with them, so its value does not change.
+    package func unloadForLink(_ property: Int) {
+        let observed = _$isObserved
+        _$isObserved = false
+        unload(property)
+        _$isObserved = observed
+    }
+
     /// Sets persisted property `property` to a value the framework built from the property's own schema type (a
     /// relationship's targets, an empty value of its type), which has that type by construction. Were it ever of
     /// another type, the property is left not loaded, so its next read loads it from the store, and the error is

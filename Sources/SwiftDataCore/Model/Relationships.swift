@@ -244,7 +244,7 @@ enum Relationships {
             guard memberState.status == .registered, memberState.context === context else { return }
             keys.append(memberState.key)
         }
-        model.unload(relationship.index)
+        model.unloadForLink(relationship.index)
         state.linkMembers(relationship.index, to: keys)
     }
 
