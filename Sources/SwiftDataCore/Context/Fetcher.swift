@@ -263,8 +263,9 @@ struct Fetcher {
         // Rows of models not registered yet, with plain attributes only, load in one tight loop.
         let lazyRelationships = binding.lazyRelationships
         let isPlain = !hasReferences && coded.isEmpty && lazyRelationships.isEmpty && !isPartial
-        // Such rows of all of a class's properties, in order, load in one call of the model's generated code.
-        let loadsRows = isPlain && contiguous && properties.elementsEqual(0..<properties.count)
+        // Rows of all of a class's properties, in order, with no attribute that Core converts, load in one call of the
+        // model's generated code, which leaves to-one relationships not loaded (their keys are resolved below).
+        let loadsRows = coded.isEmpty && !isPartial && contiguous && properties.elementsEqual(0..<properties.count)
         // A type with no registered models (the first fetch, or the first walk of a relationship to it) needs no
         // lookup per row, unless the rows may repeat a key or refer to models of their own type, which may register
         // them on the way (a model of a hierarchy whose class its row tells is registered after the rows).
@@ -274,17 +275,18 @@ struct Fetcher {
         try body { key, reader, first in
             let model: T
             let isNew: Bool
+            // Whether the row's attributes are loaded, and its to-one relationships left not loaded.
+            var rowLoaded = false
             if !wasEmpty, let existing = map.model(key) {
                 model = unsafeDowncast(existing, to: T.self)  // filed under T's ObjectIdentifier
                 isNew = false
             } else {
                 model = T(backingData: backingData)
                 registry.register(model, of: context, key: key, binding: binding, in: map, isNew: wasEmpty)
+                // A value that fails to load is read again below, which names its property in the error.
+                rowLoaded = loadsRows && (try? model._$loadRow(properties.count, from: reader, column: first)) == true
                 if isPlain {
-                    // A value that fails to load is read again below, which names its property in the error.
-                    if loadsRows, (try? model._$loadRow(properties.count, from: reader, column: first)) == true {
-                        return model
-                    }
+                    if rowLoaded { return model }
                     if !contiguous {
                         for (offset, property) in properties.enumerated() {
                             try model._$load(property, from: reader, column: first + offsets[offset])
@@ -323,7 +325,11 @@ struct Fetcher {
                     }
                     if relationship === linking, inverses[offset] != nil {
                         // The inverse of the relationship whose members are loading: its owner holds the model.
-                        model.link(property, to: target)
+                        if rowLoaded {
+                            model._$persistentState.link(property, to: target)
+                        } else {
+                            model.link(property, to: target)
+                        }
                         continue
                     }
                     // A model of a hierarchy may be registered as any class below the destination's.
@@ -332,7 +338,11 @@ struct Fetcher {
                         ? context.registeredModel(key: target, in: destination.binding.entity)
                         : targets[offset]?.model(target)
                     if let inverse = inverses[offset], registered.map({ $0._$get(inverse.index).isLoaded }) == true {
-                        model.link(property, to: target)
+                        if rowLoaded {
+                            model._$persistentState.link(property, to: target)
+                        } else {
+                            model.link(property, to: target)
+                        }
                     } else if let registered {
                         try model._$set(property, .loaded(registered))
                     } else if polymorphic[offset] {
@@ -345,6 +355,8 @@ struct Fetcher {
                                 context.registeredOrHollow(destination.type, key: target, binding: destination.binding))
                         )
                     }
+                } else if rowLoaded {
+                    continue
                 } else if !coded.isEmpty, coded.contains(property) {
                     if !isNew, model._$persistentState.externalReferences?[property] == nil,
                         model._$get(property).isLoaded,

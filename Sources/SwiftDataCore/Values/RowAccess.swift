@@ -78,6 +78,13 @@ extension _RowReader {
         storage = try ValueCodec.decode(Value.self, from: self, column: column)
     }
 
+    /// A to-one relationship's column, as `_$loadRow` reads it: the relationship is left not loaded, and the
+    /// context resolves the key the column holds.
+    @inlinable
+    public func read<Value: _RelationshipValue>(_ column: Int32, into storage: inout Value?) throws {
+        storage = nil
+    }
+
     // Direct paths for the common types, with the same meaning as their `_decode`: no generic code, no type
     // metadata at run time.
 
