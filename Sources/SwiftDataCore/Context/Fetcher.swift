@@ -282,7 +282,10 @@ struct Fetcher {
                 isNew = false
             } else {
                 model = T(backingData: backingData)
-                registry.register(model, of: context, key: key, binding: binding, in: map, isNew: wasEmpty)
+                // As `registry.register`, for a state with its initial values.
+                let state = model._$persistentState
+                state.registerNew(in: context, key: key, binding: binding, map: map)
+                map.set(model, state: state, for: key, isNew: wasEmpty)
                 // A value that fails to load is read again below, which names its property in the error.
                 rowLoaded = loadsRows && (try? model._$loadRow(properties.count, from: reader, column: first)) == true
                 if isPlain {

@@ -141,6 +141,16 @@ public final class _PersistentState {
         moreLinks = nil
     }
 
+    /// `register(in:key:binding:map:)` for the state of a model a fetch has just made, whose other fields still have
+    /// their initial values: it sets only what registering changes.
+    func registerNew(in context: ModelContext, key: Int64, binding: EntityBinding, map: IdentityMap) {
+        self.context = context
+        status = .registered
+        self.key = key
+        self.binding = binding
+        identityMap = map
+    }
+
     /// Makes this the state of a saved model registered in `context` for the row `key`, forgetting the rest. Only
     /// `ModelRegistry` calls it, with the identity map that now holds the model.
     func register(in context: ModelContext, key: Int64, binding: EntityBinding, map: IdentityMap) {
