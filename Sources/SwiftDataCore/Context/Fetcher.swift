@@ -292,7 +292,11 @@ struct Fetcher {
                     if rowLoaded { return model }
                     if !contiguous {
                         for (offset, property) in properties.enumerated() {
-                            try model._$load(property, from: reader, column: first + offsets[offset])
+                            do {
+                                try model._$load(property, from: reader, column: first + offsets[offset])
+                            } catch {
+                                throw naming(error, property: property, binding: binding)
+                            }
                         }
                         return model
                     }
@@ -400,7 +404,10 @@ struct Fetcher {
     /// A store error about a value, with the model and property it belongs to.
     private func naming(_ error: any Error, property: Int, binding: EntityBinding) -> any Error {
         guard let error = error as? SwiftDataError, error.modelName == nil else { return error }
-        return error.with(model: binding.entity.name, property: binding.entity.storedProperties[property].name)
+        // `indexedProperties` counts a subclass's inherited properties too, as `property` does.
+        let properties = binding.entity.indexedProperties
+        let name = properties.indices.contains(property) ? properties[property].name : "#\(property)"
+        return error.with(model: binding.entity.name, property: name)
     }
 
     /// Replaces a registered model's attribute with the stored value when they differ, telling observers; a value
