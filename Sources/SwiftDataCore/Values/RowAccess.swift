@@ -78,10 +78,17 @@ extension _RowReader {
         storage = try ValueCodec.decode(Value.self, from: self, column: column)
     }
 
-    /// A to-one relationship's column, as `_$loadRow` reads it: the relationship is left not loaded, and the
-    /// context resolves the key the column holds.
+    /// An optional to-one relationship's column, as `_$loadRow` reads it: the relationship is left not loaded, and
+    /// the context resolves the key the column holds. (Written for models, whose storage's layout is known without
+    /// looking its type up at run time, as a `_RelationshipValue` overload did for each row.)
     @inlinable
-    public func read<Value: _RelationshipValue>(_ column: Int32, into storage: inout Value?) throws {
+    public func read<Model: PersistentModel>(_ column: Int32, into storage: inout Model??) throws {
+        storage = nil
+    }
+
+    /// A non-optional to-one relationship's column, as `_$loadRow` reads it (see above).
+    @inlinable
+    public func read<Model: PersistentModel>(_ column: Int32, into storage: inout Model?) throws {
         storage = nil
     }
 
