@@ -266,6 +266,13 @@ struct Fetcher {
         // Rows of all of a class's properties, in order, with no attribute that Core converts, load in one call of the
         // model's generated code, which leaves to-one relationships not loaded (their keys are resolved below).
         let loadsRows = coded.isEmpty && !isPartial && contiguous && properties.elementsEqual(0..<properties.count)
+        // A subclass's rows (of plain attributes) start with its root class's properties, which load in one call of the
+        // row loader the subclass inherits from its root class; its own properties follow one by one.
+        let rootCount = binding.entity.superentity == nil ? 0 : binding.entity.rootEntity.indexedProperties.count
+        let loadsRootRow =
+            isPlain && !loadsRows && rootCount > 0 && properties.count > rootCount
+            && properties.prefix(rootCount).elementsEqual(0..<rootCount)
+            && (contiguous || offsets.prefix(rootCount).elementsEqual(0..<Int32(rootCount)))
         // A type with no registered models (the first fetch, or the first walk of a relationship to it) needs no
         // lookup per row, unless the rows may repeat a key or refer to models of their own type, which may register
         // them on the way (a model of a hierarchy whose class its row tells is registered after the rows).
@@ -290,18 +297,22 @@ struct Fetcher {
                 rowLoaded = loadsRows && (try? model._$loadRow(properties.count, from: reader, column: first)) == true
                 if isPlain {
                     if rowLoaded { return model }
+                    // The properties before `start` are loaded.
+                    let start =
+                        loadsRootRow && (try? model._$loadRow(rootCount, from: reader, column: first)) == true
+                        ? rootCount : 0
                     if !contiguous {
-                        for (offset, property) in properties.enumerated() {
+                        for offset in start..<properties.count {
                             do {
-                                try model._$load(property, from: reader, column: first + offsets[offset])
+                                try model._$load(properties[offset], from: reader, column: first + offsets[offset])
                             } catch {
-                                throw naming(error, property: property, binding: binding)
+                                throw naming(error, property: properties[offset], binding: binding)
                             }
                         }
                         return model
                     }
-                    var column = first
-                    for property in properties {
+                    var column = first + Int32(start)
+                    for property in properties[start...] {
                         do {
                             try model._$load(property, from: reader, column: column)
                         } catch {
