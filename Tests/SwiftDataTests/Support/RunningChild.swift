@@ -36,21 +36,30 @@ final class RunningChild {
         (environment ?? ProcessInfo.processInfo.environment).merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }
     }
 
-    /// Waits for the child to end and to close its output; its status, standard output and standard error. After
+    /// Waits for the child to end and for what it wrote; its status, standard output and standard error. After
     /// `timeout` seconds the child is killed and `ChildTimeout` thrown, with its output so far.
+    ///
+    /// Once the child has ended, its pipes are read for a few seconds more rather than until they end: if a child
+    /// that another test started at the same moment got a copy of their write ends, their end waits for that other
+    /// child, not for this one, and a reader waiting for it would report this child as hanging.
     func finish(timeout: TimeInterval = defaultTimeout) throws -> (status: Int32, output: String, errors: String) {
         let deadline = DispatchTime.now() + timeout
-        let ended =
-            output.waitForEnd(until: deadline) && errors.waitForEnd(until: deadline)
-            && process.waitForExit(until: deadline)
-        guard ended else {
+        var status = process.endStatus
+        while status == nil, DispatchTime.now() < deadline {
+            usleep(10_000)
+            status = process.endStatus
+        }
+        guard let status else {
             kill(process.processIdentifier, SIGKILL)
             _ = process.waitForExit(until: .now() + 10)
             throw ChildTimeout(
                 command: ([process.executableURL?.path ?? "?"] + (process.arguments ?? [])).joined(separator: " "),
                 seconds: timeout, output: output.text, errors: errors.text)
         }
-        return (process.terminationStatus, output.text, errors.text)
+        let drained = DispatchTime.now() + 5
+        _ = output.waitForEnd(until: drained)
+        _ = errors.waitForEnd(until: drained)
+        return (status, output.text, errors.text)
     }
 }
 
@@ -76,6 +85,20 @@ extension Process {
                 command: ([executableURL?.path ?? "?"] + (arguments ?? [])).joined(separator: " "), seconds: timeout,
                 output: "(not collected)", errors: "(not collected)")
         }
+    }
+
+    /// How a started child ended, once it has: its exit status, or the signal that ended it, as
+    /// `terminationStatus` gives them. Asked of the system without collecting the child (`WNOWAIT`), because
+    /// Foundation's `Process` goes on reporting a child as running after it ended while another process holds
+    /// descriptors it inherited from the child (a `sleep` it left behind; a child another test started at the same
+    /// moment can do the same).
+    fileprivate var endStatus: Int32? {
+        if !isRunning { return terminationStatus }
+        var info = siginfo_t()
+        guard waitid(P_PID, id_t(processIdentifier), &info, WEXITED | WNOHANG | WNOWAIT) == 0,
+            info._sifields._sigchld.si_pid != 0
+        else { return nil }
+        return info._sifields._sigchld.si_status
     }
 
     /// Whether the process ended before `deadline`.
