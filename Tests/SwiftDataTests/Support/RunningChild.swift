@@ -39,7 +39,7 @@ final class RunningChild {
     /// Waits for the child to end and for what it wrote; its status, standard output and standard error. After
     /// `timeout` seconds the child is killed and `ChildTimeout` thrown, with its output so far.
     ///
-    /// Once the child has ended, its pipes are read for a few seconds more rather than until they end: if a child
+    /// Once the child has ended, its pipes are read for ten seconds more at most rather than until they end: if a child
     /// that another test started at the same moment got a copy of their write ends, their end waits for that other
     /// child, not for this one, and a reader waiting for it would report this child as hanging.
     func finish(timeout: TimeInterval = defaultTimeout) throws -> (status: Int32, output: String, errors: String) {
@@ -56,7 +56,7 @@ final class RunningChild {
                 command: ([process.executableURL?.path ?? "?"] + (process.arguments ?? [])).joined(separator: " "),
                 seconds: timeout, output: output.text, errors: errors.text)
         }
-        let drained = DispatchTime.now() + 5
+        let drained = DispatchTime.now() + 10
         _ = output.waitForEnd(until: drained)
         _ = errors.waitForEnd(until: drained)
         return (status, output.text, errors.text)
@@ -118,8 +118,10 @@ private final class CollectedOutput: @unchecked Sendable {  // `data` is guarded
     private var data = Data()
     private let ended = DispatchSemaphore(value: 0)
 
+    /// Reads on a thread of its own rather than on Dispatch's shared threads: when many children's readers block at
+    /// once, a reader queued there can start seconds late, after its child has ended.
     func collect(_ handle: FileHandle) {
-        DispatchQueue.global().async {
+        Thread.detachNewThread {
             while true {
                 let chunk = handle.availableData
                 if chunk.isEmpty { break }
