@@ -18,38 +18,53 @@ package final class ChangeCenter: Sendable {
     // @unchecked Sendable: `owner` is only compared with nil (to drop a subscriber that is gone), never used.
     private struct Subscriber: @unchecked Sendable {
         weak var owner: AnyObject?
+        /// Tells this subscription from a later one of an owner at the same address.
+        let token: UInt64
         let deliver: @Sendable (Notice) -> Void
     }
 
+    /// The subscribers by owner. Nothing under this lock reads an owner or releases a subscriber: reading a weak
+    /// reference takes a strong one, and if that is the owner's last, its `deinit` runs there and unsubscribes, which
+    /// takes the lock again.
     private let subscribers = Mutex<[ObjectIdentifier: Subscriber]>([:])
+    private let tokens = Atomic<UInt64>(0)
 
     package init() {}
 
     /// Delivers notices to `deliver` for as long as `owner` lives.
     package func subscribe(_ owner: AnyObject, deliver: @escaping @Sendable (Notice) -> Void) {
-        let subscriber = Subscriber(owner: owner, deliver: deliver)
-        subscribers.withLock { $0[ObjectIdentifier(owner)] = subscriber }
+        let token = tokens.add(1, ordering: .relaxed).newValue
+        let subscriber = Subscriber(owner: owner, token: token, deliver: deliver)
+        let replaced = subscribers.withLock { $0.updateValue(subscriber, forKey: ObjectIdentifier(owner)) }
+        _ = replaced  // released here, outside the lock
     }
 
     package func unsubscribe(_ owner: AnyObject) {
-        _ = subscribers.withLock { $0.removeValue(forKey: ObjectIdentifier(owner)) }
+        let removed = subscribers.withLock { $0.removeValue(forKey: ObjectIdentifier(owner)) }
+        _ = removed  // released here, outside the lock
     }
 
     /// Sends a notice to every live subscriber but its origin.
     package func post(_ notice: Notice) {
-        // One pass, which allocates nothing when the origin is the only subscriber (a context saving alone).
-        let receivers = subscribers.withLock { subscribers in
-            var receivers: [@Sendable (Notice) -> Void] = []
-            var hasGone = false
-            for (owner, subscriber) in subscribers {
-                if subscriber.owner == nil {
-                    hasGone = true
-                } else if owner != notice.origin {
-                    receivers.append(subscriber.deliver)
+        // The subscribers are copied (a reference to the dictionary's storage, no allocation) and their owners
+        // read outside the lock; a pass over them allocates nothing when the origin is the only subscriber.
+        let current = subscribers.withLock { $0 }
+        var receivers: [@Sendable (Notice) -> Void] = []
+        var gone: [(owner: ObjectIdentifier, token: UInt64)] = []
+        for (owner, subscriber) in current {
+            if subscriber.owner == nil {
+                gone.append((owner, subscriber.token))
+            } else if owner != notice.origin {
+                receivers.append(subscriber.deliver)
+            }
+        }
+        if !gone.isEmpty {
+            let removed = subscribers.withLock { subscribers in
+                gone.compactMap { owner, token in
+                    subscribers[owner]?.token == token ? subscribers.removeValue(forKey: owner) : nil
                 }
             }
-            if hasGone { subscribers = subscribers.filter { $0.value.owner != nil } }
-            return receivers
+            _ = removed  // released here, outside the lock
         }
         for deliver in receivers { deliver(notice) }
     }
