@@ -193,15 +193,16 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
     package func fetch<T: PersistentModel>(
         _ request: FetchRequest<T>, plan: FetchPlan, row: (Int64, any _RowReader) throws -> Void
     ) throws {
-        let statements = prepared(request, plan).statements(for: request)
+        let selects = prepared(request, plan).selects(for: request)
         try withReader { database in
-            for statement in statements {
-                let prepared = try database.statement(statement.sql)
+            for var select in selects {
+                let prepared = try database.statement(select.statement.sql)
                 defer { prepared.reset() }
-                try prepared.bind(statement.parameters)
+                try prepared.bind(select.statement.parameters)
                 prepared.externalFiles = external
                 while try SQLiteStore.step(prepared, entity: request.entity) {
-                    try row(prepared.columnInteger(0), prepared)
+                    let key = prepared.columnInteger(0)
+                    if select.keeps(key) { try row(key, prepared) }
                 }
             }
         }

@@ -186,17 +186,19 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
         // Each result is read whole, and the connection returned, before models are built from it: building one
         // may fetch again.
         var results: [PostgresResult] = []
-        let statements = prepared(request, plan).statements(for: request)
+        var selects = prepared(request, plan).selects(for: request)
         try withConnection { connection in
-            for statement in statements {
-                results.append(try Self.mapErrors(model: request.entity.name) { try run(statement, on: connection) })
+            for select in selects {
+                results.append(
+                    try Self.mapErrors(model: request.entity.name) { try run(select.statement, on: connection) })
             }
         }
-        for result in results {
+        for (offset, result) in results.enumerated() {
             let reader = PostgresRowReader(result)
             for index in 0..<result.rowCount {
                 reader.row = index
-                try row(try reader.int64(0), reader)
+                let key = try reader.int64(0)
+                if selects[offset].keeps(key) { try row(key, reader) }
             }
         }
     }

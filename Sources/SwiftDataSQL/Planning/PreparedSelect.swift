@@ -5,7 +5,9 @@ import Synchronization
 /// the store runs (`coverage`), and, for a request without a list of keys, its rendered `SELECT` and
 /// `SELECT count(*)`, so that a repeated fetch neither translates nor writes SQL. The window's parameters (limit and
 /// offset) come last, and each request binds its own. A request with keys gets one statement per batch of at most
-/// `maximumKeys` keys, `condition AND key IN (?, ...)`, rendered once per batch size.
+/// `maximumKeys` keys: `condition AND key IN (?, ...)`, rendered once per batch size, or, for a batch of ascending
+/// keys that fill most of the range between its first and last (a batched fetch's or `enumerate`'s batch),
+/// `condition AND key BETWEEN ? AND ?`, whose rows of other keys the store skips (see `KeySelect`).
 package final class PreparedSelect: Sendable {
     /// Which parts of the request the statements run (see `FetchCoverage`).
     package let coverage: FetchCoverage
@@ -21,6 +23,9 @@ package final class PreparedSelect: Sendable {
     /// For requests with keys, the statements rendered so far by number of keys, with the position of the first
     /// key's parameter: a batch of the same size binds its keys in their place instead of rendering again.
     private let keyed = Mutex<[Int: KeyedStatement]>([:])
+    /// For requests with keys, the statement of a range of keys (rendered on first use), with the position of its
+    /// lower bound's parameter.
+    private let ranged = Mutex<KeyedStatement?>(nil)
 
     private struct KeyedStatement {
         var statement: SQLStatement
@@ -72,16 +77,29 @@ package final class PreparedSelect: Sendable {
 
     /// The `SELECT` statements of a request of this shape: one, or one per batch of its keys.
     package func statements<T: PersistentModel>(for request: FetchRequest<T>) -> [SQLStatement] {
+        selects(for: request).map(\.statement)
+    }
+
+    /// The `SELECT` statements of a request of this shape, each with the keys the store keeps of its rows when it
+    /// reads a range of keys: one, or one per batch of its keys.
+    package func selects<T: PersistentModel>(for request: FetchRequest<T>) -> [KeySelect] {
         guard let keys = request.keys else {
-            return [windowed(statement ?? SQLGenerator.statement(of: select, in: dialect), request)]
+            return [KeySelect(windowed(statement ?? SQLGenerator.statement(of: select, in: dialect), request))]
         }
         return stride(from: 0, to: keys.count, by: Self.maximumKeys).map { start in
             let chunk = keys[start..<min(start + Self.maximumKeys, keys.count)]
+            // A window would count the rows of other keys in the range.
+            if windowParameters == 0, KeySelect.readsRange(of: chunk) {
+                var ranged = rangedStatement()
+                ranged.statement.parameters[ranged.firstKey] = .int64(chunk[chunk.startIndex])
+                ranged.statement.parameters[ranged.firstKey + 1] = .int64(chunk[chunk.endIndex - 1])
+                return KeySelect(windowed(ranged.statement, request), keeping: chunk)
+            }
             var keyed = keyedStatement(count: chunk.count)
             for (offset, key) in chunk.enumerated() {
                 keyed.statement.parameters[keyed.firstKey + offset] = .int64(key)
             }
-            return windowed(keyed.statement, request)
+            return KeySelect(windowed(keyed.statement, request))
         }
     }
 
@@ -101,21 +119,37 @@ package final class PreparedSelect: Sendable {
     /// The statement of a request of this shape limited to `count` keys, rendered once per count.
     private func keyedStatement(count: Int) -> KeyedStatement {
         if let keyed = keyed.withLock({ $0[count] }) { return keyed }
-        var select = self.select
-        let inList = SQLExpression.inList(
-            .column(StoreLayout.keyColumn), Array(repeating: .bind(.int64(0), .integer), count: count))
-        select.condition = select.condition.map { .and($0, inList) } ?? inList
-        // The keys follow the parameters of the select's own condition (`condition AND key IN (...)`).
-        var condition = SQLGenerator(dialect: dialect)
-        if let predicate = self.select.condition { condition.render(predicate) }
-        let keyed = KeyedStatement(
-            statement: SQLGenerator.statement(of: select, in: dialect), firstKey: condition.statement.parameters.count)
+        let keyed = limited(
+            by: .inList(.column(StoreLayout.keyColumn), Array(repeating: .bind(.int64(0), .integer), count: count)))
         self.keyed.withLock { statements in
             // Batches come in a few sizes (the batch size, and the last one's).
             if statements.count >= 16 { statements.removeAll() }
             statements[count] = keyed
         }
         return keyed
+    }
+
+    /// The statement of a request of this shape limited to a range of keys, rendered once.
+    private func rangedStatement() -> KeyedStatement {
+        if let ranged = ranged.withLock({ $0 }) { return ranged }
+        let key = SQLExpression.column(StoreLayout.keyColumn)
+        let ranged = limited(
+            by: .and(
+                .binary(key, .greaterOrEqual, .bind(.int64(0), .integer)),
+                .binary(key, .lessOrEqual, .bind(.int64(0), .integer))))
+        self.ranged.withLock { $0 = ranged }
+        return ranged
+    }
+
+    /// The select with `keys` (a condition on the key column, whose parameters are the keys) added to its condition.
+    private func limited(by keys: SQLExpression) -> KeyedStatement {
+        var select = self.select
+        select.condition = select.condition.map { .and($0, keys) } ?? keys
+        // The keys follow the parameters of the select's own condition (`condition AND keys`).
+        var condition = SQLGenerator(dialect: dialect)
+        if let predicate = self.select.condition { condition.render(predicate) }
+        return KeyedStatement(
+            statement: SQLGenerator.statement(of: select, in: dialect), firstKey: condition.statement.parameters.count)
     }
 
     /// A statement with the request's window parameters in place of those it was rendered with.
