@@ -92,8 +92,7 @@ import Testing
         setup.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         setup.arguments = ["sqlite3", directory.store().path, "CREATE TABLE other (x INTEGER);"]
         try setup.run()
-        try setup.wait()
-        try #require(setup.terminationStatus == 0, "the sqlite3 command-line tool is needed for this test")
+        try #require(try setup.wait() == 0, "the sqlite3 command-line tool is needed for this test")
         #expect {
             try makeContainer(User.self, in: directory)
         } throws: { error in

@@ -15,4 +15,17 @@ import Testing
         #expect(result.output == "ended\n")
         #expect(result.errors.isEmpty)
     }
+
+    /// The same for a child run without `RunningChild`, waited for with `Process.wait(timeout:)`: it returns the
+    /// child's status once the child ended, and `hasEnded` says so, while the `sleep` it left behind runs on (it
+    /// threw `ChildTimeout` after 15 s while it waited for `Process.isRunning`).
+    @Test func waitingForAChildThatEndedReturnsWhileSomethingElseHoldsItsDescriptors() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "sleep 30 & exit 3"]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        #expect(try process.wait(timeout: 15) == 3)
+        #expect(process.hasEnded)
+    }
 }

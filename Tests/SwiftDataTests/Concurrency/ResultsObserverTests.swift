@@ -162,8 +162,7 @@ import Testing
             fired.set()
         }
         let child = try directory.runChild(["insert-and-save", "elsewhere"])
-        try child.wait()
-        try #require(child.terminationStatus == 0)
+        try #require(try child.wait() == 0)
         for _ in 0..<100 where !fired.isSet { try await Task.sleep(for: .milliseconds(20)) }
         #expect(fired.isSet, "the store noticed the other process's save")
         #expect(observer.results.map(\.name) == ["elsewhere"])

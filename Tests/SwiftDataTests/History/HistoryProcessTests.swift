@@ -40,21 +40,19 @@ import Testing
         var kills = 0
         var random = SystemRandomNumberGenerator()
         let deadline = Date().addingTimeInterval(120)
-        while writer.isRunning, Date() < deadline {
+        while !writer.hasEnded, Date() < deadline {
             let reader = try location.runChild(["sync-reader", copy.path, tokenFile.path, done.path])
             usleep(UInt32.random(in: 100_000...400_000, using: &random))
-            if reader.isRunning {
+            if !reader.hasEnded {
                 kill(reader.processIdentifier, SIGKILL)
                 kills += 1
             }
-            try reader.wait()
-            #expect(reader.terminationStatus == 0 || reader.terminationStatus == SIGKILL)
+            let status = try reader.wait()
+            #expect(status == 0 || status == SIGKILL)
         }
-        try writer.wait()
-        try #require(writer.terminationStatus == 0)
+        try #require(try writer.wait() == 0)
         let last = try location.runChild(["sync-reader", copy.path, tokenFile.path, done.path])
-        try last.wait()
-        #expect(last.terminationStatus == 0)
+        #expect(try last.wait() == 0)
         #expect(kills >= 2, "the reader was killed while the writer wrote")
 
         func items(_ container: ModelContainer) throws -> [String] {

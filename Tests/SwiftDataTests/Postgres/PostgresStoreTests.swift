@@ -268,8 +268,7 @@ import Testing
         }
         for (writer, (child, output)) in zip(writers, children) {
             let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            try child.wait()
-            #expect(child.terminationStatus == 0)
+            #expect(try child.wait() == 0)
             let seen = printed.split(separator: "\n").map(String.init)
             #expect(
                 seen.sorted() == expected,

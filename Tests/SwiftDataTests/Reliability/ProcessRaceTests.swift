@@ -67,7 +67,7 @@ import Testing
         #expect(try Child(["attach-many", store.path, "seed", "1"]).finish().status == 0)
         let writer = try Child(["attach-many", store.path, "w", "\(saves)"])
         var openers = 0
-        while writer.process.isRunning {
+        while !writer.process.hasEnded {
             #expect(try Child(["open-attachments", store.path, "-", "3"]).finish().status == 0)
             openers += 1
         }

@@ -11,8 +11,8 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
         process.arguments = ["-m", "true"]
-        guard (try? process.run()) != nil, (try? process.wait(timeout: 60)) != nil else { return false }
-        return process.terminationStatus == 0
+        guard (try? process.run()) != nil else { return false }
+        return (try? process.wait(timeout: 60)) == 0
     }()
 
     /// Runs a shell script with the test helper program as `$child`; its status, standard output and error.

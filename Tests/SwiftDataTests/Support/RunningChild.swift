@@ -43,15 +43,9 @@ final class RunningChild {
     /// that another test started at the same moment got a copy of their write ends, their end waits for that other
     /// child, not for this one, and a reader waiting for it would report this child as hanging.
     func finish(timeout: TimeInterval = defaultTimeout) throws -> (status: Int32, output: String, errors: String) {
-        let deadline = DispatchTime.now() + timeout
-        var status = process.endStatus
-        while status == nil, DispatchTime.now() < deadline {
-            usleep(10_000)
-            status = process.endStatus
-        }
-        guard let status else {
+        guard let status = process.endStatus(until: .now() + timeout) else {
             kill(process.processIdentifier, SIGKILL)
-            _ = process.waitForExit(until: .now() + 10)
+            _ = process.endStatus(until: .now() + 10)
             throw ChildTimeout(
                 command: ([process.executableURL?.path ?? "?"] + (process.arguments ?? [])).joined(separator: " "),
                 seconds: timeout, output: output.text, errors: errors.text)
@@ -76,15 +70,20 @@ struct ChildTimeout: Error, CustomStringConvertible {
 }
 
 extension Process {
-    /// Waits for a started child to end; after `timeout` seconds kills it and throws `ChildTimeout`.
-    func wait(timeout: TimeInterval = RunningChild.defaultTimeout) throws {
-        guard waitForExit(until: .now() + timeout) else {
+    /// Whether a started child has ended (see `endStatus`); use it rather than `isRunning`.
+    var hasEnded: Bool { endStatus != nil }
+
+    /// Waits for a started child to end, and returns its status (see `endStatus`; `terminationStatus` may not be
+    /// set yet); after `timeout` seconds kills it and throws `ChildTimeout`.
+    @discardableResult func wait(timeout: TimeInterval = RunningChild.defaultTimeout) throws -> Int32 {
+        guard let status = endStatus(until: .now() + timeout) else {
             kill(processIdentifier, SIGKILL)
-            _ = waitForExit(until: .now() + 10)
+            _ = endStatus(until: .now() + 10)
             throw ChildTimeout(
                 command: ([executableURL?.path ?? "?"] + (arguments ?? [])).joined(separator: " "), seconds: timeout,
                 output: "(not collected)", errors: "(not collected)")
         }
+        return status
     }
 
     /// How a started child ended, once it has: its exit status, or the signal that ended it, as
@@ -101,14 +100,14 @@ extension Process {
         return info._sifields._sigchld.si_status
     }
 
-    /// Whether the process ended before `deadline`.
-    fileprivate func waitForExit(until deadline: DispatchTime) -> Bool {
-        while isRunning {
-            guard DispatchTime.now() < deadline else { return false }
+    /// How the child ended, waiting for it until `deadline` at most; `nil` when it had not ended by then.
+    fileprivate func endStatus(until deadline: DispatchTime) -> Int32? {
+        var status = endStatus
+        while status == nil, DispatchTime.now() < deadline {
             usleep(10_000)
+            status = endStatus
         }
-        waitUntilExit()
-        return true
+        return status
     }
 }
 
