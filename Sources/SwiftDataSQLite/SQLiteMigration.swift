@@ -113,7 +113,9 @@ struct SQLiteMigration: SchemaMigrationTarget {
     }
 
     mutating func createIndexes(of entity: Schema.Entity) throws {
-        try SQLiteSpatialIndex.dropAll(of: entity.name, in: database)
+        let recordedEntity = recorded.entities.first { $0.name == entity.name }
+        try SQLiteSpatialIndex.drop(
+            of: entity.name, (recordedEntity?.spatialIndices ?? []) + entity.spatialIndices, in: database)
         for statement in SQLiteStore.indexStatements(entity) { try database.executeScript(statement) }
     }
 

@@ -53,27 +53,17 @@ enum SQLiteSpatialIndex {
         }
     }
 
-    /// Drops every index of the entity, with its triggers (before its indexes are created again).
-    static func dropAll(of entity: String, in database: SQLiteDatabase) throws {
+    /// Drops the indexes of a table, with their triggers, before its indexes are created again: those `columns`
+    /// lists (the indexes the store records for it, and those of its models, each a list of columns). Objects are
+    /// dropped by their exact names: matching a prefix with `LIKE` would ignore case and reach the indexes of a
+    /// model whose name begins with this one's and `_rtree_`.
+    static func drop(of entity: String, _ columns: [[String]], in database: SQLiteDatabase) throws {
         let dialect = SQLiteDialect()
-        let pattern =
-            entity.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "_", with: "\\_")
-            .replacingOccurrences(of: "%", with: "\\%") + "\\_rtree\\_%"
-        let objects = try database.rows(
-            """
-            SELECT type, name FROM sqlite_master WHERE name LIKE ? ESCAPE '\\' AND \
-            ((type = 'trigger' AND tbl_name = ?) OR (type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'))
-            """,
-            [.string(pattern), .string(entity)])
-        let named = objects.compactMap { row -> (type: String, name: String)? in
-            guard case .text(let type) = row.first, case .text(let name) = row.last else { return nil }
-            return (type, name)
-        }
-        for object in named where object.type == "trigger" {
-            try database.executeScript("DROP TRIGGER IF EXISTS \(dialect.quote(object.name))")
-        }
-        for object in named where object.type == "table" {
-            try database.executeScript("DROP TABLE IF EXISTS \(dialect.quote(object.name))")
+        for name in Set(columns.map { table(of: entity, $0) }).sorted() {
+            for trigger in ["insert", "update", "delete"] {
+                try database.executeScript("DROP TRIGGER IF EXISTS \(dialect.quote("\(name)_\(trigger)"))")
+            }
+            try database.executeScript("DROP TABLE IF EXISTS \(dialect.quote(name))")
         }
     }
 
