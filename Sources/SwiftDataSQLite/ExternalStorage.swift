@@ -81,6 +81,23 @@ final class ExternalStorage: @unchecked Sendable {
         replaced = []
     }
 
+    /// Where a nested transaction (a savepoint) starts in the lists of written and replaced files.
+    struct Mark {
+        fileprivate let written: Int
+        fileprivate let replaced: Int
+    }
+
+    /// The place to roll back to if the nested transaction starting now rolls back.
+    func mark() -> Mark { Mark(written: written.count, replaced: replaced.count) }
+
+    /// A nested transaction rolled back to its savepoint: the files it wrote go at once (no row can name them, as
+    /// its rows rolled back too), and the files it marked as replaced stay, since the rows that name them stay.
+    func rollback(to mark: Mark) {
+        written[min(mark.written, written.count)...].forEach(delete)
+        written.removeSubrange(min(mark.written, written.count)...)
+        replaced.removeSubrange(min(mark.replaced, replaced.count)...)
+    }
+
     /// Deletes every file no row refers to. The caller holds the store's write lock (see above).
     func collectGarbage(referenced: Set<String>) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }

@@ -292,8 +292,10 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
             }
             isWriting = true
             defer { isWriting = false }
-            // Inside another transaction (a migration stage's save), the files wait for that one's end.
+            // Inside another transaction (a migration stage's save), the files wait for that one's end, unless this
+            // save fails: then what it wrote goes at once, and what it replaced stays.
             let outer = sqlite3_get_autocommit(database.handle) != 0
+            let mark = external?.mark()
             do {
                 let result = try database.writeTransaction {
                     // Commits of other connections before this transaction began; none can commit until it ends.
@@ -305,7 +307,11 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
                 if outer { external?.commit() }
                 return result
             } catch {
-                if outer { external?.rollback() }
+                if outer {
+                    external?.rollback()
+                } else if let mark {
+                    external?.rollback(to: mark)
+                }
                 throw error
             }
         }
