@@ -42,6 +42,14 @@ case "open-impatient":
     // Opens the store, giving up on a lock another session holds after a second.
     PostgresTestHooks.lockWait = 1
     _ = try container()
+case "migrate-tallies-impatient":
+    // Migrates a PostgreSQL store of version 1 tallies through `TallyPlan`, whose stage saves every tally, giving up
+    // on a lock another session holds after a second.
+    PostgresTestHooks.lockWait = 1
+    let schema = ProcessInfo.processInfo.environment["SWIFTDATA_POSTGRES_SCHEMA"] ?? "public"
+    _ = try ModelContainer(
+        for: Schema(versionedSchema: TallySchemaV2.self), migrationPlan: TallyPlan.self,
+        configurations: PostgresConfiguration(url: arguments.dropFirst().first ?? "", postgresSchema: schema))
 case "insert-and-save":
     let context = ModelContext(try container())
     context.insert(Visit(name: name))

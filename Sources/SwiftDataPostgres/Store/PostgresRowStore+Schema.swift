@@ -21,6 +21,17 @@ extension PostgresRowStore {
         let namespace = configuration.postgresSchema
         let server = connection.endpoint.description
         let wait = PostgresTestHooks.lockWait ?? 600
+        // The error for a lock another session held past the wait, for a statement of `sql`; `step` names the stage
+        // of a migration plan whose own fetch or save waited, for rows or a table another session held.
+        func lockHeld(sql: String?, message: String?, during step: String? = nil) -> SwiftDataError {
+            SwiftDataError.storeError.with(
+                reason:
+                    "another session held a lock on the store in the PostgreSQL schema '\(namespace)' on \(server) for more than \(Int(wait)) seconds while this one waited to create or migrate it\(step.map { ", in \($0)" } ?? ""); the store was left untouched",
+                sql: sql, storeCode: "55P03", storeMessage: message,
+                suggestion:
+                    "Let the other session finish (a large migration takes a while), or end a session left idle in a transaction (pg_stat_activity lists them), then open the store again"
+            )
+        }
         do {
             return try connection.transaction(isolation: .readCommitted, attempts: 1) { connection in
                 try connection.execute("SET LOCAL lock_timeout = \(Int(wait * 1000))")
@@ -28,13 +39,13 @@ extension PostgresRowStore {
                     connection, schema: schema, configuration: configuration, migrationPlan: migrationPlan)
             }
         } catch let error as PostgresError where error.sqlState == "55P03" {
-            throw SwiftDataError.storeError.with(
-                reason:
-                    "another session held a lock on the store in the PostgreSQL schema '\(namespace)' on \(server) for more than \(Int(wait)) seconds while this one waited to create or migrate it; the store was left untouched",
-                sql: error.sql, storeCode: error.sqlState, storeMessage: error.message,
-                suggestion:
-                    "Let the other session finish (a large migration takes a while), or end a session left idle in a transaction (pg_stat_activity lists them), then open the store again"
-            )
+            throw lockHeld(sql: error.sql, message: error.message)
+        } catch let error as SwiftDataError where error.storeCode == "55P03" {
+            // A migration stage's own fetch or save waited: the stage's context reported the store's error.
+            let reason = error.reason ?? ""
+            let stage =
+                reason.hasPrefix("migration stage") ? reason.range(of: " failed").map { reason[..<$0.lowerBound] } : nil
+            throw lockHeld(sql: error.sql, message: error.storeMessage, during: stage.map(String.init))
         }
     }
 
