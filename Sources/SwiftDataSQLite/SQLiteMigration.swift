@@ -121,10 +121,12 @@ struct SQLiteMigration: SchemaMigrationTarget {
 
     /// Recreates the table with the new columns, copying every row, with the indexes of its foreign keys (the
     /// others follow in `createIndexes`), and the indexes and triggers on it that the store did not make (see
-    /// `foreignObjects`).
+    /// `foreignObjects`). Renamed columns are renamed in the old table first, so that those indexes and triggers,
+    /// and the program's views, follow the rename.
     private func rebuildTable(_ entity: Schema.Entity, columns: [EntityMigration.Column]) throws {
         let table = dialect.quote(entity.name)
         let temporary = "\(entity.name)__migrating"
+        let columns = try renameColumns(of: entity.name, columns)
         let foreign = try foreignObjects(of: entity)
         try database.executeScript(SQLiteStore.createTable(entity, tableName: temporary, withJoinTables: false))
         var parameters: [StoreValue] = []
@@ -161,6 +163,50 @@ struct SQLiteMigration: SchemaMigrationTarget {
                 Log.warning(
                     "the migration of \(entity.name) dropped \(name), which needs a column it removed: \(error)")
             }
+        }
+    }
+
+    /// Renames the columns the migration renames in the table as it is, with SQLite's `RENAME COLUMN`, which also
+    /// changes the indexes, triggers and views that use them (a program's own, which a rebuild then makes again on
+    /// the renamed column, as PostgreSQL keeps them); returns `columns` with their sources' new names. Each column
+    /// involved first takes a name of its own, so that renames may swap names or take a removed column's. A rename
+    /// SQLite refuses (a view or trigger of the program it cannot read any more) leaves its column to the rebuild,
+    /// which drops what needs the old name, with a warning.
+    private func renameColumns(of table: String, _ columns: [EntityMigration.Column]) throws
+        -> [EntityMigration.Column]
+    {
+        let renamed = columns.filter { $0.source != nil && $0.source != $0.name }
+        guard !renamed.isEmpty else { return columns }
+        let sources = Set(renamed.compactMap(\.source))
+        // SQLite's names ignore case: a removed column whose name differs from a new one's only by case is in the way.
+        let targets = Set(renamed.map { $0.name.lowercased() })
+        let keptNames = Set(columns.filter { $0.source == $0.name }.map(\.name))
+        func rename(_ old: String, to new: String) -> Bool {
+            do {
+                try database.executeScript(
+                    "ALTER TABLE \(dialect.quote(table)) RENAME COLUMN \(dialect.quote(old)) TO \(dialect.quote(new))")
+                return true
+            } catch {
+                Log.warning(
+                    "the migration of \(table) could not rename the column \(old) to \(new) in place, so the program's own indexes, triggers and views that use it are dropped: \(error)"
+                )
+                return false
+            }
+        }
+        var current: [String: String] = [:]
+        for (number, old) in try columnNames(of: table).enumerated()
+        where (sources.contains(old) || targets.contains(old.lowercased())) && !keptNames.contains(old) {
+            let aside = "\(old)__renaming_\(number)"
+            if rename(old, to: aside) { current[old] = aside }
+        }
+        for column in renamed {
+            guard let source = column.source, let aside = current[source] else { continue }
+            if rename(aside, to: column.name) { current[source] = column.name }
+        }
+        return columns.map { column in
+            var column = column
+            if let source = column.source, let now = current[source] { column.source = now }
+            return column
         }
     }
 

@@ -41,4 +41,44 @@ import Testing
             #expect(try location.rows(#"SELECT count(*) FROM "audit""#, container: container) == [["3"]])
         }
     }
+
+    /// A program's own index, view and trigger on a column that a migration renames (`originalName`) follow the
+    /// rename, as PostgreSQL's `RENAME COLUMN` keeps them: on SQLite, where the table is rebuilt, too.
+    @Test(arguments: StoreKind.all) func ownObjectsOfARenamedColumnFollowTheRename(store: StoreKind) throws {
+        let location = store.location()
+        try MigrationIndexTests().catalogStore(location)
+        do {
+            let container = try location.container(Schema(versionedSchema: CatalogV1.self))
+            var statements = [
+                #"CREATE INDEX "by_price" ON "Product" ("price")"#,
+                #"CREATE INDEX "by_maker_and_price" ON "Product" ("maker", "price" DESC)"#,
+                #"CREATE VIEW "prices" AS SELECT "sku", "price" FROM "Product""#,
+            ]
+            if store == .sqlite {
+                statements += [
+                    #"CREATE TABLE "audit" ("price" INTEGER)"#,
+                    #"CREATE TRIGGER "audited" AFTER UPDATE OF "price" ON "Product" BEGIN INSERT INTO "audit" VALUES (new."price"); END"#,
+                ]
+            }
+            for statement in statements { _ = try location.rows(statement, container: container) }
+        }
+        // Version 3 renames price to cost and sku to code, and removes the note.
+        let container = try location.container(Schema(versionedSchema: CatalogV3.self))
+        let indexes = try location.indexes(of: "Product", container: container)
+        #expect(indexes["by_price"]?.contains("cost") == true, "\(indexes)")
+        #expect(indexes["by_maker_and_price"]?.contains("cost") == true, "\(indexes)")
+        #expect(
+            try location.rows(#"SELECT * FROM "prices" ORDER BY 1"#, container: container) == [
+                ["A-1", "10"], ["A-2", "20"], ["B-1", "30"],
+            ])
+        let context = ModelContext(container)
+        for product in try context.fetch(FetchDescriptor<CatalogV3.Product>()) { product.cost += 1 }
+        try context.save()
+        if store == .sqlite {
+            #expect(
+                try location.rows(#"SELECT * FROM "audit" ORDER BY 1"#, container: container) == [
+                    ["11"], ["21"], ["31"],
+                ])
+        }
+    }
 }
