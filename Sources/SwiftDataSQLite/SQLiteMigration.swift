@@ -169,16 +169,16 @@ struct SQLiteMigration: SchemaMigrationTarget {
     /// Renames the columns the migration renames in the table as it is, with SQLite's `RENAME COLUMN`, which also
     /// changes the indexes, triggers and views that use them (a program's own, which a rebuild then makes again on
     /// the renamed column, as PostgreSQL keeps them); returns `columns` with their sources' new names. Each column
-    /// involved first takes a name of its own, so that renames may swap names or take a removed column's. A rename
-    /// SQLite refuses (a view or trigger of the program it cannot read any more) leaves its column to the rebuild,
-    /// which drops what needs the old name, with a warning.
+    /// involved first takes a name of its own, so that no rename meets a column of its new name (SQLite's names
+    /// ignore case: a removed `Note` is in the way of a `note`). A rename SQLite refuses (a view or trigger of the
+    /// program it cannot read any more) leaves its column to the rebuild, which drops what needs the old name, with
+    /// a warning.
     private func renameColumns(of table: String, _ columns: [EntityMigration.Column]) throws
         -> [EntityMigration.Column]
     {
         let renamed = columns.filter { $0.source != nil && $0.source != $0.name }
         guard !renamed.isEmpty else { return columns }
         let sources = Set(renamed.compactMap(\.source))
-        // SQLite's names ignore case: a removed column whose name differs from a new one's only by case is in the way.
         let targets = Set(renamed.map { $0.name.lowercased() })
         let keptNames = Set(columns.filter { $0.source == $0.name }.map(\.name))
         func rename(_ old: String, to new: String) -> Bool {
