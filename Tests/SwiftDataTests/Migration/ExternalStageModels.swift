@@ -85,7 +85,7 @@ enum UniqueFilesV2: VersionedSchema {
 }
 
 /// Its stage adds sheet "c" and gives "b" a new content and the name "a" (which "a" has), so that its save fails
-/// after writing the new values' files; it catches the error, notes the files of the store (`seen`), rolls back,
+/// after writing the new values' files; it catches the error, notes the files of an SQLite store (`seen`), rolls back,
 /// adds sheet "d" and saves that.
 enum CaughtFailureFilesPlan: SchemaMigrationPlan {
     /// The names of the files beside the store right after the failed save.
@@ -106,8 +106,10 @@ enum CaughtFailureFilesPlan: SchemaMigrationPlan {
                         try context.save()
                     } catch let error as SwiftDataError where error == .modelValidationFailure {
                         let directory = (context.container.configurations.first?.url.path ?? "") + ".external"
-                        let files = try? FileManager.default.contentsOfDirectory(atPath: directory).sorted()
-                        seen.withLock { $0 = files }
+                        // A PostgreSQL store has no directory.
+                        if let files = try? FileManager.default.contentsOfDirectory(atPath: directory).sorted() {
+                            seen.withLock { $0 = files }
+                        }
                     }
                     context.rollback()
                     context.insert(UniqueFilesV1.Sheet(name: "d", content: Data(repeating: 4, count: 50_000)))
