@@ -161,7 +161,8 @@ struct SQLiteMigration: SchemaMigrationTarget {
                 try database.executeScript(sql)
             } catch {
                 Log.warning(
-                    "the migration of \(entity.name) dropped \(name), which needs a column it removed: \(error)")
+                    "the migration of \(entity.name) dropped \(name), which needs a column it removed (or could not rename): \(error)"
+                )
             }
         }
     }

@@ -81,4 +81,46 @@ import Testing
                 ])
         }
     }
+
+    /// A column renamed to the name of a removed column that differs from it only by case (one column to SQLite):
+    /// the values and the program's own index follow the rename.
+    @Test(arguments: StoreKind.all) func aRenameToTheNameOfARemovedColumnInAnotherCaseKeepsValuesAndIndexes(
+        store: StoreKind
+    ) throws {
+        let location = store.location()
+        do {
+            let container = try makeContainer(CaseRenameV1.Memo.self, in: location)
+            let context = ModelContext(container)
+            context.insert(CaseRenameV1.Memo(text: "first"))
+            context.insert(CaseRenameV1.Memo(text: "second"))
+            try context.save()
+            _ = try location.rows(#"CREATE INDEX "by_text" ON "Memo" ("text")"#, container: container)
+        }
+        let container = try makeContainer(CaseRenameV2.Memo.self, in: location)
+        let memos = try ModelContext(container).fetch(FetchDescriptor<CaseRenameV2.Memo>(sortBy: [.init(\.note)]))
+        #expect(memos.map(\.note) == ["first", "second"])
+        let indexes = try location.indexes(of: "Memo", container: container)
+        #expect(indexes["by_text"]?.contains("note") == true, "\(indexes)")
+    }
+
+    /// When SQLite refuses to rename a column in place (here, because a view of the program elsewhere in the store
+    /// names a column that no longer exists), the migration still succeeds, as it did before renames were made in
+    /// place: the values follow the rename, and the program's own index of the old column is dropped, with a warning.
+    @Test func aRenameSQLiteRefusesStillMigrates() throws {
+        let location = StoreKind.sqlite.location()
+        try MigrationIndexTests().catalogStore(location)
+        do {
+            let container = try location.container(Schema(versionedSchema: CatalogV1.self))
+            for statement in [
+                #"CREATE INDEX "by_price" ON "Product" ("price")"#, #"CREATE TABLE "other" ("c" TEXT)"#,
+                #"CREATE VIEW "broken" AS SELECT gone FROM "other""#,
+            ] {
+                _ = try location.rows(statement, container: container)
+            }
+        }
+        let container = try location.container(Schema(versionedSchema: CatalogV3.self))
+        let products = try ModelContext(container).fetch(FetchDescriptor<CatalogV3.Product>(sortBy: [.init(\.code)]))
+        #expect(products.map { "\($0.code) \($0.cost)" } == ["A-1 10", "A-2 20", "B-1 30"])
+        #expect(try location.indexes(of: "Product", container: container)["by_price"] == nil)
+    }
 }

@@ -115,3 +115,22 @@ enum RenamedClassV2 {
         init(text: String) { self.text = text }
     }
 }
+
+/// A memo whose text a later version renames to `note`, while it removes a property `Note`: SQLite's column names
+/// ignore case, so the removed column is in the way of the renamed one.
+enum CaseRenameV1 {
+    @Model final class Memo {
+        // swift-format-ignore: AlwaysUseLowerCamelCase
+        // A name that differs from the next version's `note` only by case, on purpose.
+        var Note: String?
+        var text: String
+        init(text: String) { self.text = text }
+    }
+}
+
+enum CaseRenameV2 {
+    @Model final class Memo {
+        @Attribute(originalName: "text") var note: String
+        init(note: String) { self.note = note }
+    }
+}
