@@ -328,7 +328,12 @@ struct Fetcher {
             for (offset, property) in properties.enumerated() where isNew || !changes.contains(property) {
                 let column = first + (contiguous ? Int32(offset) : offsets[offset])
                 if hasReferences, let relationship = references[offset] {
-                    let target = try reader.relatedKey(column)
+                    let target: Int64?
+                    do {
+                        target = try reader.relatedKey(column)
+                    } catch {
+                        throw naming(error, property: property, binding: binding)
+                    }
                     let linkedKey = isNew ? nil : model._$persistentState.linkedKey(property)
                     if let linkedKey, linkedKey == target { continue }
                     if !isNew, linkedKey == nil, relationship !== linking,

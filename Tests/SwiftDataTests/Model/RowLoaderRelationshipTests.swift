@@ -80,4 +80,15 @@ import Testing
         #expect(error.modelName == "Animal")
         #expect(error.propertyName == "name")
     }
+
+    /// A to-one relationship's column that holds no key names the model and the relationship, as an attribute does.
+    @Test func aKeyOfTheWrongTypeNamesItsRelationship() throws {
+        let directory = TemporaryDirectory()
+        try makeStore(in: directory)
+        _ = try sqlite(directory.store(), "UPDATE Animal SET category = 'birds' WHERE name = 'birds 1'")
+        let context = ModelContext(try makeContainer(AnimalCategory.self, in: directory))
+        let error = try #require(throws: SwiftDataError.self) { try context.fetch(FetchDescriptor<Animal>()) }
+        #expect(error.modelName == "Animal")
+        #expect(error.propertyName == "category")
+    }
 }
