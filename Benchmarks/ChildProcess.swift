@@ -16,6 +16,10 @@ struct Measurement: Codable {
     var latencies: [Double]
     /// The instructions of each repetition's timed part, when counted (`--instructions`); the parent adds them.
     var instructions: [Int] = []
+    /// The time each repetition's timed part was ready to run but waited for a processor (Linux's scheduler
+    /// statistics); empty where the system does not report it. On a loaded machine this, not either side's own
+    /// work, can be most of a short workload's time: it is included in `seconds`, never in `cpuSeconds`.
+    var waitSeconds: [Double] = []
 
     /// Adds the repetitions of another measurement of the same side; its check must be the same.
     mutating func add(_ other: Measurement) throws {
@@ -28,6 +32,7 @@ struct Measurement: Codable {
         check = other.check
         latencies += other.latencies
         instructions += other.instructions
+        waitSeconds += other.waitSeconds
     }
 
     var median: Double { Measurement.median(seconds) }
@@ -35,6 +40,7 @@ struct Measurement: Codable {
     var medianLatency: Double { Measurement.median(latencies) }
     var worstLatency: Double { latencies.max() ?? 0 }
     var medianInstructions: Double { Measurement.median(instructions.map(Double.init)) }
+    var medianWait: Double { Measurement.median(waitSeconds) }
 
     static let empty = Measurement(seconds: [], cpuSeconds: [], peakKilobytes: 0, check: 0, latencies: [])
 
@@ -77,13 +83,36 @@ enum ChildProcess {
             }
         settleHeap()
         PeakMemory.reset()
+        let waitBefore = waitingTime()
         let start = (time: now(CLOCK_MONOTONIC), cpu: now(CLOCK_PROCESS_CPUTIME_ID))
         try timed(trial)
         let end = (time: now(CLOCK_MONOTONIC), cpu: now(CLOCK_PROCESS_CPUTIME_ID))
+        let waitAfter = waitingTime()
         let peak = PeakMemory.kilobytes()
-        return Measurement(
+        var measurement = Measurement(
             seconds: [end.time - start.time], cpuSeconds: [end.cpu - start.cpu], peakKilobytes: peak,
             check: try trial.check(), latencies: try trial.latencies())
+        if let waitBefore, let waitAfter { measurement.waitSeconds = [waitAfter - waitBefore] }
+        return measurement
+    }
+
+    /// How long this thread has been ready to run but waiting for a processor, in seconds: the second number of
+    /// Linux's `/proc/thread-self/schedstat`; `nil` where there is none. Read with `open` and `read` into a buffer on
+    /// the stack, so that reading it costs a few microseconds.
+    static func waitingTime() -> Double? {
+        let file = open("/proc/thread-self/schedstat", O_RDONLY)
+        guard file >= 0 else { return nil }
+        defer { close(file) }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { buffer -> Double? in
+            let count = read(file, buffer.baseAddress, buffer.count)
+            guard count > 0, let space = buffer[..<count].firstIndex(of: UInt8(ascii: " ")) else { return nil }
+            var nanoseconds = 0
+            for byte in buffer[(space + 1)..<count] {
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { break }
+                nanoseconds = nanoseconds * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            return Double(nanoseconds) / 1e9
+        }
     }
 
     /// Makes the allocator put away what the setup freed, so that the timed part does not pay for it.

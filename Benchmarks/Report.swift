@@ -77,6 +77,9 @@ struct Report {
             let seconds: [Double]
             let medianCPUSeconds: Double
             let cpuSeconds: [Double]
+            /// The part of each time spent ready to run but waiting for a processor (empty where not reported).
+            let medianWaitSeconds: Double
+            let waitSeconds: [Double]
             let peakKilobytes: Int
             /// For a workload that measures latency: every fetch's time, their median and the slowest.
             let fetchSeconds: [Double]?
@@ -104,6 +107,7 @@ struct Report {
             Side(
                 medianSeconds: measurement.median, seconds: measurement.seconds,
                 medianCPUSeconds: measurement.cpuMedian, cpuSeconds: measurement.cpuSeconds,
+                medianWaitSeconds: measurement.medianWait, waitSeconds: measurement.waitSeconds,
                 peakKilobytes: measurement.peakKilobytes, fetchSeconds: latency ? measurement.latencies : nil,
                 medianFetchSeconds: latency ? measurement.medianLatency : nil,
                 worstFetchSeconds: latency ? measurement.worstLatency : nil)
