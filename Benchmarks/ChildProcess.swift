@@ -18,7 +18,9 @@ struct Measurement: Codable {
     var instructions: [Int] = []
     /// The time each repetition's timed part was ready to run but waited for a processor (Linux's scheduler
     /// statistics); empty where the system does not report it. On a loaded machine this, not either side's own
-    /// work, can be most of a short workload's time: it is included in `seconds`, never in `cpuSeconds`.
+    /// work, can be most of a short workload's time: it is included in `seconds`, never in `cpuSeconds`. It is read
+    /// just outside the timed part, so a wait in the few instructions around it counts too (rarely, it exceeds the
+    /// time).
     var waitSeconds: [Double] = []
 
     /// Adds the repetitions of another measurement of the same side; its check must be the same.
