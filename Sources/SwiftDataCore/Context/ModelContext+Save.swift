@@ -46,7 +46,16 @@ extension ModelContext {
             updates = registry.pendingChanges
             deletes = registry.pendingDeletes
             guard !inserts.isEmpty || !updates.isEmpty || !deletes.isEmpty || !deletedRows.isEmpty else {
+                // Nothing is left to write; the save is done all the same, and says so, as every `willSave` is
+                // followed by a `didSave` when the save succeeds.
                 resetPendingLists()
+                NotificationCenter.default.post(
+                    name: ModelContext.didSave, object: self,
+                    userInfo: [
+                        NotificationKey.insertedIdentifiers.rawValue: [PersistentIdentifier](),
+                        NotificationKey.updatedIdentifiers.rawValue: [PersistentIdentifier](),
+                        NotificationKey.deletedIdentifiers.rawValue: [PersistentIdentifier](),
+                    ])
                 return
             }
         }
@@ -56,16 +65,29 @@ extension ModelContext {
             context: self, inserts: inserts, insertBindings: try inserts.map { try cachedBinding(for: type(of: $0)) },
             updates: updates, deletes: deletes, deletedRows: rows)
         try operation.validate()
-        for store in storesInvolved(
-            inserts: operation.insertBindings, updates: updates, deletes: deletes, deletedRows: rows)
-        {
-            guard store.allowsSave else {
-                throw SwiftDataError.storeError.with(
-                    reason: "the store '\(store.configurationName)' was opened with allowsSave: false",
-                    suggestion: "Open it with allowsSave: true to save, or call rollback()")
+        // Code the writing runs (a value transformer, an `Encodable` attribute, an observer they set off) may change,
+        // insert or delete models after the save read their values: those changes are noted, to stay pending.
+        let writtenGeneration = registry.generation
+        watchWrites()
+        do {
+            for store in storesInvolved(
+                inserts: operation.insertBindings, updates: updates, deletes: deletes, deletedRows: rows)
+            {
+                guard store.allowsSave else {
+                    throw SwiftDataError.storeError.with(
+                        reason: "the store '\(store.configurationName)' was opened with allowsSave: false",
+                        suggestion: "Open it with allowsSave: true to save, or call rollback()")
+                }
+                try store.write(for: editingState) { transaction in try operation.write(transaction, store: store) }
             }
-            try store.write(for: editingState) { transaction in try operation.write(transaction, store: store) }
+        } catch {
+            _ = endWatchingWrites()
+            throw error
         }
+        let changedWhileWriting = endWatchingWrites()
+        let others =
+            registry.generation == writtenGeneration && changedWhileWriting.isEmpty
+            ? nil : registry.pending(besides: inserts, updates, deletes)
 
         // Everything is committed. The pending lists end first, and the saved models leave them, before anything
         // below can tell a model's observers of a change (detaching, unloading, linking, clearing or emptying
@@ -73,7 +95,7 @@ extension ModelContext {
         // save's lists, instead of being dropped with these. Nothing in the two passes that follow tells observers.
         let listed = registry.endPending()
         deletedRows = [:]
-        if listed.count != updates.count {
+        if listed.count != updates.count || others != nil {
             // The changed list also held models that are not saved as changed (deleted, or changed back).
             for model in listed { model._$persistentState.isInChangedList = false }
         }
@@ -119,6 +141,8 @@ extension ModelContext {
             }
             updatedIdentifiers.append(binding.identifier(forKey: state.key))
         }
+        // What was inserted, changed or deleted while the save wrote, and not written by it, waits for the next save.
+        if let others { registry.relist(others) }
 
         // What follows may tell observers of changes.
         for (model, binding, key) in upserted {
@@ -129,6 +153,15 @@ extension ModelContext {
             for property in binding.lazyRelationships { model.unload(property) }
         }
         for (duplicate, _) in operation.merged { registry.detach(inserts[duplicate]) }
+        // A property changed while the save wrote may have been read before the change: it stays changed, so the next
+        // save writes its value (again, when it was read after).
+        for (model, property) in changedWhileWriting {
+            let state = model._$persistentState
+            guard state.context === self, state.status == .registered, !state.changes.contains(property) else {
+                continue
+            }
+            modelDidChange(model, state: state, property: property)
+        }
         var deletedIdentifiers: [PersistentIdentifier] = []
         // The deleted keys as sets, only when a relationship may refer to them.
         let deletedKeys = hasReferences(to: operation.deleted.order.keys) ? operation.deleted.keySets() : nil

@@ -49,11 +49,17 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
         get { undo.manager }
         set {
             undo.manager = newValue
-            recordsUndo = newValue != nil
+            hasUndoManager = newValue != nil
+            recordsUndo = hasUndoManager || changedWhileWriting != nil
         }
     }
-    /// Whether changes are recorded for undo; read by the setters of every model.
+    /// Whether setters tell the context of a change before making it (`recordUndo(of:property:)`): while the context
+    /// has an undo manager, and while a save writes its rows; read by the setters of every model.
     @exclusivity(unchecked) @usableFromInline final var recordsUndo = false
+    /// Whether `undoManager` is set.
+    @exclusivity(unchecked) private var hasUndoManager = false
+    /// While a save writes its rows, the properties of models changed meanwhile (see `watchWrites()`); else `nil`.
+    @exclusivity(unchecked) private var changedWhileWriting: [(model: any PersistentModel, property: Int)]?
     /// The part of the context that records its changes for undo, and owns its undo manager.
     private(set) lazy var undo = UndoRecorder(context: self)
     /// The binding `cachedBinding(for:)` found last.
@@ -166,13 +172,30 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
     /// setters of models when `recordsUndo` is set.
     @usableFromInline
     func recordUndo(of model: any PersistentModel, property: Int) {
+        if changedWhileWriting != nil { changedWhileWriting?.append((model, property)) }
         undo.recordValue(of: model, property: property)
     }
 
     /// Called when a property of a registered model, whose state is `state`, changes for the first time since the
     /// last save.
     func modelDidChange(_ model: any PersistentModel, state: _PersistentState, property: Int) {
+        if changedWhileWriting != nil { changedWhileWriting?.append((model, property)) }
         if registry.noteChanged(model, state: state, property: property), autosaveEnabled { scheduleAutosave() }
+    }
+
+    /// Starts noting the properties of models changed from now on (by code a save's writing runs: a value
+    /// transformer, an `Encodable` attribute, an observer they set off), until `endWatchingWrites()`.
+    func watchWrites() {
+        changedWhileWriting = []
+        recordsUndo = true
+    }
+
+    /// Stops noting changed properties, and returns those noted since `watchWrites()`.
+    func endWatchingWrites() -> [(model: any PersistentModel, property: Int)] {
+        let changed = changedWhileWriting ?? []
+        changedWhileWriting = nil
+        recordsUndo = hasUndoManager
+        return changed
     }
 
     /// Discards unsaved inserts and deletes, and restores changed models to their stored values.

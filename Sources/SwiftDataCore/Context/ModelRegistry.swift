@@ -217,6 +217,35 @@ final class ModelRegistry {
         return listed
     }
 
+    /// The models the pending lists hold beyond a save's own (`inserts`, `updates`, `deletes`): those inserted,
+    /// changed or deleted while the save wrote its rows, which the next save must write. Only called when something
+    /// was, so the sets it makes cost nothing in a save that nothing disturbed.
+    func pending(
+        besides inserts: [any PersistentModel], _ updates: [any PersistentModel], _ deletes: [any PersistentModel]
+    ) -> (inserted: [any PersistentModel], changed: [any PersistentModel], deleted: [any PersistentModel]) {
+        func others(_ list: [any PersistentModel], _ saved: [any PersistentModel]) -> [any PersistentModel] {
+            let saved = Set(saved.map(ObjectIdentifier.init))
+            return list.filter { !saved.contains(ObjectIdentifier($0)) }
+        }
+        return (others(inserted, inserts), others(changed, updates), others(deleted, deletes))
+    }
+
+    /// Puts models a save did not write back into the lists that `endPending()` ended: those of them that are still
+    /// inserted, changed or deleted (see `pending(besides:_:_:)`).
+    func relist(
+        _ others: (inserted: [any PersistentModel], changed: [any PersistentModel], deleted: [any PersistentModel])
+    ) {
+        for model in others.inserted where model._$persistentState.status == .inserted { inserted.append(model) }
+        for model in others.changed {
+            let state = model._$persistentState
+            guard state.status == .registered, !state.changes.isEmpty, !state.isInChangedList else { continue }
+            state.isInChangedList = true
+            changed.append(model)
+        }
+        for model in others.deleted where model._$persistentState.status == .deleted { deleted.append(model) }
+        generation &+= 1
+    }
+
     /// Puts back what a rollback restores: unsaved inserts leave the context, deletes are undone. Returns the
     /// registered models that had changed properties (their values must be reloaded).
     func rollBack() -> [any PersistentModel] {
