@@ -123,8 +123,9 @@ extension ModelContext {
                 upserted.append((model, binding, key))
                 updatedIdentifiers.append(binding.identifier(forKey: key))
             } else {
-                // A new key: no model of the context has it.
-                registry.register(model, of: self, key: key, binding: binding, in: identityMap, isNew: true)
+                // A new key: no model of the context has it. The lists ended above, so the model is in none of them.
+                registry.register(
+                    model, of: self, key: key, binding: binding, in: identityMap, isNew: true, isListed: false)
                 insertedIdentifiers.append(binding.identifier(forKey: key))
             }
         }

@@ -26,6 +26,10 @@ final class ModelRegistry {
     /// Counts the changes to the pending lists and to the changes they record, so that a save can tell whether its
     /// `willSave` observers changed, inserted or deleted a model.
     @exclusivity(unchecked) private(set) var generation = 0
+    /// Whether every model in the pending lists is still pending (inserted, changed, deleted): no transition that can
+    /// take a listed model out of its pending state (an undone change, a changed model deleted, a model detached or
+    /// registered) happened since the lists started. Then the pending lists are the lists themselves, unfiltered.
+    @exclusivity(unchecked) private var listsArePending = true
 
     // MARK: Identity maps
 
@@ -87,13 +91,15 @@ final class ModelRegistry {
     // MARK: Transitions
 
     /// Makes `model` `context`'s object for the saved row `key` (in `map`, the identity map of its type).
-    /// `isNew` says that the map has no model for `key` (see `IdentityMap.set`).
+    /// `isNew` says that the map has no model for `key` (see `IdentityMap.set`); `isListed: false`, that the model
+    /// is in no pending list (a save's new model once the save ended its lists), so that the lists stay pending.
     @inline(__always)
     func register<T: PersistentModel>(
         _ model: T, of context: ModelContext, key: Int64, binding: EntityBinding, in map: IdentityMap,
-        isNew: Bool = false
+        isNew: Bool = false, isListed: Bool = true
     ) {
         let state = model._$persistentState
+        if isListed { listsArePending = false }
         state.register(in: context, key: key, binding: binding, map: map)
         map.set(model, state: state, for: key, isNew: isNew)
     }
@@ -106,6 +112,7 @@ final class ModelRegistry {
     /// A model deleted and saved becomes a new model that was never inserted, with a new identity (undoing a saved
     /// delete inserts it as a new model).
     func forgetIdentity(of model: any PersistentModel) {
+        listsArePending = false
         model._$persistentState = _PersistentState()
     }
 
@@ -133,6 +140,7 @@ final class ModelRegistry {
 
     /// A detached model that was never saved may be inserted again, as by undo.
     func makeUnmanaged(_ model: any PersistentModel) {
+        listsArePending = false
         model._$persistentState.status = .unmanaged
     }
 
@@ -140,6 +148,8 @@ final class ModelRegistry {
     func markDeleted(_ model: any PersistentModel, state: _PersistentState) {
         state.status = .deleted
         deleted.append(model)
+        // The model may be in the changed list, where it is no longer pending as changed.
+        listsArePending = false
         generation &+= 1
     }
 
@@ -164,12 +174,14 @@ final class ModelRegistry {
 
     /// The models' values are the stored ones again (saved, reloaded): none of their properties changed.
     func markUnchanged(_ models: [any PersistentModel]) {
+        listsArePending = false
         for model in models { model._$persistentState.changes.removeAll() }
     }
 
     /// Property `property` of a registered model has its stored value again (an undone change).
     func markUnchanged(_ model: any PersistentModel, property: Int) {
         model._$persistentState.changes.remove(property)
+        listsArePending = false
         generation &+= 1
     }
 
@@ -178,6 +190,7 @@ final class ModelRegistry {
     /// other unloaded relationships read as empty from now on (see `_$fault`).
     func detach(_ model: any PersistentModel) {
         let state = model._$persistentState
+        listsArePending = false
         if state.hasLinks {
             for property in state.linkedProperties {
                 if let target = model._$resolveLink(property) { model.setBuilt(property, target) }
@@ -204,6 +217,7 @@ final class ModelRegistry {
         inserted = []
         changed = []
         deleted = []
+        listsArePending = true
     }
 
     /// Ends the pending lists once a save has committed them, and returns the changed list, whose models the caller
@@ -214,6 +228,7 @@ final class ModelRegistry {
         inserted = []
         changed = []
         deleted = []
+        listsArePending = true
         return listed
     }
 
@@ -249,6 +264,7 @@ final class ModelRegistry {
     /// Puts back what a rollback restores: unsaved inserts leave the context, deletes are undone. Returns the
     /// registered models that had changed properties (their values must be reloaded).
     func rollBack() -> [any PersistentModel] {
+        listsArePending = false
         for model in inserted where model._$persistentState.status == .inserted {
             model._$persistentState.status = .detached
             model._$persistentState.context = nil
@@ -262,15 +278,19 @@ final class ModelRegistry {
     // MARK: Pending changes
 
     /// Models inserted and not yet saved.
-    var pendingInserts: [any PersistentModel] { Self.pending(inserted) { $0.status == .inserted } }
+    var pendingInserts: [any PersistentModel] {
+        listsArePending ? inserted : Self.pending(inserted) { $0.status == .inserted }
+    }
 
     /// Registered models with unsaved changes.
     var pendingChanges: [any PersistentModel] {
-        Self.pending(changed) { $0.status == .registered && !$0.changes.isEmpty }
+        listsArePending ? changed : Self.pending(changed) { $0.status == .registered && !$0.changes.isEmpty }
     }
 
     /// Registered models that the next save deletes.
-    var pendingDeletes: [any PersistentModel] { Self.pending(deleted) { $0.status == .deleted } }
+    var pendingDeletes: [any PersistentModel] {
+        listsArePending ? deleted : Self.pending(deleted) { $0.status == .deleted }
+    }
 
     /// The models of a list whose state is still pending: the list itself when all are, which is the common case
     /// (and shares its storage), else a copy of those that are.
@@ -286,7 +306,8 @@ final class ModelRegistry {
 
     /// Whether there is any unsaved insert, change or delete of a model.
     var hasPendingChanges: Bool {
-        inserted.contains { $0._$persistentState.status == .inserted }
+        if listsArePending { return !inserted.isEmpty || !changed.isEmpty || !deleted.isEmpty }
+        return inserted.contains { $0._$persistentState.status == .inserted }
             || changed.contains {
                 $0._$persistentState.status == .registered && !$0._$persistentState.changes.isEmpty
             } || deleted.contains { $0._$persistentState.status == .deleted }
