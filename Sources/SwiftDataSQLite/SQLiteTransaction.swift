@@ -76,11 +76,12 @@ struct SQLiteTransaction: RowStoreTransaction {
         defer { statement?.reset() }
         let converted = store.convertedAttributes(of: entity)
         for row in rows {
-            let rowShape = RowShape(row)
-            if let current = statement, rowShape == shape {
+            // Rows mostly come alike: compared with the last shape before a shape is made for the row.
+            if let current = statement, let shape, shape.matches(row) {
                 current.rewind()
             } else {
                 statement?.reset()
+                let rowShape = RowShape(row)
                 let (text, first) = store.writeStatement(
                     WriteShape(entity: entity.name, isInsert: isInsert, row: rowShape)
                 ) { sql(row) }
@@ -396,7 +397,18 @@ struct RowShape: Hashable {
 
     init(_ row: RowWrite) {
         attributes = row.attributes
-        references = row.references.map { $0.relationship.index * 2 + ($0.position == .last ? 1 : 0) }
+        references = row.references.map(Self.number)
+    }
+
+    /// Whether `row` has this shape, found without making its shape.
+    func matches(_ row: RowWrite) -> Bool {
+        guard row.attributes == attributes, row.references.count == references.count else { return false }
+        return zip(row.references, references).allSatisfy { Self.number($0) == $1 }
+    }
+
+    /// A reference's relationship and position, as one number.
+    private static func number(_ reference: ReferenceWrite) -> Int {
+        reference.relationship.index * 2 + (reference.position == .last ? 1 : 0)
     }
 }
 
