@@ -87,7 +87,8 @@ struct SaveOperation {
         // Changed rows: models changed in the same properties share one list of attributes to write. Models come
         // grouped by type and mostly changed alike, so the list is made again only when either changes (plain
         // variables rather than an optional tuple, which would retain and release its parts for every model).
-        var updated = RowBatches()
+        var updated = RowBatches(capacity: updates.count)
+        history?.reserveUpdates(updates.count)
         var lastBinding: EntityBinding?
         var lastChanges = PropertyMask()
         var attributes: [Int] = []
@@ -125,7 +126,7 @@ struct SaveOperation {
 
         try resolveUniqueness(transaction, store: store)
         let duplicates = Set(merged.map(\.duplicate))
-        var inserted = RowBatches()
+        var inserted = RowBatches(capacity: insertBindings.count)
         var upserted = RowBatches()
         for (position, binding) in insertBindings.enumerated() where binding.store === store {
             guard duplicates.isEmpty || !duplicates.contains(position) else { continue }
@@ -613,6 +614,13 @@ struct RowBatches {
     private var positions: [ObjectIdentifier: Int] = [:]
     /// The batch of the latest row: rows mostly come grouped by entity.
     private var last = -1
+    /// How many rows the first batch makes room for: at most this many rows come, mostly of one entity.
+    private let capacity: Int
+
+    /// Batches for up to `capacity` rows.
+    init(capacity: Int = 0) {
+        self.capacity = capacity
+    }
 
     var batches: [(entity: Schema.Entity, rows: [RowWrite])] { Array(zip(entities, rows)) }
 
@@ -624,7 +632,9 @@ struct RowBatches {
                 last = entities.count
                 positions[ObjectIdentifier(entity)] = last
                 entities.append(entity)
-                rows.append([])
+                var batch: [RowWrite] = []
+                if last == 0 { batch.reserveCapacity(capacity) }
+                rows.append(batch)
             }
         }
         rows[last].append(row)

@@ -80,6 +80,12 @@ final class HistoryCollector {
         sideUpdates.append((row.key, shape(entity, properties)))
     }
 
+    /// Makes room for `count` more updated rows, so that a save of many changed models does not grow the list again
+    /// and again.
+    func reserveUpdates(_ count: Int) {
+        updates.reserveCapacity(updates.count + count)
+    }
+
     /// A changed model's row, an update of the properties it changed. `isLikeLast` says that the previous call was
     /// for the same entity and changes (models come grouped by type and mostly changed alike), whose shape is then
     /// reused without a look-up.
