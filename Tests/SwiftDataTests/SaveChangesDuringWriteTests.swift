@@ -113,7 +113,7 @@ import Testing
         context.insert(draft)
         var heard: [String] = []
         var identifiers: [PersistentIdentifier] = []
-        let observer = NotificationPair(context) {
+        let observer = SaveObserver(context) {
             heard.append("willSave")
             context.delete(draft)
         } didSave: { notification in
@@ -178,27 +178,4 @@ final class FuseTransformer: ValueTransformer {
         guard let data = value as? Data else { return nil }
         return Fuse(String(decoding: data, as: UTF8.self))
     }
-}
-
-/// Runs closures when a context posts `willSave` and `didSave`. `@unchecked Sendable`: a context posts its save
-/// notifications on the thread that saves, the test's own.
-private final class NotificationPair: @unchecked Sendable {
-    private var tokens: [any NSObjectProtocol] = []
-    private let onWillSave: () -> Void
-    private let onDidSave: (Notification) -> Void
-
-    init(_ context: ModelContext, willSave: @escaping () -> Void, didSave: @escaping (Notification) -> Void) {
-        onWillSave = willSave
-        onDidSave = didSave
-        tokens.append(
-            NotificationCenter.default.addObserver(forName: ModelContext.willSave, object: context, queue: nil) {
-                [unowned self] _ in onWillSave()
-            })
-        tokens.append(
-            NotificationCenter.default.addObserver(forName: ModelContext.didSave, object: context, queue: nil) {
-                [unowned self] notification in onDidSave(notification)
-            })
-    }
-
-    deinit { tokens.forEach(NotificationCenter.default.removeObserver) }
 }

@@ -65,7 +65,7 @@ import Testing
             saved[1].email = "changed in willSave"
             context.insert(User(name: "inserted in willSave", email: ""))
             context.delete(saved[2])
-        } didSave: {
+        } didSave: { _ in
             saves += 1
             if saves == 1 { saved[0].email = "changed in didSave" }
         }
@@ -102,27 +102,4 @@ private final class Action: @unchecked Sendable {
         runs += 1
         body()
     }
-}
-
-/// Runs closures when a context posts `willSave` and `didSave`. `@unchecked Sendable`: a context posts its save
-/// notifications on the thread that saves, the test's own.
-private final class SaveObserver: @unchecked Sendable {
-    private var tokens: [any NSObjectProtocol] = []
-    private let onWillSave: () -> Void
-    private let onDidSave: () -> Void
-
-    init(_ context: ModelContext, willSave: @escaping () -> Void, didSave: @escaping () -> Void) {
-        onWillSave = willSave
-        onDidSave = didSave
-        tokens.append(
-            NotificationCenter.default.addObserver(forName: ModelContext.willSave, object: context, queue: nil) {
-                [unowned self] _ in onWillSave()
-            })
-        tokens.append(
-            NotificationCenter.default.addObserver(forName: ModelContext.didSave, object: context, queue: nil) {
-                [unowned self] _ in onDidSave()
-            })
-    }
-
-    deinit { tokens.forEach(NotificationCenter.default.removeObserver) }
 }

@@ -172,14 +172,14 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
     /// setters of models when `recordsUndo` is set.
     @usableFromInline
     func recordUndo(of model: any PersistentModel, property: Int) {
-        if changedWhileWriting != nil { changedWhileWriting?.append((model, property)) }
+        changedWhileWriting?.append((model, property))
         undo.recordValue(of: model, property: property)
     }
 
     /// Called when a property of a registered model, whose state is `state`, changes for the first time since the
     /// last save.
     func modelDidChange(_ model: any PersistentModel, state: _PersistentState, property: Int) {
-        if changedWhileWriting != nil { changedWhileWriting?.append((model, property)) }
+        changedWhileWriting?.append((model, property))
         if registry.noteChanged(model, state: state, property: property), autosaveEnabled { scheduleAutosave() }
     }
 
