@@ -12,8 +12,17 @@ import SwiftDataSQL
 /// WHERE ...)`. R*Tree keeps 32-bit floats, rounded outward, so the candidates are a superset of the rows, and the
 /// predicate itself decides.
 enum SQLiteSpatialIndex {
-    /// The virtual table of an index.
+    /// The virtual table of an index: `<Entity>_rtree_<columns joined by _>` when no column's name holds an `_` (the
+    /// name stores have always had), otherwise each column's name prefixed with its length (`Place_rtree_3a_b` for
+    /// `a_b`, `Place_rtree_1a1b` for `a` and `b`), so that `[a_b]` and `[a, b]` get different names. A property's
+    /// name cannot begin with a digit, so the two forms never meet.
     static func table(of entity: String, _ columns: [String]) -> String {
+        guard columns.contains(where: { $0.contains("_") }) else { return legacyTable(of: entity, columns) }
+        return "\(entity)_rtree_" + columns.map { "\($0.utf8.count)\($0)" }.joined()
+    }
+
+    /// The name stores written before names were unambiguous gave an index's virtual table.
+    static func legacyTable(of entity: String, _ columns: [String]) -> String {
         "\(entity)_rtree_\(columns.joined(separator: "_"))"
     }
 
@@ -57,14 +66,34 @@ enum SQLiteSpatialIndex {
     /// lists (the indexes the store records for it, and those of its models, each a list of columns). Objects are
     /// dropped by their exact names: matching a prefix with `LIKE` would ignore case and reach the indexes of a
     /// model whose name begins with this one's and `_rtree_`.
+    /// An index is dropped under its name and the name older stores gave it (see `table(of:_:)`).
     static func drop(of entity: String, _ columns: [[String]], in database: SQLiteDatabase) throws {
         let dialect = SQLiteDialect()
-        for name in Set(columns.map { table(of: entity, $0) }).sorted() {
+        for name in Set(columns.flatMap { [table(of: entity, $0), legacyTable(of: entity, $0)] }).sorted() {
             for trigger in ["insert", "update", "delete"] {
                 try database.executeScript("DROP TRIGGER IF EXISTS \(dialect.quote("\(name)_\(trigger)"))")
             }
             try database.executeScript("DROP TABLE IF EXISTS \(dialect.quote(name))")
         }
+    }
+
+    /// Makes again the indexes of the tables in `entities` that the store lacks under their names (`tables`, the
+    /// store's tables): a store written before names were unambiguous keeps an index on a column whose name holds an
+    /// `_` under its old name. Returns whether it made any.
+    @discardableResult
+    static func repair(_ entities: [Schema.Entity], tables: Set<String>, in database: SQLiteDatabase) throws -> Bool {
+        var repaired = false
+        for entity in entities where !missing(entity, tables: tables).isEmpty {
+            try drop(of: entity.name, entity.spatialIndices, in: database)
+            for statement in createStatements(entity) { try database.executeScript(statement) }
+            repaired = true
+        }
+        return repaired
+    }
+
+    /// The indexes of a table (`entity`, a table's entity) whose virtual tables are not among `tables`.
+    static func missing(_ entity: Schema.Entity, tables: Set<String>) -> [[String]] {
+        entity.spatialIndices.filter { !tables.contains(table(of: entity.name, $0)) }
     }
 
     /// The condition that selects, through the entity's indexes, the candidates of a predicate that bounds indexed

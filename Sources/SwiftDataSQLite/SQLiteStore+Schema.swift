@@ -85,7 +85,13 @@ extension SQLiteStore {
             // Switching a new store to WAL needs a moment alone with it, and SQLite does not wait for that.
             try retryingWhileBusy(database) { _ = try database.rows("PRAGMA journal_mode = WAL") }
         }
-        if let identifier = stored.identifier, isCurrent(stored, schema: schema), tables.contains(historyTable) {
+        let tableEntities = schema.entities.filter { $0.superentity == nil }.map(\.tableEntity)
+        func hasSpatialIndexes(_ tables: Set<String>) -> Bool {
+            tableEntities.allSatisfy { SQLiteSpatialIndex.missing($0, tables: tables).isEmpty }
+        }
+        if let identifier = stored.identifier, isCurrent(stored, schema: schema), tables.contains(historyTable),
+            hasSpatialIndexes(tables)
+        {
             return identifier
         }
         do {
@@ -102,6 +108,11 @@ extension SQLiteStore {
                             database, stored: stored, schema: schema, plan: migrationPlan,
                             configuration: configuration, identifier: identifier, tables: tables, external: external)
                         SQLiteTestHooks.beforeSchemaCommit?()
+                    }
+                    // A store written before `.rtree` index names were unambiguous has some under older names.
+                    let current = try readTables(database, configuration: configuration)
+                    if !hasSpatialIndexes(current) {
+                        try SQLiteSpatialIndex.repair(tableEntities, tables: current, in: database)
                     }
                     return identifier
                 }
