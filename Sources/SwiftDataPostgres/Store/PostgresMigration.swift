@@ -110,7 +110,7 @@ struct PostgresMigration: SchemaMigrationTarget {
                     "DELETE FROM \(PostgresRowStore.externalTable) WHERE id IN (SELECT \(dialect.quote(old)) FROM \(table))"
                 )
             }
-            try connection.execute("ALTER TABLE \(table) DROP COLUMN \(dialect.quote(old))")
+            try dropColumn(old, of: entity.name)
         }
         let definitions = PostgresSchemaSQL.columns(entity)
         for column in migration.columns {
@@ -119,6 +119,11 @@ struct PostgresMigration: SchemaMigrationTarget {
             if let source = column.source {
                 if source != column.name {
                     try connection.execute("ALTER TABLE \(table) RENAME COLUMN \(dialect.quote(source)) TO \(name)")
+                    for trigger in try triggers(naming: source) {
+                        Log.warning(
+                            "the migration of \(entity.name) renamed its column \(source) to \(column.name), but \(trigger) still names \(source): PostgreSQL does not rewrite a function's body, so the trigger fails when it runs; change the function (CREATE OR REPLACE FUNCTION) to use \(column.name)"
+                        )
+                    }
                 }
             } else {
                 try connection.execute("ALTER TABLE \(table) ADD COLUMN \(name) \(definition.type)")
@@ -175,8 +180,8 @@ struct PostgresMigration: SchemaMigrationTarget {
 
     /// Moves an attribute's values between its column (`bytea`) and the external data table (the column then holds
     /// references), when `.externalStorage` was added or removed.
-    private func moveValues(of table: String, _ column: String, _ toExternal: Bool) throws {
-        let table = dialect.quote(table)
+    private func moveValues(of entity: String, _ column: String, _ toExternal: Bool) throws {
+        let table = dialect.quote(entity)
         let name = dialect.quote(column)
         let moved = dialect.quote("_swiftdata_moved")
         let external = PostgresRowStore.externalTable
@@ -197,8 +202,69 @@ struct PostgresMigration: SchemaMigrationTarget {
                 DELETE FROM \(external) WHERE id IN (SELECT \(name) FROM \(table));
                 """)
         }
-        try connection.execute(
-            "ALTER TABLE \(table) DROP COLUMN \(name); ALTER TABLE \(table) RENAME COLUMN \(moved) TO \(name)")
+        try dropColumn(column, of: entity)
+        try connection.execute("ALTER TABLE \(table) RENAME COLUMN \(moved) TO \(name)")
+    }
+
+    /// Drops a column the models no longer have (or whose values moved). PostgreSQL refuses while another object
+    /// depends on it, such as a view of the program: the migration then fails, naming the model, the property and what
+    /// depends on it, and the store is left as it was. It does not drop with `CASCADE`, which would drop the program's
+    /// view with no word, nor keep the column, which the program's view would go on reading as if it were current.
+    private func dropColumn(_ column: String, of table: String) throws {
+        let views = try views(using: column, of: table)
+        func dependents(_ objects: String, sql: String?, code: String?, message: String?) -> SwiftDataError {
+            SwiftDataError.loadIssueModelContainer.with(
+                reason:
+                    "the migration of \(table) removes the column of \(table).\(column), but \(objects) \(views.count > 1 ? "depend" : "depends") on it; the store was left as it was",
+                model: table, property: column, sql: sql, storeCode: code, storeMessage: message,
+                suggestion:
+                    "Drop those objects or change them so they no longer use \(column) (DROP VIEW, CREATE OR REPLACE VIEW), open the store again, then make them again without it"
+            )
+        }
+        guard views.isEmpty else {
+            throw dependents(views.joined(separator: ", "), sql: nil, code: "2BP01", message: nil)
+        }
+        do {
+            try connection.execute("ALTER TABLE \(dialect.quote(table)) DROP COLUMN \(dialect.quote(column))")
+        } catch let error as PostgresError where error.sqlState == "2BP01" {
+            throw dependents(
+                "an object of the program (\(error.detail ?? error.message))", sql: error.sql, code: error.sqlState,
+                message: error.message)
+        }
+    }
+
+    /// The views and materialized views that read a column of a table of the store, as `view <schema>.<name>`.
+    private func views(using column: String, of table: String) throws -> [String] {
+        let result = try connection.preparedQuery(
+            """
+            SELECT DISTINCT CASE v.relkind WHEN 'm' THEN 'materialized view ' ELSE 'view ' END \
+            || quote_ident(vn.nspname) || '.' || quote_ident(v.relname) FROM pg_attribute a \
+            JOIN pg_class t ON t.oid = a.attrelid JOIN pg_namespace tn ON tn.oid = t.relnamespace \
+            JOIN pg_depend d ON d.refobjid = a.attrelid AND d.refobjsubid = a.attnum \
+            AND d.classid = 'pg_rewrite'::regclass \
+            JOIN pg_rewrite r ON r.oid = d.objid JOIN pg_class v ON v.oid = r.ev_class \
+            JOIN pg_namespace vn ON vn.oid = v.relnamespace \
+            WHERE tn.nspname = $1 AND t.relname = $2 AND a.attname = $3 AND v.oid <> t.oid ORDER BY 1
+            """, [.text(configuration.postgresSchema), .text(table), .text(column)])
+        return try (0..<result.rowCount).compactMap { try result.string($0, 0) }
+    }
+
+    /// The program's triggers in the store's PostgreSQL schema whose functions name `column` in their bodies (as a
+    /// word, ignoring case), each as `trigger <name> on <table> (function <name>)`. A renamed column's triggers still
+    /// fire (PostgreSQL follows the rename in `UPDATE OF` lists and views), but a function's body is kept as written.
+    func triggers(naming column: String) throws -> [String] {
+        let pattern = "\\m" + NSRegularExpression.escapedPattern(for: column) + "\\M"
+        let result = try connection.preparedQuery(
+            """
+            SELECT t.tgname::text, c.relname::text, p.proname::text FROM pg_trigger t \
+            JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace \
+            JOIN pg_proc p ON p.oid = t.tgfoid \
+            WHERE n.nspname = $1 AND NOT t.tgisinternal AND p.prosrc ~* $2 ORDER BY 1, 2
+            """, [.text(configuration.postgresSchema), .text(pattern)])
+        return try (0..<result.rowCount).map { row in
+            "trigger \(try result.string(row, 0) ?? "?") on \(try result.string(row, 1) ?? "?") "
+                + "(function \(try result.string(row, 2) ?? "?"))"
+        }
     }
 
     /// Drops the entity's unique and plain indexes, and creates those of the models. Index names are matched by

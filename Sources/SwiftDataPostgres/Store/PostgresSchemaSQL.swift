@@ -97,11 +97,33 @@ enum PostgresSchemaSQL {
     }
 
     /// `CREATE [UNIQUE] INDEX` for the unique constraints and indexes of an entity's table (for a hierarchy's, its
-    /// entities'; a subentity's unique index is partial, over its rows, and named after it). A string's column is
-    /// indexed as predicates compare it (`normalize(x, NFC) COLLATE "C"`), so that lookups use the index and
-    /// uniqueness follows Swift's `==`.
+    /// entities'; a subentity's unique index is partial, over its rows, and named after it), and a btree index of
+    /// each column of its `.rtree` indexes (see `spatialColumns`). A string's column is indexed as predicates compare
+    /// it (`normalize(x, NFC) COLLATE "C"`), so that lookups use the index and uniqueness follows Swift's `==`.
     static func indexStatements(_ entity: Schema.Entity) -> [String] {
-        StoreLayout.tableIndexes(of: entity).map { index in
+        let indexes = StoreLayout.tableIndexes(of: entity)
+        let plain = Set(indexes.filter { !$0.isUnique }.map(\.columns))
+        let spatial = spatialColumns(of: entity.spatialIndices).filter { !plain.contains([$0]) }.map { column in
+            "CREATE INDEX \(dialect.quote(indexName(entity, [column], unique: false, suffix: ""))) "
+                + "ON \(dialect.quote(entity.name)) (\(dialect.quote(column)))"
+        }
+        return plainAndUniqueIndexStatements(entity, indexes) + spatial
+    }
+
+    /// The columns of a table's `.rtree` indexes, each once. PostgreSQL has no R*Tree module, and a GiST index over
+    /// plain numbers needs the `btree_gist` extension and predicates written with its operators; what serves the
+    /// bounded ranges such an index is for (`$0.latitude >= 45 && $0.latitude <= 46 && $0.longitude ...`) is a
+    /// btree index of each column, which the planner combines (`BitmapAnd`) when several bound the rows.
+    static func spatialColumns(of indexes: [[String]]) -> [String] {
+        var columns: [String] = []
+        for column in indexes.joined() where !columns.contains(column) { columns.append(column) }
+        return columns
+    }
+
+    private static func plainAndUniqueIndexStatements(_ entity: Schema.Entity, _ indexes: [StoreLayout.TableIndex])
+        -> [String]
+    {
+        indexes.map { index in
             let terms = index.columns.map { column in
                 comparesAsString(entity.attributesByName[column])
                     ? "(normalize(\(dialect.quote(column)), NFC) COLLATE \"C\")" : dialect.quote(column)
@@ -134,7 +156,9 @@ enum PostgresSchemaSQL {
                 indexName(table: table.name, $0, unique: true, suffix: "_\(entity.name)")
             }
         }
-        let plain = (table.indices ?? []) + (table.subentities ?? []).flatMap { $0.indices ?? [] }
+        let plain =
+            (table.indices ?? []) + (table.subentities ?? []).flatMap { $0.indices ?? [] }
+            + spatialColumns(of: table.spatialIndices ?? []).map { [$0] }
         return names + plain.map { indexName(table: table.name, $0, unique: false, suffix: "") }
     }
 
