@@ -59,21 +59,45 @@ struct Measurement: Codable {
 /// The repetition starts from a fresh copy of the side's template store (or no store, for inserts), sets up
 /// what the workload needs, resets the peak memory, and times only the workload itself.
 enum ChildProcess {
+    ///
+    /// Each child works in a folder of its own in `directory` (named after its process), so that children started by
+    /// hand with the same `--directory` do not meet; a template store missing there is built by one of them while it
+    /// holds a lock on the directory, and the others wait for it.
     static func run(_ workload: Workload, side: Side, rows: Int, directory: URL) throws {
-        let folder = directory.appendingPathComponent("\(workload.slug)-\(side.rawValue)")
+        let folder = directory.appendingPathComponent("\(workload.slug)-\(side.rawValue)-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = folder.appendingPathComponent(Runner.storeName(side))
         if let template = workload.template {
             let source = Runner.templateURL(template, side: side, in: directory)
             // The parent has built it; a child started by hand (to profile it) builds it once.
-            if !FileManager.default.fileExists(atPath: source.path) {
-                try Runner.makeTemplate(template, side: side, rows: rows, at: source)
+            try withLock(on: directory) {
+                if !FileManager.default.fileExists(atPath: source.path) {
+                    try Runner.makeTemplate(template, side: side, rows: rows, at: source)
+                }
             }
             try Runner.copyStore(from: source, to: store)
         }
         let measurement = try measure(workload, side: side, rows: rows, store: store)
         FileHandle.standardOutput.write(try JSONEncoder().encode(measurement) + Data("\n".utf8))
+    }
+
+    /// Runs `body` holding an exclusive lock (`flock`) on the file `.lock` in `directory`, which processes sharing
+    /// the directory take in turn; the system lets it go if the process dies.
+    static func withLock<Result>(on directory: URL, _ body: () throws -> Result) throws -> Result {
+        let path = directory.appendingPathComponent(".lock").path
+        let file = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
+        guard file >= 0 else {
+            throw ChildError("cannot open the lock file \(path): \(String(cString: strerror(errno)))")
+        }
+        defer { close(file) }
+        while flock(file, LOCK_EX) != 0 {
+            guard errno == EINTR else {
+                throw ChildError("cannot lock \(path): \(String(cString: strerror(errno)))")
+            }
+        }
+        defer { flock(file, LOCK_UN) }
+        return try body()
     }
 
     /// Sets up, times and checks one repetition; the trial and its store are released before it returns.
@@ -155,4 +179,22 @@ enum ChildProcess {
 struct ChildError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+}
+
+extension Process {
+    /// Waits for a started child to end, and returns its exit status, or the signal that ended it (`exited` false).
+    /// Asked of the system with `waitid` and `WNOWAIT`, which leaves the child for Foundation to collect:
+    /// `waitUntilExit` goes on waiting while a process the child left behind holds descriptors it inherited from it.
+    func waitForEnd() -> (status: Int32, exited: Bool) {
+        while true {
+            if !isRunning { return (terminationStatus, terminationReason == .exit) }
+            var info = siginfo_t()
+            if waitid(P_PID, id_t(processIdentifier), &info, WEXITED | WNOHANG | WNOWAIT) == 0,
+                info._sifields._sigchld.si_pid != 0
+            {
+                return (info._sifields._sigchld.si_status, info.si_code == Int32(CLD_EXITED))
+            }
+            usleep(10_000)
+        }
+    }
 }

@@ -117,8 +117,8 @@ enum PostgresBenchmark {
                 process.standardOutput = FileHandle.nullDevice
                 process.standardError = try FileHandle(forWritingTo: errors)
                 try process.run()
-                process.waitUntilExit()
-                guard process.terminationStatus == 0 else {
+                let end = process.waitForEnd()
+                guard end.status == 0, end.exited else {
                     let messages = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
                     throw ChildError("\(workload.slug) under callgrind failed:\n\(messages)")
                 }

@@ -89,17 +89,21 @@ enum Runner {
             process.executableURL = executableURL
             process.arguments = arguments
         }
-        let output = Pipe()
-        process.standardOutput = output
+        // The measurement goes to a file, read once the child has ended: a pipe's end waits for every process
+        // holding it, including any the child left behind.
+        let output = directory.appendingPathComponent("output-\(workload.slug)-\(side.rawValue).json")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: output) }
+        process.standardOutput = try FileHandle(forWritingTo: output)
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0, process.terminationReason == .exit else {
+        let end = process.waitForEnd()
+        guard end.status == 0, end.exited else {
             let messages = valgrind == nil ? "" : (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
             throw ChildError(
-                "\(workload.slug) on \(side.name) failed (exit status \(process.terminationStatus))"
+                "\(workload.slug) on \(side.name) failed (\(end.exited ? "exit status" : "signal") \(end.status))"
                     + (messages.isEmpty ? "" : ":\n" + messages))
         }
+        let data = try Data(contentsOf: output)
         let line = data.split(separator: UInt8(ascii: "\n")).last ?? Data()
         var measurement = try JSONDecoder().decode(Measurement.self, from: Data(line))
         if valgrind != nil {
