@@ -76,6 +76,7 @@ extension PostgresRowStore {
         if let identifier = stored.identifier, let recorded = stored.schema,
             current.allSatisfy(recorded.entities.contains), stored.version == schema.version
         {
+            if configuration.allowsSave { try addSpatialIndexes(connection, schema: schema, namespace: namespace) }
             return identifier
         }
         guard configuration.allowsSave else {
@@ -110,6 +111,19 @@ extension PostgresRowStore {
             ('schema_version', $3) ON CONFLICT (key) DO UPDATE SET value = excluded.value
             """, [.text(json), .text(identifier), .text(schema.version.description)])
         return identifier
+    }
+
+    /// Makes the indexes that stand for `.rtree` indexes (see `PostgresSchemaSQL.spatialColumns`) that a store
+    /// already current lacks: stores made before PostgreSQL had them record such indexes without them.
+    private static func addSpatialIndexes(_ connection: PostgresConnection, schema: Schema, namespace: String) throws {
+        let wanted = schema.entities.filter { $0.superentity == nil }.flatMap {
+            PostgresSchemaSQL.spatialIndexes($0.tableEntity)
+        }
+        guard !wanted.isEmpty else { return }
+        let result = try connection.preparedQuery(
+            "SELECT indexname::text FROM pg_indexes WHERE schemaname = $1", [.text(namespace)])
+        let existing = Set(try (0..<result.rowCount).compactMap { try result.string($0, 0) })
+        for index in wanted where !existing.contains(index.name) { try connection.execute(index.statement) }
     }
 
     /// The names of the tables of a PostgreSQL schema.

@@ -102,12 +102,20 @@ enum PostgresSchemaSQL {
     /// it (`normalize(x, NFC) COLLATE "C"`), so that lookups use the index and uniqueness follows Swift's `==`.
     static func indexStatements(_ entity: Schema.Entity) -> [String] {
         let indexes = StoreLayout.tableIndexes(of: entity)
-        let plain = Set(indexes.filter { !$0.isUnique }.map(\.columns))
-        let spatial = spatialColumns(of: entity.spatialIndices).filter { !plain.contains([$0]) }.map { column in
-            "CREATE INDEX \(dialect.quote(indexName(entity, [column], unique: false, suffix: ""))) "
-                + "ON \(dialect.quote(entity.name)) (\(dialect.quote(column)))"
+        return plainAndUniqueIndexStatements(entity, indexes) + spatialIndexes(entity).map(\.statement)
+    }
+
+    /// The btree indexes that stand for the `.rtree` indexes of an entity's table (see `spatialColumns`), with their
+    /// names; a column the models index on its own already is left out.
+    static func spatialIndexes(_ entity: Schema.Entity) -> [(name: String, statement: String)] {
+        let plain = Set(StoreLayout.tableIndexes(of: entity).filter { !$0.isUnique }.map(\.columns))
+        return spatialColumns(of: entity.spatialIndices).filter { !plain.contains([$0]) }.map { column in
+            let name = indexName(entity, [column], unique: false, suffix: "")
+            return (
+                name,
+                "CREATE INDEX \(dialect.quote(name)) ON \(dialect.quote(entity.name)) (\(dialect.quote(column)))"
+            )
         }
-        return plainAndUniqueIndexStatements(entity, indexes) + spatial
     }
 
     /// The columns of a table's `.rtree` indexes, each once. PostgreSQL has no R*Tree module, and a GiST index over

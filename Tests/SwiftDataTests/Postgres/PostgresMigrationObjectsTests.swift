@@ -159,4 +159,18 @@ enum PostgresSpatial {
         ).joined(separator: "\n")
         #expect(plan.contains("Place_index_longitude") || plan.contains("Place_index_latitude"), "\(plan)")
     }
+
+    /// A store made before `.rtree` had indexes on PostgreSQL gets them when it next opens.
+    @Test func aStoreWithoutTheIndexesOfItsRTreeGetsThemWhenItOpens() throws {
+        let location = StoreKind.postgres.location()
+        _ = try location.container(PostgresSpatial.Place.self)
+        try superuser().execute("DROP INDEX \"\(location.postgresSchema)\".\"Place_index_longitude\"")
+        let query = """
+            SELECT indexname FROM pg_indexes WHERE schemaname = '\(location.postgresSchema)' \
+            AND indexname = 'Place_index_longitude'
+            """
+        #expect(try rows(query).isEmpty)
+        _ = try location.container(PostgresSpatial.Place.self)
+        #expect(try rows(query) == ["Place_index_longitude"])
+    }
 }
