@@ -85,7 +85,8 @@ struct PostgresTransaction: RowStoreTransaction {
         while index < rows.endIndex {
             let shape = RowShape(rows[index])
             var end = index + 1
-            while end < rows.endIndex, RowShape(rows[end]) == shape { end += 1 }
+            // Rows mostly come alike: each is compared with the shape, without making a shape of its own.
+            while end < rows.endIndex, shape.matches(rows[end]) { end += 1 }
             let (text, types) = store.writeStatement(WriteShape(entity: entity.name, kind: kind, row: shape)) {
                 sql(rows[index])
             }
@@ -465,9 +466,20 @@ struct RowShape: Hashable, Sendable {
 
     init(_ row: RowWrite) {
         attributes = row.attributes
-        references = row.references.map {
-            ReferenceShape(relationship: ObjectIdentifier($0.relationship), appends: $0.position == .last)
-        }
+        references = row.references.map(ReferenceShape.init)
+    }
+
+    /// Whether `row` has this shape, found without making its shape.
+    func matches(_ row: RowWrite) -> Bool {
+        guard row.attributes == attributes, row.references.count == references.count else { return false }
+        return zip(row.references, references).allSatisfy { ReferenceShape($0) == $1 }
+    }
+}
+
+extension RowShape.ReferenceShape {
+    /// A reference's relationship, and whether its position goes after the owner's last member.
+    init(_ reference: ReferenceWrite) {
+        self.init(relationship: ObjectIdentifier(reference.relationship), appends: reference.position == .last)
     }
 }
 
