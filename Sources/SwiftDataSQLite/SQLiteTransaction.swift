@@ -75,7 +75,9 @@ struct SQLiteTransaction: RowStoreTransaction {
         var keyFirst = false
         defer { statement?.reset() }
         let converted = store.convertedAttributes(of: entity)
-        for row in rows {
+        // By index, so that each row's parts are read where they are rather than copied (and retained) first.
+        for index in rows.indices {
+            let row = rows[index]
             // Rows mostly come alike: compared with the last shape before a shape is made for the row.
             if let current = statement, let shape, shape.matches(row) {
                 current.rewind()
