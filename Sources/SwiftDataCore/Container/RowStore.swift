@@ -278,6 +278,8 @@ package final class EntityBinding: Sendable {
         fetchedProperties = attributeIndexes + columns.map(\.index)
         fetchedRelationships = fetchedProperties.map { entity.relationship(at: $0) }
         lazyRelationships = entity.orderedRelationships.filter { $0.storage != .column }.map(\.index)
+        hasRelationships = !entity.orderedRelationships.isEmpty
+        hasToManyRelationships = entity.orderedRelationships.contains { !$0.isToOneRelationship }
         uniquenessConstraints = entity.inheritedUniquenessConstraints
         subentityProperties = entity.selfAndDescendants.dropFirst().map { subentity in
             SubentityProperties(
@@ -307,6 +309,10 @@ package final class EntityBinding: Sendable {
     package let fetchedRelationships: [Schema.Relationship?]
     /// The relationships a fetched model loads later, when first read.
     package let lazyRelationships: [Int]
+    /// Whether the entity has relationships, and to-many ones: asked for every model a save writes, and a constant
+    /// here (the entity's lists are variables, and each read of one is checked for exclusive access).
+    package let hasRelationships: Bool
+    package let hasToManyRelationships: Bool
     /// The stored attributes' property indexes, in order (`.ephemeral` ones are never stored).
     package let attributeIndexes: [Int]
     /// Attributes the store may keep apart from the row (`.externalStorage`): their values load when first read.

@@ -134,7 +134,8 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
         case .unmanaged, .detached:
             registry.insert(model, into: self)
             if recordsUndo { undo.register { $0.undo.undoInsert(model) } }
-            insertRelated(of: model)
+            // A model whose entity has no relationships brings no related models in.
+            if (try? cachedBinding(for: type(of: model)))?.hasRelationships != false { insertRelated(of: model) }
         }
         scheduleAutosave()
     }

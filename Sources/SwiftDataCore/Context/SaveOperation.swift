@@ -103,8 +103,8 @@ struct SaveOperation {
                 attributes = binding.attributeIndexes.filter(changes.contains)
                 lastBinding = binding
                 lastChanges = changes
-                hasRelationships = !binding.entity.orderedRelationships.isEmpty
-                hasToMany = hasToMany || binding.entity.orderedRelationships.contains { !$0.isToOneRelationship }
+                hasRelationships = binding.hasRelationships
+                hasToMany = hasToMany || binding.hasToManyRelationships
             }
             history?.updated(state.key, of: binding.entity, changes: changes, isLikeLast: isLikeLast)
             let references =
@@ -116,7 +116,9 @@ struct SaveOperation {
         }
         if hasToMany {
             for model in updates {
-                guard let binding = model._$persistentState.binding, binding.store === store else { continue }
+                guard let binding = model._$persistentState.binding, binding.hasToManyRelationships,
+                    binding.store === store
+                else { continue }
                 try writeMembers(of: model, entity: binding.entity, isNew: false, into: &updated, transaction)
             }
         }
@@ -133,8 +135,7 @@ struct SaveOperation {
             let model = inserts[position]
             guard let key = insertedKeys[position] else { throw unsavedError(model) }
             let references =
-                binding.entity.orderedRelationships.isEmpty
-                ? [] : try references(of: model, entity: binding.entity, only: nil)
+                binding.hasRelationships ? try references(of: model, entity: binding.entity, only: nil) : []
             let row = RowWrite(model: model, key: key, attributes: binding.attributeIndexes, references: references)
             if !upserts.isEmpty, upserts[position] {
                 upserted.append(row, to: binding.entity)
@@ -147,7 +148,8 @@ struct SaveOperation {
             try transaction.insert(rows, entity: entity)
             history?.inserted(rows, entity: entity)
         }
-        for (model, binding) in zip(inserts, insertBindings) where binding.store === store {
+        for (model, binding) in zip(inserts, insertBindings)
+        where binding.hasToManyRelationships && binding.store === store {
             try writeMembers(of: model, entity: binding.entity, isNew: true, into: &upserted, transaction)
         }
         for (entity, rows) in upserted.batches { try transaction.update(rows, entity: entity) }
@@ -155,25 +157,39 @@ struct SaveOperation {
         if let number = try history?.record(in: transaction) { historyNumbers[store.identifier] = number }
     }
 
+    /// Gives the store's new models keys: one range of keys per entity, in the order of `inserts`.
     private mutating func allocateKeys(_ transaction: any RowStoreTransaction, store: any RowStore) throws {
-        // The positions of the store's new models in `inserts`, by entity.
-        var groups: [(entity: Schema.Entity, positions: [Int])] = []
+        // Each new model's entity, by its number in `entities` (-1 for models of other stores); models come grouped
+        // by type, mostly, so the entity is looked up when it changes.
+        var entities: [Schema.Entity] = []
+        var counts: [Int] = []
+        var numbers = [Int](repeating: -1, count: insertBindings.count)
+        var lastEntity: Schema.Entity?
         var last = -1
         for (position, binding) in insertBindings.enumerated() where binding.store === store {
-            if last < 0 || groups[last].entity !== binding.entity {
-                if let index = groups.firstIndex(where: { $0.entity === binding.entity }) {
+            if binding.entity !== lastEntity {
+                lastEntity = binding.entity
+                if let index = entities.firstIndex(where: { $0 === binding.entity }) {
                     last = index
                 } else {
-                    last = groups.count
-                    groups.append((binding.entity, []))
+                    last = entities.count
+                    entities.append(binding.entity)
+                    counts.append(0)
                 }
             }
-            groups[last].positions.append(position)
+            numbers[position] = last
+            counts[last] += 1
         }
         if insertedKeys.isEmpty { insertedKeys = Array(repeating: nil, count: inserts.count) }
-        for (entity, positions) in groups {
-            let first = try transaction.allocateKeys(count: positions.count, entity: entity)
-            for (offset, position) in positions.enumerated() { insertedKeys[position] = first + Int64(offset) }
+        // The next key of each entity.
+        var next: [Int64] = []
+        next.reserveCapacity(entities.count)
+        for (entity, count) in zip(entities, counts) {
+            next.append(try transaction.allocateKeys(count: count, entity: entity))
+        }
+        for (position, number) in numbers.enumerated() where number >= 0 {
+            insertedKeys[position] = next[number]
+            next[number] += 1
         }
     }
 
