@@ -60,6 +60,10 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
     @exclusivity(unchecked) private var hasUndoManager = false
     /// While a save writes its rows, the properties of models changed meanwhile (see `watchWrites()`); else `nil`.
     @exclusivity(unchecked) private var changedWhileWriting: [(model: any PersistentModel, property: Int)]?
+    /// Whether a save is writing its rows (between `watchWrites()` and `endWatchingWrites()`).
+    var isWritingSave: Bool { changedWhileWriting != nil }
+    /// The `delete(model:where:)` calls made while a save wrote its rows, run once it is done (see `+DeleteRules`).
+    var deletesAfterWrite: [(ModelContext) throws -> Void] = []
     /// The part of the context that records its changes for undo, and owns its undo manager.
     private(set) lazy var undo = UndoRecorder(context: self)
     /// The binding `cachedBinding(for:)` found last.
