@@ -11,10 +11,15 @@ extension ModelContext {
     /// the save deletes before it inserts. Until the save, fetches that include pending changes leave the deleted
     /// models out, and those their cascade rules reach. With `includeSubclasses` (the default), models of the
     /// type's subclasses are deleted too; without it, only models of exactly this class.
+    ///
+    /// Called while a save writes its rows (by a value transformer, an `Encodable` attribute's encoding, or an
+    /// observer they set off), it checks its predicate at once and acts when that save is done, on what the save
+    /// left (on what was there before it, when it failed): what it deletes waits for the next save, as the other
+    /// changes made meanwhile do.
     public func delete<T: PersistentModel>(
         model: T.Type, where predicate: Predicate<T>? = nil, includeSubclasses: Bool = true
     ) throws {
-        catchUp()
+        if !isWritingSave { catchUp() }
         let binding = try binding(for: T.self)
         // The same request as `storedKeys` makes below, so its plan is prepared once.
         var probe = FetchRequest<T>(entity: binding.entity, predicate: predicate, properties: [])
@@ -26,6 +31,14 @@ extension ModelContext {
             throw SwiftDataError.unsupportedPredicate.with(
                 reason: "part of the predicate has no SQL translation and reads relationships or identifiers",
                 model: binding.entity.name, suggestion: "Fetch the models and delete them one by one")
+        }
+        guard !isWritingSave else {
+            // The rows the save is writing are neither stored nor pending: acting now would miss some of them, and
+            // the save would then take its new models for saved ones.
+            deletesAfterWrite.append { context in
+                try context.delete(model: T.self, where: predicate, includeSubclasses: includeSubclasses)
+            }
+            return
         }
         var stored = FetchDescriptor<T>(predicate: predicate)
         stored.includePendingChanges = false

@@ -28,7 +28,19 @@ extension ModelContext {
 
     /// Writes every pending insert, change and delete, all or nothing per store. On failure nothing is
     /// written and the changes stay pending.
+    ///
+    /// A save called while a save of this context writes its rows (by a value transformer, an `Encodable`
+    /// attribute's encoding, or an observer they set off) throws `SwiftDataError.storeError` and changes nothing, as
+    /// Core Data refuses a recursive save; the changes made meanwhile stay pending for the next save.
     public func save() throws {
+        guard !isWritingSave else {
+            throw SwiftDataError.storeError.with(
+                reason:
+                    "save() was called while a save of this context was writing its rows (by a value transformer, an Encodable attribute's encoding, or an observer they set off)",
+                suggestion:
+                    "Save after the save in progress returns; the changes made while it writes stay pending for the next save"
+            )
+        }
         processPendingChanges()
         applyPendingChanges()
         let generation = registry.generation
@@ -82,6 +94,9 @@ extension ModelContext {
             }
         } catch {
             _ = endWatchingWrites()
+            if let lateError = runDeletesMadeWhileWriting() {
+                Log.error("a delete(model:where:) called while a failed save wrote its rows failed too: \(lateError)")
+            }
             throw error
         }
         let changedWhileWriting = endWatchingWrites()
@@ -208,6 +223,7 @@ extension ModelContext {
         }
         undo.noteSave()
         publishSave(inserted: insertedIdentifiers, updated: updatedIdentifiers, deleted: deletedIdentifiers)
+        let lateError = runDeletesMadeWhileWriting()
         // Built as the type `post` takes, with its capacity, so that it is neither converted nor grown.
         var userInfo = [AnyHashable: Any](minimumCapacity: 4)
         userInfo[NotificationKey.insertedIdentifiers.rawValue] = insertedIdentifiers
@@ -217,6 +233,25 @@ extension ModelContext {
             userInfo[NotificationKey.historyTokens.rawValue] = DefaultHistoryToken(positions: operation.historyNumbers)
         }
         NotificationCenter.default.post(name: ModelContext.didSave, object: self, userInfo: userInfo)
+        if let lateError {
+            throw (lateError as? SwiftDataError ?? .storeError).with(
+                reason:
+                    "the save was committed, but a delete(model:where:) called while it wrote its rows failed: \((lateError as? SwiftDataError)?.reason ?? String(describing: lateError))",
+                suggestion: "Call delete(model:where:) again, then save")
+        }
+    }
+
+    /// Runs the `delete(model:where:)` calls made while the save wrote its rows (see `delete(model:where:)`), every
+    /// one of them; returns the first error.
+    private func runDeletesMadeWhileWriting() -> (any Error)? {
+        guard !deletesAfterWrite.isEmpty else { return nil }
+        let deletes = deletesAfterWrite
+        deletesAfterWrite = []
+        var firstError: (any Error)?
+        for delete in deletes {
+            do { try delete(self) } catch { firstError = firstError ?? error }
+        }
+        return firstError
     }
 
     /// After deletes are committed, takes the deleted models out of the loaded relationships of the models left,
