@@ -15,6 +15,10 @@ final class SQLiteDatabase {
     private var last: (sql: String, statement: SQLiteStatement)?
     /// Called with the SQL of every statement about to run (for tests and diagnostics).
     var observer: ((String) -> Void)?
+    /// `BEGIN IMMEDIATE` and `COMMIT`, prepared once: every save runs both, which `statement(_:)` found by hashing
+    /// their text (and they displaced a save's own statement as the one found last).
+    private var begin: SQLiteStatement?
+    private var commit: SQLiteStatement?
 
     /// Opens (or, when `create`, creates) the database at `path`; `:memory:` opens a private in-memory one. With
     /// `immutable`, a read-only connection reads the file as it is, without the `-wal` and `-shm` files (for a store
@@ -54,6 +58,7 @@ final class SQLiteDatabase {
     }
 
     deinit {
+        (begin, commit) = (nil, nil)
         last = nil
         statements.removeAll()
         sqlite3_close_v2(handle)
@@ -132,10 +137,10 @@ final class SQLiteDatabase {
                 throw error
             }
         }
-        try execute("BEGIN IMMEDIATE")
+        try run(&begin, "BEGIN IMMEDIATE")
         do {
             let result = try body()
-            try execute("COMMIT")
+            try run(&commit, "COMMIT")
             return result
         } catch {
             if sqlite3_get_autocommit(handle) == 0 {
@@ -143,6 +148,15 @@ final class SQLiteDatabase {
             }
             throw error
         }
+    }
+
+    /// Runs a statement without parameters that `statement` holds, preparing it the first time.
+    private func run(_ statement: inout SQLiteStatement?, _ sql: String) throws {
+        observer?(sql)
+        let prepared = try statement ?? SQLiteStatement(database: self, sql: sql)
+        statement = prepared
+        defer { prepared.rewind() }
+        try prepared.run()
     }
 
     /// Runs `body` in a write transaction if the write lock is free now, without waiting for it; `nil` when another
