@@ -279,18 +279,31 @@ struct Fetcher {
         let wasEmpty =
             keysAreDistinct && map.isEmpty
             && !destinations.contains { $0.map { ObjectIdentifier($0.type) == ObjectIdentifier(T.self) } ?? false }
+        // The offsets of the properties that are references: all a row whose attributes loaded in one call still reads.
+        let referenceOffsets = references.indices.filter { references[$0] != nil }
+        let allOffsets = Array(properties.indices)
+        // The references to the owner whose members are loading, which a new model links to (see below), found once:
+        // a schema's relationships are weakly referenced (by their inverses), so each retain of one takes the slow
+        // path, twice a row when the loop below looked them up.
+        let linksOwner = references.indices.map { offset in
+            references[offset] != nil && references[offset] === linking && inverses[offset] != nil
+                && destinations[offset] != nil
+        }
         try body { key, reader, first in
             let model: T
+            // The model's state, read once (each read is a call through the protocol).
+            let state: _PersistentState
             let isNew: Bool
             // Whether the row's attributes are loaded, and its to-one relationships left not loaded.
             var rowLoaded = false
             if !wasEmpty, let existing = map.model(key) {
                 model = unsafeDowncast(existing, to: T.self)  // filed under T's ObjectIdentifier
+                state = model._$persistentState
                 isNew = false
             } else {
                 model = T(backingData: backingData)
                 // As `registry.register`, for a state with its initial values.
-                let state = model._$persistentState
+                state = model._$persistentState
                 state.registerNew(in: context, key: key, binding: binding, map: map)
                 map.set(model, state: state, for: key, isNew: wasEmpty)
                 // A value that fails to load is read again below, which names its property in the error.
@@ -324,9 +337,31 @@ struct Fetcher {
                 }
                 isNew = true
             }
-            let changes = isNew ? PropertyMask() : model._$persistentState.changes
-            for (offset, property) in properties.enumerated() where isNew || !changes.contains(property) {
+            let changes = isNew ? PropertyMask() : state.changes
+            // A row loaded in one call has only its references left to read.
+            for offset in rowLoaded ? referenceOffsets : allOffsets {
+                let property = properties[offset]
+                if !isNew, changes.contains(property) { continue }
                 let column = first + (contiguous ? Int32(offset) : offsets[offset])
+                if isNew, hasReferences, linksOwner[offset] {
+                    // The inverse of the relationship whose members are loading: its owner holds the new model.
+                    let target: Int64?
+                    do {
+                        target = try reader.relatedKey(column)
+                    } catch {
+                        throw naming(error, property: property, binding: binding)
+                    }
+                    if let target {
+                        if rowLoaded {
+                            state.link(property, to: target)
+                        } else {
+                            model.link(property, to: target)
+                        }
+                    } else {
+                        try model._$set(property, .loaded(nil))
+                    }
+                    continue
+                }
                 if hasReferences, let relationship = references[offset] {
                     let target: Int64?
                     do {
@@ -334,7 +369,7 @@ struct Fetcher {
                     } catch {
                         throw naming(error, property: property, binding: binding)
                     }
-                    let linkedKey = isNew ? nil : model._$persistentState.linkedKey(property)
+                    let linkedKey = isNew ? nil : state.linkedKey(property)
                     if let linkedKey, linkedKey == target { continue }
                     if !isNew, linkedKey == nil, relationship !== linking,
                         let current = model._$get(property).relatedModels,
@@ -349,7 +384,7 @@ struct Fetcher {
                     if relationship === linking, inverses[offset] != nil {
                         // The inverse of the relationship whose members are loading: its owner holds the model.
                         if rowLoaded {
-                            model._$persistentState.link(property, to: target)
+                            state.link(property, to: target)
                         } else {
                             model.link(property, to: target)
                         }
@@ -362,7 +397,7 @@ struct Fetcher {
                         : targets[offset]?.model(target)
                     if let inverse = inverses[offset], registered.map({ $0._$get(inverse.index).isLoaded }) == true {
                         if rowLoaded {
-                            model._$persistentState.link(property, to: target)
+                            state.link(property, to: target)
                         } else {
                             model.link(property, to: target)
                         }
@@ -381,7 +416,7 @@ struct Fetcher {
                 } else if rowLoaded {
                     continue
                 } else if !coded.isEmpty, coded.contains(property) {
-                    if !isNew, model._$persistentState.externalReferences?[property] == nil,
+                    if !isNew, state.externalReferences?[property] == nil,
                         model._$get(property).isLoaded,
                         binding.externalAttributes.contains(property)
                     {

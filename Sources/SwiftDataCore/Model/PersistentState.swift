@@ -37,8 +37,14 @@ public final class _PersistentState {
     /// References to the values of externally stored attributes not read yet, by property index.
     @exclusivity(unchecked) package var externalReferences: [Int: String]?
     /// The identity map the model is registered in, while it is: the model leaves it when it goes away.
-    /// `unowned(unsafe)` because while it is set, `context` is too, and the context's registry holds the map.
-    @exclusivity(unchecked) unowned(unsafe) var identityMap: IdentityMap?
+    var identityMap: IdentityMap? {
+        get { registeredMap?.takeUnretainedValue() }
+        set { registeredMap = newValue.map { Unmanaged.passUnretained($0) } }
+    }
+    /// `identityMap`, not retained: while it is set, `context` is too, and the context's registry holds the map. As
+    /// an `Unmanaged` reference `deinit` reaches the map without retaining and releasing it (an `unowned(unsafe)`
+    /// one was retained there, for every model that went away).
+    @exclusivity(unchecked) private var registeredMap: Unmanaged<IdentityMap>?
     /// The model's position in its identity map's entries.
     @exclusivity(unchecked) var identityPosition: Int32 = -1
     /// A to-one relationship whose target is not held but found through the context by its key (a "link"), with
@@ -54,7 +60,7 @@ public final class _PersistentState {
 
     deinit {
         // The model this state belongs to is going away: its context's identity map must forget it.
-        identityMap?.forget(self)
+        registeredMap?._withUnsafeGuaranteedRef { $0.forget(self) }
     }
 
     // MARK: Links
