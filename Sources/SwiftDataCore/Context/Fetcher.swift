@@ -279,16 +279,17 @@ struct Fetcher {
         let wasEmpty =
             keysAreDistinct && map.isEmpty
             && !destinations.contains { $0.map { ObjectIdentifier($0.type) == ObjectIdentifier(T.self) } ?? false }
-        // The offsets of the properties that are references: all a row whose attributes loaded in one call still reads.
-        let referenceOffsets = references.indices.filter { references[$0] != nil }
-        let allOffsets = Array(properties.indices)
+        // The offsets of the properties that are references: all that a row loaded in one call still reads.
+        let referenceOffsets = hasReferences ? references.indices.filter { references[$0] != nil } : []
         // The references to the owner whose members are loading, which a new model links to (see below), found once:
         // a schema's relationships are weakly referenced (by their inverses), so each retain of one takes the slow
         // path, twice a row when the loop below looked them up.
-        let linksOwner = references.indices.map { offset in
-            references[offset] != nil && references[offset] === linking && inverses[offset] != nil
-                && destinations[offset] != nil
-        }
+        let linksOwner =
+            hasReferences && linking != nil
+            ? references.indices.map { offset in
+                references[offset] != nil && references[offset] === linking && inverses[offset] != nil
+                    && destinations[offset] != nil
+            } : []
         try body { key, reader, first in
             let model: T
             // The model's state, read once (each read is a call through the protocol).
@@ -339,11 +340,12 @@ struct Fetcher {
             }
             let changes = isNew ? PropertyMask() : state.changes
             // A row loaded in one call has only its references left to read.
-            for offset in rowLoaded ? referenceOffsets : allOffsets {
+            for index in 0..<(rowLoaded ? referenceOffsets.count : properties.count) {
+                let offset = rowLoaded ? referenceOffsets[index] : index
                 let property = properties[offset]
                 if !isNew, changes.contains(property) { continue }
                 let column = first + (contiguous ? Int32(offset) : offsets[offset])
-                if isNew, hasReferences, linksOwner[offset] {
+                if isNew, !linksOwner.isEmpty, linksOwner[offset] {
                     // The inverse of the relationship whose members are loading: its owner holds the new model.
                     let target: Int64?
                     do {
