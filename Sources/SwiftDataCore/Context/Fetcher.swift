@@ -281,7 +281,7 @@ struct Fetcher {
             && !destinations.contains { $0.map { ObjectIdentifier($0.type) == ObjectIdentifier(T.self) } ?? false }
         // The offsets of the properties that are references: all that a row loaded in one call still reads.
         let referenceOffsets = hasReferences ? references.indices.filter { references[$0] != nil } : []
-        // The references to the owner whose members are loading, which a new model links to (see below), found once:
+        // The references to the owner whose members are loading, which a model links to (see below), found once:
         // a schema's relationships are weakly referenced (by their inverses), so each retain of one takes the slow
         // path, twice a row when the loop below looked them up.
         let linksOwner =
@@ -345,14 +345,15 @@ struct Fetcher {
                 let property = properties[offset]
                 if !isNew, changes.contains(property) { continue }
                 let column = first + (contiguous ? Int32(offset) : offsets[offset])
-                if isNew, !linksOwner.isEmpty, linksOwner[offset] {
-                    // The inverse of the relationship whose members are loading: its owner holds the new model.
+                if !linksOwner.isEmpty, linksOwner[offset] {
+                    // The inverse of the relationship whose members are loading: its owner holds the model.
                     let target: Int64?
                     do {
                         target = try reader.relatedKey(column)
                     } catch {
                         throw naming(error, property: property, binding: binding)
                     }
+                    if !isNew, let linkedKey = state.linkedKey(property), linkedKey == target { continue }
                     if let target {
                         if rowLoaded {
                             state.link(property, to: target)
@@ -381,15 +382,6 @@ struct Fetcher {
                     }
                     guard let target, let destination = destinations[offset] else {
                         try model._$set(property, .loaded(nil))
-                        continue
-                    }
-                    if relationship === linking, inverses[offset] != nil {
-                        // The inverse of the relationship whose members are loading: its owner holds the model.
-                        if rowLoaded {
-                            state.link(property, to: target)
-                        } else {
-                            model.link(property, to: target)
-                        }
                         continue
                     }
                     // A model of a hierarchy may be registered as any class below the destination's.
