@@ -16,13 +16,13 @@ import Testing
         context.insert(draft)
         try context.save()
         #expect(fuse.runs == 1, "the save encodes the fuse once")
-        #expect(try Self.storedTitles(container) == ["before"], "the row has the title read before the encoding")
+        #expect(try Draft.storedTitles(container) == ["before"], "the row has the title read before the encoding")
         #expect(context.hasChanges, "the title changed after the save read it: it is not saved")
         #expect(context.changedModelsArray.map(\.persistentModelID) == [draft.persistentModelID])
 
         try context.save()
         #expect(!context.hasChanges)
-        #expect(try Self.storedTitles(container) == ["changed while encoding"])
+        #expect(try Draft.storedTitles(container) == ["changed while encoding"])
     }
 
     /// A saved model whose changed attribute changes again while its next changed attribute is encoded.
@@ -40,12 +40,12 @@ import Testing
         draft.fuse = fuse
         try context.save()
         #expect(fuse.runs == 1)
-        #expect(try Self.storedTitles(container) == ["changed before the save"])
+        #expect(try Draft.storedTitles(container) == ["changed before the save"])
         #expect(context.changedModelsArray.map(\.persistentModelID) == [draft.persistentModelID])
 
         try context.save()
         #expect(!context.hasChanges)
-        #expect(try Self.storedTitles(container) == ["changed while encoding"])
+        #expect(try Draft.storedTitles(container) == ["changed while encoding"])
     }
 
     /// A saved model the save does not write changes, a model is inserted and another deleted, while the save
@@ -70,7 +70,7 @@ import Testing
         context.insert(Draft(title: "new", fuse: fuse))
         try context.save()
         #expect(fuse.runs == 1)
-        #expect(try Self.storedTitles(container) == ["bystander", "doomed", "new"])
+        #expect(try Draft.storedTitles(container) == ["bystander", "doomed", "new"])
         #expect(context.changedModelsArray.map(\.persistentModelID) == [bystander.persistentModelID])
         #expect(context.insertedModelsArray.count == 1)
         #expect(context.deletedModelsArray.map(\.persistentModelID) == [doomed.persistentModelID])
@@ -78,7 +78,7 @@ import Testing
         try context.save()
         #expect(!context.hasChanges)
         #expect(
-            try Self.storedTitles(container) == ["bystander changed while encoding", "inserted while encoding", "new"])
+            try Draft.storedTitles(container) == ["bystander changed while encoding", "inserted while encoding", "new"])
     }
 
     /// A save whose writing fails keeps every change pending, those made while it wrote included.
@@ -101,7 +101,7 @@ import Testing
         fuse.fails = false
         try context.save()
         #expect(!context.hasChanges)
-        #expect(try Self.storedTitles(container) == ["changed while encoding", "failing"])
+        #expect(try Draft.storedTitles(container) == ["changed while encoding", "failing"])
     }
 
     /// Apple's `willSave` announces a save and `didSave` says it is done: a `willSave` observer that undoes every
@@ -127,11 +127,7 @@ import Testing
         #expect(heard == ["willSave", "didSave"])
         #expect(identifiers.isEmpty)
         #expect(!context.hasChanges)
-        #expect(try Self.storedTitles(container).isEmpty)
-    }
-
-    private static func storedTitles(_ container: ModelContainer) throws -> [String] {
-        try ModelContext(container).fetch(FetchDescriptor<Draft>(sortBy: [SortDescriptor(\.title)])).map(\.title)
+        #expect(try Draft.storedTitles(container).isEmpty)
     }
 }
 
@@ -144,6 +140,13 @@ import Testing
     init(title: String, fuse: Fuse) {
         self.title = title
         self.fuse = fuse
+    }
+}
+
+extension Draft {
+    /// The titles of the drafts stored in `container`, read by a new context, in order.
+    static func storedTitles(_ container: ModelContainer) throws -> [String] {
+        try ModelContext(container).fetch(FetchDescriptor<Draft>(sortBy: [SortDescriptor(\.title)])).map(\.title)
     }
 }
 

@@ -32,14 +32,14 @@ import Testing
         try context.save()
         #expect(fuse.runs == 1)
         #expect(thrown == nil)
-        #expect(try Self.storedTitles(container) == ["keep", "old a", "old b", "old new"], "the save wrote its model")
+        #expect(try Draft.storedTitles(container) == ["keep", "old a", "old b", "old new"], "the save wrote its model")
         #expect(context.hasChanges, "the batch delete waits for the next save")
         #expect(context.deletedModelsArray.map(\.persistentModelID) == [new.persistentModelID])
         #expect(try context.fetch(FetchDescriptor<Draft>()).map(\.title) == ["keep"])
 
         try context.save()
         #expect(!context.hasChanges)
-        #expect(try Self.storedTitles(container) == ["keep"])
+        #expect(try Draft.storedTitles(container) == ["keep"])
         #expect(new.modelContext == nil)
     }
 
@@ -65,7 +65,7 @@ import Testing
 
         try context.save()
         #expect(!context.hasChanges)
-        #expect(try Self.storedTitles(container) == ["keep"])
+        #expect(try Draft.storedTitles(container) == ["keep"])
     }
 
     /// `save()` called while a save of the context writes: it throws a `storeError` saying so, posts no `willSave`,
@@ -107,10 +107,6 @@ import Testing
         try context.save()
         #expect(!context.hasChanges)
         #expect(try Self.stored(container) == ["changed before the inner save|changed after the inner save"])
-    }
-
-    private static func storedTitles(_ container: ModelContainer) throws -> [String] {
-        try ModelContext(container).fetch(FetchDescriptor<Draft>(sortBy: [SortDescriptor(\.title)])).map(\.title)
     }
 
     private static func stored(_ container: ModelContainer) throws -> [String] {
