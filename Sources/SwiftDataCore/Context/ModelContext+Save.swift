@@ -94,10 +94,8 @@ extension ModelContext {
             }
         } catch {
             _ = endWatchingWrites()
-            if let lateError = runDeletesMadeWhileWriting() {
-                Log.error("a delete(model:where:) called while a failed save wrote its rows failed too: \(lateError)")
-            }
-            throw error
+            guard let lateError = runDeletesMadeWhileWriting() else { throw error }
+            throw Self.saveError(error, withLateDeleteError: lateError)
         }
         let changedWhileWriting = endWatchingWrites()
         let others =
@@ -248,6 +246,21 @@ extension ModelContext {
                     "the save was committed, but a delete(model:where:) called while it wrote its rows failed: \((lateError as? SwiftDataError)?.reason ?? String(describing: lateError))",
                 suggestion: "Call delete(model:where:) again, then save")
         }
+    }
+
+    /// The error of a failed save whose `delete(model:where:)`, called while it wrote its rows, failed too: the save's
+    /// own error (its code, model, property, SQL and store error kept), its reason followed by the delete's error.
+    /// An error of another type than `SwiftDataError` becomes a `storeError` that describes both.
+    static func saveError(_ error: any Error, withLateDeleteError lateError: any Error) -> SwiftDataError {
+        func describe(_ error: any Error) -> String {
+            (error as? SwiftDataError)?.reason ?? String(describing: error)
+        }
+        let saveError = error as? SwiftDataError ?? .storeError
+        return saveError.with(
+            reason:
+                "\(describe(error)); and a delete(model:where:) called while the save wrote its rows failed too, so it is not applied: \(lateError)",
+            suggestion:
+                "\(saveError.suggestion.map { "\($0). " } ?? "")Call delete(model:where:) again once the save succeeds")
     }
 
     /// Runs the `delete(model:where:)` calls made while the save wrote its rows (see `delete(model:where:)`), every
