@@ -62,7 +62,8 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
     @exclusivity(unchecked) private var changedWhileWriting: [(model: any PersistentModel, property: Int)]?
     /// Whether a save is writing its rows (between `watchWrites()` and `endWatchingWrites()`).
     var isWritingSave: Bool { changedWhileWriting != nil }
-    /// The `delete(model:where:)` calls made while a save wrote its rows, run once it is done (see `+DeleteRules`).
+    /// The `delete(model:where:)` calls made while a save wrote its rows (see `+DeleteRules`), and the `delete(_:)` of
+    /// a new model and `rollback()` calls made then, run in order once it is done.
     var deletesAfterWrite: [(ModelContext) throws -> Void] = []
     /// The part of the context that records its changes for undo, and owns its undo manager.
     private(set) lazy var undo = UndoRecorder(context: self)
@@ -147,6 +148,10 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
     /// Marks a model for deletion at the next save. Deleting an inserted, unsaved model cancels its insert. The
     /// models its `.cascade` relationships reach are deleted with it at once, as the context sees them (with its
     /// unsaved changes), as Core Data's pending-change processing does on Apple's platforms.
+    ///
+    /// Called while a save writes its rows (by a value transformer, an `Encodable` attribute's encoding, or an
+    /// observer they set off) on a model not yet saved, it acts once that save is done: the save may be writing the
+    /// model, which is then deleted by the next save (its insert is cancelled when the save failed).
     public func delete<T: PersistentModel>(_ model: T) {
         let state = model._$persistentState
         guard state.context === self else {
@@ -156,6 +161,10 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
             return
         }
         switch state.status {
+        case .inserted where isWritingSave:
+            // The save may be writing its row: cancelling the insert now would be undone when the save registers it.
+            deletesAfterWrite.append { $0.delete(model) }
+            return
         case .inserted:
             registry.cancelInsert(model)
             if recordsUndo { undo.register { $0.undo.reinsert(model) } }
@@ -204,7 +213,17 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
     }
 
     /// Discards unsaved inserts and deletes, and restores changed models to their stored values.
+    ///
+    /// Called while a save writes its rows (by a value transformer, an `Encodable` attribute's encoding, or an
+    /// observer they set off), it acts once that save is done, on what the save left: what the save wrote stays
+    /// saved, and what is still unsaved (every change made while it wrote, before or after the call; everything,
+    /// when the save failed) is discarded.
     public func rollback() {
+        guard !isWritingSave else {
+            // The save holds the models it writes: discarding them now would be undone when it registers them.
+            deletesAfterWrite.append { $0.rollback() }
+            return
+        }
         let reverted = registry.rollBack()
         do {
             try fetcher.reload(reverted)
