@@ -12,18 +12,15 @@ import SwiftDataSQL
 /// WHERE ...)`. R*Tree keeps 32-bit floats, rounded outward, so the candidates are a superset of the rows, and the
 /// predicate itself decides.
 enum SQLiteSpatialIndex {
-    /// The virtual table of an index: `<Entity>_rtree_<columns joined by _>` when no column's name holds an `_` (the
-    /// name stores have always had), otherwise each column's name prefixed with its length (`Place_rtree_3a_b` for
-    /// `a_b`, `Place_rtree_1a1b` for `a` and `b`), so that `[a_b]` and `[a, b]` get different names. A property's
-    /// name cannot begin with a digit, so the two forms never meet.
+    /// The virtual table of an index: `<Entity>_rtree_<columns>`, the columns written as `Schema.indexNameColumns`
+    /// writes them (joined by `_` when no column's name holds an `_`, else each after its length).
     static func table(of entity: String, _ columns: [String]) -> String {
-        guard columns.contains(where: { $0.contains("_") }) else { return legacyTable(of: entity, columns) }
-        return "\(entity)_rtree_" + columns.map { "\($0.utf8.count)\($0)" }.joined()
+        "\(entity)_rtree_\(Schema.indexNameColumns(columns))"
     }
 
     /// The name stores written before names were unambiguous gave an index's virtual table.
     static func legacyTable(of entity: String, _ columns: [String]) -> String {
-        "\(entity)_rtree_\(columns.joined(separator: "_"))"
+        "\(entity)_rtree_\(Schema.legacyIndexNameColumns(columns))"
     }
 
     /// Creates the entity's indexes, fills them from its rows and installs the triggers that keep them current.
@@ -96,9 +93,52 @@ enum SQLiteSpatialIndex {
         entity.spatialIndices.filter { !tables.contains(table(of: entity.name, $0)) }
     }
 
+    /// The virtual tables a read-only store holds for its models' indexes under other names than `table(of:_:)`
+    /// gives them, by that name: the name older stores gave it (`legacyTable(of:_:)`, when that table has the
+    /// index's columns), or `nil` when the store has no such table. A store that can save makes them again under
+    /// their names when it opens (see `repair`); a read-only one cannot, and fetches through the old table, or
+    /// without an index: the predicate decides either way, so no row is missed.
+    static func readOnlyTables(_ schema: Schema, in database: SQLiteDatabase) throws -> [String: String?] {
+        let entities = schema.entities.filter { $0.superentity == nil }.map(\.tableEntity)
+        let indexes = entities.flatMap { entity in entity.spatialIndices.map { (entity.name, $0) } }
+        guard indexes.contains(where: { table(of: $0, $1) != legacyTable(of: $0, $1) }) else { return [:] }
+        let tables = Set(
+            try database.rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap {
+                if case .text(let name) = $0.first { return name } else { return nil }
+            })
+        var found: [String: String?] = [:]
+        for (entity, columns) in indexes where !tables.contains(table(of: entity, columns)) {
+            let name = table(of: entity, columns)
+            let legacy = legacyTable(of: entity, columns)
+            let wanted = ["id"] + columns.flatMap { ["\($0)_min", "\($0)_max"] }
+            var legacyColumns: [String] = []
+            if tables.contains(legacy) {
+                for row in try database.rows("SELECT name FROM pragma_table_info(?)", [.string(legacy)]) {
+                    if case .text(let column) = row.first { legacyColumns.append(column) }
+                }
+            }
+            let index = "\(entity).(\(columns.joined(separator: ", ")))"
+            if legacyColumns == wanted {
+                found[name] = legacy
+                Log.warningOnce(
+                    "the read-only store holds the .rtree index of \(index) under its older name \(legacy), and "
+                        + "fetches use it; nothing is lost (open the store with allowsSave: true once to rename it)")
+            } else {
+                found[name] = String?.none
+                Log.warningOnce(
+                    "the read-only store has no .rtree index of \(index), so fetches bounding it read the table "
+                        + "without it; nothing is lost (open the store with allowsSave: true once to make it)")
+            }
+        }
+        return found
+    }
+
     /// The condition that selects, through the entity's indexes, the candidates of a predicate that bounds indexed
-    /// columns; `nil` when it bounds none.
-    static func filter<T: PersistentModel>(for predicate: Predicate<T>, entity: Schema.Entity) -> SQLExpression? {
+    /// columns; `nil` when it bounds none. `tables` names the index tables a read-only store holds under other names,
+    /// or lacks (see `readOnlyTables`).
+    static func filter<T: PersistentModel>(
+        for predicate: Predicate<T>, entity: Schema.Entity, tables: [String: String?] = [:]
+    ) -> SQLExpression? {
         // A subentity's table is its hierarchy's, with the indexes of every entity above it too.
         let indices =
             entity.isInHierarchy ? entity.selfAndAncestors.flatMap(\.spatialIndices) : entity.spatialIndices
@@ -116,10 +156,15 @@ enum SQLiteSpatialIndex {
                     range?.upper.map { .binary(minimum, .lessOrEqual, .bind(.double($0), .real)) },
                 ].compactMap { $0 }
             }
+            var name = table(of: StoreLayout.table(of: entity), columns)
+            if let substitute = tables[name] {
+                guard let substitute else { return nil }
+                name = substitute
+            }
             guard let first = conditions.first else { return nil }
             let subquery = SQLSubquery(
                 result: .qualifiedColumn(table: alias, column: "id"),
-                sources: [SQLSource(.table(table(of: StoreLayout.table(of: entity), columns)), alias: alias)],
+                sources: [SQLSource(.table(name), alias: alias)],
                 condition: conditions.dropFirst().reduce(first, SQLExpression.and))
             return .inSubquery(.column(SQLiteStore.keyColumn), subquery)
         }

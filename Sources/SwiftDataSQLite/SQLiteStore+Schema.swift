@@ -89,8 +89,16 @@ extension SQLiteStore {
         func hasSpatialIndexes(_ tables: Set<String>) -> Bool {
             tableEntities.allSatisfy { SQLiteSpatialIndex.missing($0, tables: tables).isEmpty }
         }
+        // Indexes a store made before names were unambiguous may hold under older names; looked for only when the
+        // models have such indexes.
+        let renamed = renamedIndexes(of: tableEntities)
+        func hasIndexNames() throws -> Bool {
+            guard !renamed.isEmpty else { return true }
+            let names = try indexNames(database)
+            return renamed.allSatisfy { names.contains($0.name) }
+        }
         if let identifier = stored.identifier, isCurrent(stored, schema: schema), tables.contains(historyTable),
-            hasSpatialIndexes(tables)
+            hasSpatialIndexes(tables), try hasIndexNames()
         {
             return identifier
         }
@@ -113,6 +121,14 @@ extension SQLiteStore {
                     let current = try readTables(database, configuration: configuration)
                     if !hasSpatialIndexes(current) {
                         try SQLiteSpatialIndex.repair(tableEntities, tables: current, in: database)
+                    }
+                    if try !hasIndexNames() {
+                        let all = tableEntities.flatMap { entity in
+                            StoreLayout.tableIndexes(of: entity).map { index(entity, $0) }.map {
+                                ($0.name, $0.statement)
+                            }
+                        }
+                        try renameIndexes(renamed, allIndexes: all, in: database)
                     }
                     return identifier
                 }
@@ -335,21 +351,64 @@ extension SQLiteStore {
     /// `SQLiteSpatialIndex`). Text columns are indexed in the collation predicates compare them with, so that lookups
     /// use the index and uniqueness follows Swift's `==`.
     static func indexStatements(_ entity: Schema.Entity) -> [String] {
-        let dialect = SQLiteDialect()
-        func create(_ columns: [String], unique: Bool, entities: [String]?) -> String {
-            // A subentity's unique index covers its rows only, and is named after it.
-            let scope = entities.map { "_\($0[0])" } ?? ""
-            let name = "\(entity.name)_\(unique ? "unique" : "index")_\(columns.joined(separator: "_"))\(scope)"
-            let terms = columns.map { column in
-                dialect.quote(column) + (collation(of: entity.attributesByName[column]).map { " COLLATE \($0)" } ?? "")
-            }
-            return
-                "CREATE \(unique ? "UNIQUE " : "")INDEX \(dialect.quote(name)) ON \(dialect.quote(entity.name)) (\(terms.joined(separator: ", ")))"
-                + (entities.map { StoreLayout.entityClause($0, in: dialect) } ?? "")
-        }
-        return StoreLayout.tableIndexes(of: entity).map {
-            create($0.columns, unique: $0.isUnique, entities: $0.entities)
-        }
+        StoreLayout.tableIndexes(of: entity).map { index(entity, $0).statement }
             + SQLiteSpatialIndex.createStatements(entity)
+    }
+
+    /// The name of a unique constraint's or index's index (`<Entity>_unique_<columns>` or
+    /// `<Entity>_index_<columns>`, the columns as `Schema.indexNameColumns` writes them; a subentity's unique index,
+    /// which covers its rows only, is named after it), the name stores written before names were unambiguous gave it,
+    /// and the statement that creates it.
+    static func index(_ entity: Schema.Entity, _ index: StoreLayout.TableIndex)
+        -> (name: String, legacyName: String, statement: String)
+    {
+        let dialect = SQLiteDialect()
+        let prefix = "\(entity.name)_\(index.isUnique ? "unique" : "index")_"
+        let name = prefix + Schema.indexNameColumns(index.columns) + index.nameSuffix
+        let terms = index.columns.map { column in
+            dialect.quote(column) + (collation(of: entity.attributesByName[column]).map { " COLLATE \($0)" } ?? "")
+        }
+        let statement =
+            "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(dialect.quote(name)) ON \(dialect.quote(entity.name)) (\(terms.joined(separator: ", ")))"
+            + (index.entities.map { StoreLayout.entityClause($0, in: dialect) } ?? "")
+        return (name, prefix + Schema.legacyIndexNameColumns(index.columns) + index.nameSuffix, statement)
+    }
+
+    /// The indexes of the tables of `entities` (table entities) whose names differ from those older stores gave them
+    /// (see `index(_:_:)`): those a store made before may hold under their old names.
+    static func renamedIndexes(of entities: [Schema.Entity])
+        -> [(name: String, legacyName: String, statement: String)]
+    {
+        entities.flatMap { entity in
+            StoreLayout.tableIndexes(of: entity).map { index(entity, $0) }.filter { $0.name != $0.legacyName }
+        }
+    }
+
+    /// The names of the store's indexes.
+    static func indexNames(_ database: SQLiteDatabase) throws -> Set<String> {
+        Set(
+            try database.rows("SELECT name FROM sqlite_master WHERE type = 'index'").compactMap {
+                if case .text(let name) = $0.first { return name } else { return nil }
+            })
+    }
+
+    /// Gives the indexes a store made before names were unambiguous holds under their old names (`renamed`, see
+    /// `renamedIndexes`) their names, in the caller's transaction. SQLite cannot rename an index: each is dropped
+    /// and made again. An old name that is also the name of another index of the models (`[a, b]` and `[a_b]` were
+    /// both `_a_b`) may stand for either, so that index is made again too.
+    static func renameIndexes(
+        _ renamed: [(name: String, legacyName: String, statement: String)],
+        allIndexes: [(name: String, statement: String)],
+        in database: SQLiteDatabase
+    ) throws {
+        var existing = try indexNames(database)
+        for index in renamed where !existing.contains(index.name) && existing.contains(index.legacyName) {
+            try database.executeScript("DROP INDEX \(SQLiteDialect().quote(index.legacyName))")
+            existing.remove(index.legacyName)
+        }
+        for index in allIndexes where !existing.contains(index.name) {
+            try database.executeScript(index.statement)
+            existing.insert(index.name)
+        }
     }
 }

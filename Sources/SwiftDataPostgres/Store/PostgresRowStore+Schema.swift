@@ -76,7 +76,7 @@ extension PostgresRowStore {
         if let identifier = stored.identifier, let recorded = stored.schema,
             current.allSatisfy(recorded.entities.contains), stored.version == schema.version
         {
-            if configuration.allowsSave { try addSpatialIndexes(connection, schema: schema, namespace: namespace) }
+            if configuration.allowsSave { try repairIndexes(connection, schema: schema, namespace: namespace) }
             return identifier
         }
         guard configuration.allowsSave else {
@@ -104,6 +104,8 @@ extension PostgresRowStore {
             }
         }
         try LightweightMigration.migrate(&migration, to: schema, checkingForeignTables: stored.schema == nil)
+        // The entities the migration left alone keep their indexes, under the names they had.
+        if stored.schema != nil { try repairIndexes(connection, schema: schema, namespace: namespace) }
         let json = String(decoding: try JSONEncoder().encode(migration.recorded), as: UTF8.self)
         try connection.preparedQuery(
             """
@@ -113,17 +115,44 @@ extension PostgresRowStore {
         return identifier
     }
 
-    /// Makes the indexes that stand for `.rtree` indexes (see `PostgresSchemaSQL.spatialColumns`) that a store
-    /// already current lacks: stores made before PostgreSQL had them record such indexes without them.
-    private static func addSpatialIndexes(_ connection: PostgresConnection, schema: Schema, namespace: String) throws {
-        let wanted = schema.entities.filter { $0.superentity == nil }.flatMap {
-            PostgresSchemaSQL.spatialIndexes($0.tableEntity)
-        }
+    /// Brings the indexes of a store already current to what the models have, in the opening transaction: the
+    /// indexes that stand for `.rtree` indexes (see `PostgresSchemaSQL.spatialColumns`), which stores made before
+    /// PostgreSQL had them lack, and the indexes stores made before names were unambiguous hold under older names
+    /// (see `Schema.indexNameColumns`), renamed. An old name that is also the name of another index of the models
+    /// (`[a, b]` and `[a_b]` were both `_a_b`) may stand for either: it is dropped and both are made again. One look
+    /// at `pg_indexes`, only when the models have such indexes.
+    private static func repairIndexes(_ connection: PostgresConnection, schema: Schema, namespace: String) throws {
+        let all = schema.entities.filter { $0.superentity == nil }.flatMap { PostgresSchemaSQL.indexes($0.tableEntity) }
+        let wanted = all.filter { $0.isSpatial || $0.name != $0.legacyName }
         guard !wanted.isEmpty else { return }
         let result = try connection.preparedQuery(
             "SELECT indexname::text FROM pg_indexes WHERE schemaname = $1", [.text(namespace)])
-        let existing = Set(try (0..<result.rowCount).compactMap { try result.string($0, 0) })
-        for index in wanted where !existing.contains(index.name) { try connection.execute(index.statement) }
+        var existing = Set(try (0..<result.rowCount).compactMap { try result.string($0, 0) })
+        // How many of the models' indexes an old name may stand for: its own, and those it was the old name of.
+        var standsFor: [String: Int] = [:]
+        for index in all {
+            standsFor[index.name, default: 0] += 1
+            if index.legacyName != index.name { standsFor[index.legacyName, default: 0] += 1 }
+        }
+        var dropped: Set<String> = []
+        let dialect = PostgreSQLDialect()
+        for index in wanted where index.name != index.legacyName && !existing.contains(index.name) {
+            guard existing.contains(index.legacyName) else { continue }
+            let legacy = "\(dialect.quote(namespace)).\(dialect.quote(index.legacyName))"
+            if standsFor[index.legacyName] == 1 {
+                try connection.execute("ALTER INDEX \(legacy) RENAME TO \(dialect.quote(index.name))")
+                existing.insert(index.name)
+            } else {
+                try connection.execute("DROP INDEX \(legacy)")
+                dropped.insert(index.legacyName)
+            }
+            existing.remove(index.legacyName)
+        }
+        let made = Set(wanted.map(\.name)).union(dropped)
+        for index in all where !existing.contains(index.name) && made.contains(index.name) {
+            try connection.execute(index.statement)
+            existing.insert(index.name)
+        }
     }
 
     /// The names of the tables of a PostgreSQL schema.

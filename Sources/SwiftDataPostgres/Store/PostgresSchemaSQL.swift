@@ -101,20 +101,38 @@ enum PostgresSchemaSQL {
     /// each column of its `.rtree` indexes (see `spatialColumns`). A string's column is indexed as predicates compare
     /// it (`normalize(x, NFC) COLLATE "C"`), so that lookups use the index and uniqueness follows Swift's `==`.
     static func indexStatements(_ entity: Schema.Entity) -> [String] {
-        let indexes = StoreLayout.tableIndexes(of: entity)
-        return plainAndUniqueIndexStatements(entity, indexes) + spatialIndexes(entity).map(\.statement)
+        indexes(entity).map(\.statement)
     }
 
-    /// The btree indexes that stand for the `.rtree` indexes of an entity's table (see `spatialColumns`), with their
-    /// names; a column the models index on its own already is left out.
-    static func spatialIndexes(_ entity: Schema.Entity) -> [(name: String, statement: String)] {
+    /// An index of an entity's table: its name, the name stores made before names were unambiguous gave it (the
+    /// same when no column's name holds an `_`; see `Schema.indexNameColumns`), the statement that creates it, and
+    /// whether it stands for a column of an `.rtree` index.
+    struct NamedIndex {
+        let name: String
+        let legacyName: String
+        let statement: String
+        let isSpatial: Bool
+    }
+
+    /// The unique constraints' and indexes' indexes of an entity's table, then those that stand for its `.rtree`
+    /// indexes (see `indexStatements`).
+    static func indexes(_ entity: Schema.Entity) -> [NamedIndex] {
+        let indexes = StoreLayout.tableIndexes(of: entity)
+        return plainAndUniqueIndexes(entity, indexes) + spatialIndexes(entity)
+    }
+
+    /// The btree indexes that stand for the `.rtree` indexes of an entity's table (see `spatialColumns`); a column
+    /// the models index on its own already is left out.
+    private static func spatialIndexes(_ entity: Schema.Entity) -> [NamedIndex] {
         let plain = Set(StoreLayout.tableIndexes(of: entity).filter { !$0.isUnique }.map(\.columns))
         return spatialColumns(of: entity.spatialIndices).filter { !plain.contains([$0]) }.map { column in
-            let name = indexName(entity, [column], unique: false, suffix: "")
-            return (
-                name,
-                "CREATE INDEX \(dialect.quote(name)) ON \(dialect.quote(entity.name)) (\(dialect.quote(column)))"
-            )
+            let name = indexName(table: entity.name, [column], unique: false, suffix: "")
+            return NamedIndex(
+                name: name,
+                legacyName: indexName(table: entity.name, [column], unique: false, suffix: "", legacy: true),
+                statement:
+                    "CREATE INDEX \(dialect.quote(name)) ON \(dialect.quote(entity.name)) (\(dialect.quote(column)))",
+                isSpatial: true)
         }
     }
 
@@ -128,46 +146,54 @@ enum PostgresSchemaSQL {
         return columns
     }
 
-    private static func plainAndUniqueIndexStatements(_ entity: Schema.Entity, _ indexes: [StoreLayout.TableIndex])
-        -> [String]
+    private static func plainAndUniqueIndexes(_ entity: Schema.Entity, _ indexes: [StoreLayout.TableIndex])
+        -> [NamedIndex]
     {
         indexes.map { index in
             let terms = index.columns.map { column in
                 comparesAsString(entity.attributesByName[column])
                     ? "(normalize(\(dialect.quote(column)), NFC) COLLATE \"C\")" : dialect.quote(column)
             }
-            let name = indexName(entity, index.columns, unique: index.isUnique, suffix: index.nameSuffix)
-            return "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(dialect.quote(name)) "
+            let name = indexName(table: entity.name, index.columns, unique: index.isUnique, suffix: index.nameSuffix)
+            let legacyName = indexName(
+                table: entity.name, index.columns, unique: index.isUnique, suffix: index.nameSuffix, legacy: true)
+            let statement =
+                "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(dialect.quote(name)) "
                 + "ON \(dialect.quote(entity.name)) (\(terms.joined(separator: ", ")))"
                 + (index.entities.map { StoreLayout.entityClause($0, in: dialect) } ?? "")
+            return NamedIndex(name: name, legacyName: legacyName, statement: statement, isSpatial: false)
         }
     }
 
-    private static func indexName(_ entity: Schema.Entity, _ columns: [String], unique: Bool, suffix: String)
-        -> String
-    {
-        indexName(table: entity.name, columns, unique: unique, suffix: suffix)
-    }
-
-    private static func indexName(table: String, _ columns: [String], unique: Bool, suffix: String) -> String {
-        indexName("\(table)_\(unique ? "unique" : "index")_\(columns.joined(separator: "_"))\(suffix)")
+    /// The name of a unique constraint's or index's index: `<table>_unique_<columns>` or `<table>_index_<columns>`,
+    /// the columns as `Schema.indexNameColumns` writes them (`legacy`: joined by `_`, as stores made before names
+    /// were unambiguous have them), then `suffix`; shortened to PostgreSQL's 63 bytes (see `indexName(_:)`).
+    private static func indexName(
+        table: String, _ columns: [String], unique: Bool, suffix: String, legacy: Bool = false
+    ) -> String {
+        let columns = legacy ? Schema.legacyIndexNameColumns(columns) : Schema.indexNameColumns(columns)
+        return indexName("\(table)_\(unique ? "unique" : "index")_\(columns)\(suffix)")
     }
 
     /// The names of the unique constraints' and indexes' indexes of a table as the store records it (`indexStatements`
-    /// names them so).
+    /// names them so), with the names stores made before names were unambiguous gave them.
     static func indexNames(of table: StoredSchema.StoredEntity) -> [String] {
-        var names = (table.uniquenessConstraints ?? []).map {
-            indexName(table: table.name, $0, unique: true, suffix: "")
-        }
+        var indexes = (table.uniquenessConstraints ?? []).map { ($0, true, "") }
         for entity in table.subentities ?? [] {
-            names += (entity.uniquenessConstraints ?? []).map {
-                indexName(table: table.name, $0, unique: true, suffix: "_\(entity.name)")
-            }
+            indexes += (entity.uniquenessConstraints ?? []).map { ($0, true, "_\(entity.name)") }
         }
         let plain =
             (table.indices ?? []) + (table.subentities ?? []).flatMap { $0.indices ?? [] }
             + spatialColumns(of: table.spatialIndices ?? []).map { [$0] }
-        return names + plain.map { indexName(table: table.name, $0, unique: false, suffix: "") }
+        indexes += plain.map { ($0, false, "") }
+        var names: [String] = []
+        for (columns, unique, suffix) in indexes {
+            for legacy in [false, true] {
+                let name = indexName(table: table.name, columns, unique: unique, suffix: suffix, legacy: legacy)
+                if !names.contains(name) { names.append(name) }
+            }
+        }
+        return names
     }
 
     /// A name PostgreSQL keeps whole: names beyond 63 bytes are shortened, with a hash of the whole name.

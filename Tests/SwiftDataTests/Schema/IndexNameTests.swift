@@ -1,0 +1,163 @@
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
+// Property names with `_`, on purpose: joined with `_`, `[a_b]` and `[a, b]` read the same.
+
+import Foundation
+import PostgresTestSupport
+import SwiftData
+import Testing
+
+@testable import SwiftDataPostgres
+
+/// Models whose unique constraints and indexes would share a name if column names were only joined with `_`.
+enum IndexNames {
+    @Model final class Pair {
+        #Unique<Pair>([\.a_b], [\.a, \.b])
+        #Index<Pair>(
+            [\.c_d], [\.c, \.d], [\.aPropertyWithALongNameForTheIndex_x], [\.aPropertyWithALongNameForTheIndex, \.x])
+        var a_b: Int
+        var a: Int
+        var b: Int
+        var c_d: Int
+        var c: Int
+        var d: Int
+        var aPropertyWithALongNameForTheIndex_x: Int
+        var aPropertyWithALongNameForTheIndex: Int
+        var x: Int
+        init(_ value: Int, a_b: Int, a: Int) {
+            self.a_b = a_b
+            self.a = a
+            b = value
+            c_d = value
+            c = value
+            d = value
+            aPropertyWithALongNameForTheIndex_x = value
+            aPropertyWithALongNameForTheIndex = value
+            x = value
+        }
+    }
+
+    /// A unique attribute with `_` in its name, and a unique constraint on two properties.
+    @Model final class Tag {
+        #Unique<Tag>([\.a, \.b])
+        @Attribute(.unique) var a_b: String
+        var a: String
+        var b: String
+        init(a_b: String, a: String, b: String) {
+            self.a_b = a_b
+            self.a = a
+            self.b = b
+        }
+    }
+
+    /// An index and a unique constraint that older stores named `Old_index_x_y` and `Old_unique_u_v`.
+    @Model final class Old {
+        #Index<Old>([\.x_y])
+        #Unique<Old>([\.u_v])
+        var x_y: Int
+        var u_v: Int
+        init(_ value: Int) {
+            x_y = value
+            u_v = value
+        }
+    }
+}
+
+/// Each unique constraint and index has a name of its own, on both stores (within PostgreSQL's 63 bytes), and a store
+/// whose indexes were made under the names older stores used gets the new names when it opens.
+@Suite struct IndexNameTests {
+    typealias Pair = IndexNames.Pair
+
+    /// The names of the indexes of the store's table `table` that the store made (`<table>_unique_` or
+    /// `<table>_index_`).
+    static func indexNames(_ location: StoreLocation, table: String) throws -> [String] {
+        let names: [String]
+        switch location.kind {
+        case .sqlite:
+            names = try sqlite(
+                location.store(), "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = '\(table)'"
+            ).split(separator: "\n").map(String.init)
+        case .postgres:
+            let connection = try PostgresConnection(PostgresTestServer.shared().superuserConnectionString)
+            let result = try connection.execute(
+                """
+                SELECT indexname FROM pg_indexes WHERE schemaname = '\(location.postgresSchema)' \
+                AND tablename = '\(table)'
+                """)
+            names = try (0..<result.rowCount).compactMap { try result.string($0, 0) }
+        }
+        return names.filter { $0.hasPrefix("\(table)_unique_") || $0.hasPrefix("\(table)_index_") }.sorted()
+    }
+
+    /// Runs SQL on the store (PostgreSQL: with its schema first on the search path).
+    static func execute(_ location: StoreLocation, _ sql: String) throws {
+        switch location.kind {
+        case .sqlite:
+            _ = try sqlite(location.store(), sql)
+        case .postgres:
+            let connection = try PostgresConnection(PostgresTestServer.shared().superuserConnectionString)
+            _ = try connection.execute("SET search_path TO \"\(location.postgresSchema)\"; \(sql)")
+        }
+    }
+
+    /// `[a_b]` and `[a, b]` (unique constraints and indexes) each get an index, under names of their own; names too
+    /// long for PostgreSQL are shortened apart. Before, the second `CREATE INDEX` failed ("already exists") and the
+    /// container did not open.
+    @Test(arguments: StoreKind.all) func constraintsAndIndexesOfAColumnWithAnUnderscoreAndOfTwoColumnsHaveTheirOwnNames(
+        store: StoreKind
+    ) throws {
+        let location = store.location()
+        let context = ModelContext(try location.container(Pair.self))
+        context.insert(Pair(1, a_b: 1, a: 1))
+        context.insert(Pair(2, a_b: 2, a: 1))
+        try context.save()
+        #expect(try context.fetchCount(FetchDescriptor<Pair>()) == 2)
+        let names = try Self.indexNames(location, table: "Pair")
+        #expect(names.count == 6)
+        #expect(names.contains("Pair_unique_3a_b") && names.contains("Pair_unique_a_b"))
+        #expect(names.contains("Pair_index_3c_d") && names.contains("Pair_index_c_d"))
+        #expect(names.allSatisfy { $0.utf8.count <= 63 || store == .sqlite })
+
+        let tags = ModelContext(try location.container(IndexNames.Tag.self))
+        tags.insert(IndexNames.Tag(a_b: "1", a: "x", b: "y"))
+        tags.insert(IndexNames.Tag(a_b: "2", a: "x", b: "z"))
+        try tags.save()
+        #expect(try Self.indexNames(location, table: "Tag") == ["Tag_unique_3a_b", "Tag_unique_a_b"])
+    }
+
+    /// A store made before names were unambiguous holds `Old_index_x_y` and `Old_unique_u_v`: opening it gives them
+    /// their names, and the unique constraint still holds.
+    @Test(arguments: StoreKind.all) func indexesUnderTheirOldNamesGetTheirNamesWhenTheStoreOpens(store: StoreKind)
+        throws
+    {
+        let location = store.location()
+        do {
+            let context = ModelContext(try location.container(IndexNames.Old.self))
+            context.insert(IndexNames.Old(1))
+            try context.save()
+        }
+        // The indexes as older stores named them.
+        switch store {
+        case .sqlite:
+            try Self.execute(
+                location,
+                """
+                DROP INDEX "Old_index_3x_y"; CREATE INDEX "Old_index_x_y" ON "Old" ("x_y");
+                DROP INDEX "Old_unique_3u_v"; CREATE UNIQUE INDEX "Old_unique_u_v" ON "Old" ("u_v");
+                """)
+        case .postgres:
+            try Self.execute(
+                location,
+                """
+                ALTER INDEX "Old_index_3x_y" RENAME TO "Old_index_x_y"; \
+                ALTER INDEX "Old_unique_3u_v" RENAME TO "Old_unique_u_v"
+                """)
+        }
+        #expect(try Self.indexNames(location, table: "Old") == ["Old_index_x_y", "Old_unique_u_v"])
+        let context = ModelContext(try location.container(IndexNames.Old.self))
+        #expect(try Self.indexNames(location, table: "Old") == ["Old_index_3x_y", "Old_unique_3u_v"])
+        // The unique constraint holds: a second model with the same value replaces the first.
+        context.insert(IndexNames.Old(1))
+        try context.save()
+        #expect(try context.fetchCount(FetchDescriptor<IndexNames.Old>()) == 1)
+    }
+}
