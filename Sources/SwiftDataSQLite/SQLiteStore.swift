@@ -46,6 +46,9 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
     private let checkLock = NSLock()
     /// The files of `.externalStorage` values; `nil` for an in-memory store, which keeps them in the rows.
     let external: ExternalStorage?
+    /// The `.rtree` index tables a read-only store holds under older names, or lacks (see
+    /// `SQLiteSpatialIndex.readOnlyTables`); set once when the store opens.
+    private let spatialTables: [String: String?]
     /// The text of each write statement written so far, and whether it binds the key first, by shape (used under
     /// `lock`, which a write holds): a save of a shape seen before writes no SQL.
     private var writeStatements: [WriteShape: (String, keyFirst: Bool)] = [:]
@@ -88,6 +91,7 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
         external = configuration.isStoredInMemoryOnly ? nil : ExternalStorage(storeURL: configuration.url)
         identifier = try SQLiteStore.prepare(
             database, schema: schema, configuration: configuration, migrationPlan: migrationPlan, external: external)
+        spatialTables = configuration.allowsSave ? [:] : try SQLiteSpatialIndex.readOnlyTables(schema, in: database)
         readers =
             configuration.isStoredInMemoryOnly
             ? nil : ReaderPool(path: path, readOnly: !configuration.allowsSave, immutable: immutable)
@@ -128,6 +132,7 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
         self.schema = schema
         self.database = database
         self.identifier = identifier
+        spatialTables = [:]
         self.external = external
         self.readers = nil
     }
@@ -434,7 +439,9 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
         } catch {
             Log.warningOnce("sorting \(entity.name) happens in memory: \(error)")
         }
-        let spatialFilter = request.predicate.flatMap { SQLiteSpatialIndex.filter(for: $0, entity: entity) }
+        let spatialFilter = request.predicate.flatMap {
+            SQLiteSpatialIndex.filter(for: $0, entity: entity, tables: spatialTables)
+        }
         return SelectPlan(predicate: translation, orderings: orderings, spatialFilter: spatialFilter)
     }
 

@@ -160,4 +160,56 @@ enum IndexNames {
         try context.save()
         #expect(try context.fetchCount(FetchDescriptor<IndexNames.Old>()) == 1)
     }
+
+    /// A read-only store holding an `.rtree` index of a column with `_` under its old name cannot make it again: a
+    /// bounded fetch uses the index under its old name, and finds every row. Before, it failed ("no such table").
+    @Test func aReadOnlyStoreFetchesThroughAnRTreeIndexUnderItsOldName() throws {
+        typealias Mark = SpatialNames.Mark
+        let location = StoreKind.sqlite.location()
+        do {
+            let context = ModelContext(try location.container(Mark.self))
+            for value in [1.0, 2, 3] { context.insert(Mark(x_y: value)) }
+            try context.save()
+        }
+        _ = try sqlite(
+            location.store(),
+            """
+            DROP TRIGGER "Mark_rtree_3x_y_insert"; DROP TRIGGER "Mark_rtree_3x_y_update";
+            DROP TRIGGER "Mark_rtree_3x_y_delete"; DROP TABLE "Mark_rtree_3x_y";
+            CREATE VIRTUAL TABLE "Mark_rtree_x_y" USING rtree("id", "x_y_min", "x_y_max");
+            INSERT INTO "Mark_rtree_x_y" SELECT "_pk", coalesce("x_y", -9e999), coalesce("x_y", 9e999) FROM "Mark";
+            """)
+        let context = ModelContext(try location.container(Mark.self, allowsSave: false))
+        let found = try context.fetch(
+            FetchDescriptor(predicate: #Predicate<Mark> { $0.x_y > 1.5 && $0.x_y < 5 }, sortBy: [SortDescriptor(\.x_y)])
+        )
+        #expect(found.map(\.x_y) == [2, 3])
+        #expect(
+            try sqlite(location.store(), "SELECT name FROM sqlite_master WHERE sql LIKE 'CREATE VIRTUAL TABLE%'")
+                == "Mark_rtree_x_y\n", "the store is as it was")
+    }
+
+    /// The same, when the table under the old name is not the index of that column (its columns differ): the fetch
+    /// reads the table without an index, and finds every row.
+    @Test func aReadOnlyStoreWithoutTheRTreeIndexFetchesWithoutIt() throws {
+        typealias Mark = SpatialNames.Mark
+        let location = StoreKind.sqlite.location()
+        do {
+            let context = ModelContext(try location.container(Mark.self))
+            for value in [1.0, 2, 3] { context.insert(Mark(x_y: value)) }
+            try context.save()
+        }
+        _ = try sqlite(
+            location.store(),
+            """
+            DROP TRIGGER "Mark_rtree_3x_y_insert"; DROP TRIGGER "Mark_rtree_3x_y_update";
+            DROP TRIGGER "Mark_rtree_3x_y_delete"; DROP TABLE "Mark_rtree_3x_y";
+            CREATE VIRTUAL TABLE "Mark_rtree_x_y" USING rtree("id", "x_min", "x_max", "y_min", "y_max");
+            """)
+        let context = ModelContext(try location.container(Mark.self, allowsSave: false))
+        let found = try context.fetch(
+            FetchDescriptor(predicate: #Predicate<Mark> { $0.x_y > 1.5 && $0.x_y < 5 }, sortBy: [SortDescriptor(\.x_y)])
+        )
+        #expect(found.map(\.x_y) == [2, 3])
+    }
 }
