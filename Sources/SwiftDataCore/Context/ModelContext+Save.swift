@@ -263,8 +263,8 @@ extension ModelContext {
                 "\(saveError.suggestion.map { "\($0). " } ?? "")Call delete(model:where:) again once the save succeeds")
     }
 
-    /// Runs the `delete(model:where:)` calls made while the save wrote its rows (see `delete(model:where:)`), every
-    /// one of them; returns the first error.
+    /// Runs the `delete(model:where:)`, `delete(_:)` and `rollback()` calls made while the save wrote its rows (see
+    /// `deletesAfterWrite`), every one of them, in order; returns the first error.
     private func runDeletesMadeWhileWriting() -> (any Error)? {
         guard !deletesAfterWrite.isEmpty else { return nil }
         let deletes = deletesAfterWrite

@@ -62,6 +62,21 @@ enum IndexNames {
     }
 }
 
+/// `IndexNames.Old` with one more property: its table changes in a migration.
+enum IndexNamesChanged {
+    @Model final class Old {
+        #Index<Old>([\.x_y])
+        #Unique<Old>([\.u_v])
+        var x_y: Int
+        var u_v: Int
+        var note: String?
+        init(_ value: Int) {
+            x_y = value
+            u_v = value
+        }
+    }
+}
+
 /// Each unique constraint and index has a name of its own, on both stores (within PostgreSQL's 63 bytes), and a store
 /// whose indexes were made under the names older stores used gets the new names when it opens.
 @Suite struct IndexNameTests {
@@ -159,6 +174,85 @@ enum IndexNames {
         context.insert(IndexNames.Old(1))
         try context.save()
         #expect(try context.fetchCount(FetchDescriptor<IndexNames.Old>()) == 1)
+    }
+
+    /// The definitions of the store's indexes of `table` made by the store, as `name: columns`.
+    static func indexColumns(_ location: StoreLocation, table: String) throws -> [String] {
+        switch location.kind {
+        case .sqlite:
+            return try sqlite(
+                location.store(),
+                """
+                SELECT m.name || ': ' || group_concat(i.name, ', ') FROM sqlite_master m, pragma_index_info(m.name) i \
+                WHERE m.type = 'index' AND m.tbl_name = '\(table)' AND m.name LIKE '\(table)\\_index\\_%' ESCAPE '\\' \
+                GROUP BY m.name ORDER BY m.name
+                """
+            ).split(separator: "\n").map(String.init)
+        case .postgres:
+            let connection = try PostgresConnection(PostgresTestServer.shared().superuserConnectionString)
+            let result = try connection.execute(
+                """
+                SELECT c.relname || ': ' || string_agg(a.attname, ', ' ORDER BY k.n) FROM pg_index x \
+                JOIN pg_class c ON c.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid \
+                JOIN pg_namespace s ON s.oid = t.relnamespace \
+                CROSS JOIN LATERAL unnest(x.indkey) WITH ORDINALITY AS k(attnum, n) \
+                JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum \
+                WHERE s.nspname = '\(location.postgresSchema)' AND t.relname = '\(table)' \
+                AND starts_with(c.relname, '\(table)_index_') GROUP BY c.relname ORDER BY 1
+                """)
+            return try (0..<result.rowCount).compactMap { try result.string($0, 0) }
+        }
+    }
+
+    /// A store made before names were unambiguous could hold `Pair_index_c_d` for `[c_d]` or for `[c, d]`, never
+    /// both: opening it makes both indexes again under their names, each on its own columns.
+    @Test(arguments: StoreKind.all) func anOldNameThatMayStandForTwoIndexesIsMadeAgainForEach(store: StoreKind) throws {
+        let location = store.location()
+        _ = try location.container(Pair.self)
+        try Self.execute(
+            location,
+            """
+            DROP INDEX "Pair_index_3c_d"; DROP INDEX "Pair_index_c_d"; CREATE INDEX "Pair_index_c_d" ON "Pair" ("c_d")
+            """)
+        let context = ModelContext(try location.container(Pair.self))
+        let indexes = try Self.indexColumns(location, table: "Pair")
+        #expect(indexes.contains("Pair_index_3c_d: c_d"))
+        #expect(indexes.contains("Pair_index_c_d: c, d"))
+        context.insert(Pair(1, a_b: 1, a: 1))
+        try context.save()
+        #expect(try context.fetchCount(FetchDescriptor<Pair>()) == 1)
+    }
+
+    /// A store holding indexes under their old names that migrates: the migrated table's indexes get their names,
+    /// and none is left under an old one.
+    @Test(arguments: StoreKind.all) func aMigrationGivesIndexesUnderOldNamesTheirNames(store: StoreKind) throws {
+        let location = store.location()
+        do {
+            let context = ModelContext(try location.container(IndexNames.Old.self))
+            context.insert(IndexNames.Old(1))
+            try context.save()
+        }
+        switch store {
+        case .sqlite:
+            try Self.execute(
+                location,
+                """
+                DROP INDEX "Old_index_3x_y"; CREATE INDEX "Old_index_x_y" ON "Old" ("x_y");
+                DROP INDEX "Old_unique_3u_v"; CREATE UNIQUE INDEX "Old_unique_u_v" ON "Old" ("u_v");
+                """)
+        case .postgres:
+            try Self.execute(
+                location,
+                """
+                ALTER INDEX "Old_index_3x_y" RENAME TO "Old_index_x_y"; \
+                ALTER INDEX "Old_unique_3u_v" RENAME TO "Old_unique_u_v"
+                """)
+        }
+        let context = ModelContext(try location.container(IndexNamesChanged.Old.self))
+        #expect(try Self.indexNames(location, table: "Old") == ["Old_index_3x_y", "Old_unique_3u_v"])
+        context.insert(IndexNamesChanged.Old(1))
+        try context.save()
+        #expect(try context.fetchCount(FetchDescriptor<IndexNamesChanged.Old>()) == 1)
     }
 
     /// A read-only store holding an `.rtree` index of a column with `_` under its old name cannot make it again: a
