@@ -119,7 +119,7 @@ struct PostgresMigration: SchemaMigrationTarget {
             if let source = column.source {
                 if source != column.name {
                     try connection.execute("ALTER TABLE \(table) RENAME COLUMN \(dialect.quote(source)) TO \(name)")
-                    for trigger in try triggers(naming: source) {
+                    for trigger in try triggers(naming: source, of: entity.name) {
                         Log.warning(
                             "the migration of \(entity.name) renamed its column \(source) to \(column.name), but \(trigger) still names \(source): PostgreSQL does not rewrite a function's body, so the trigger fails when it runs; change the function (CREATE OR REPLACE FUNCTION) to use \(column.name)"
                         )
@@ -212,11 +212,12 @@ struct PostgresMigration: SchemaMigrationTarget {
     /// view with no word, nor keep the column, which the program's view would go on reading as if it were current.
     private func dropColumn(_ column: String, of table: String) throws {
         let views = try views(using: column, of: table)
+        let (property, what) = describe(column, of: table)
         func dependents(_ objects: String, sql: String?, code: String?, message: String?) -> SwiftDataError {
             SwiftDataError.loadIssueModelContainer.with(
                 reason:
-                    "the migration of \(table) removes the column of \(table).\(column), but \(objects) \(views.count > 1 ? "depend" : "depends") on it; the store was left as it was",
-                model: table, property: column, sql: sql, storeCode: code, storeMessage: message,
+                    "the migration of \(table) removes \(what), but \(objects) \(views.count > 1 ? "depend" : "depends") on it; the store was left as it was",
+                model: table, property: property, sql: sql, storeCode: code, storeMessage: message,
                 suggestion:
                     "Drop those objects or change them so they no longer use \(column) (DROP VIEW, CREATE OR REPLACE VIEW), open the store again, then make them again without it"
             )
@@ -231,6 +232,23 @@ struct PostgresMigration: SchemaMigrationTarget {
                 "an object of the program (\(error.detail ?? error.message))", sql: error.sql, code: error.sqlState,
                 message: error.message)
         }
+    }
+
+    /// The property a column of the recorded table `table` stores, and the column in words: an attribute's column,
+    /// or the key or position column of a to-one relationship (named after the relationship, which is the property).
+    private func describe(_ column: String, of table: String) -> (property: String, words: String) {
+        let recorded = recordedEntity(table)
+        let entities = (recorded.map { [$0] } ?? []) + (recorded?.subentities ?? [])
+        for entity in entities {
+            for relationship in entity.relationships ?? [] where relationship.storage == "column" {
+                let name = "\(entity.name).\(relationship.name)"
+                if relationship.name == column { return (column, "the key column of the relationship \(name)") }
+                if Schema.Relationship.positionColumn(of: relationship.name) == column {
+                    return (relationship.name, "the position column \(column) of the relationship \(name)")
+                }
+            }
+        }
+        return (column, "the column of \(table).\(column)")
     }
 
     /// The views and materialized views that read a column of a table of the store, as `view <schema>.<name>`.
@@ -249,22 +267,72 @@ struct PostgresMigration: SchemaMigrationTarget {
         return try (0..<result.rowCount).compactMap { try result.string($0, 0) }
     }
 
-    /// The program's triggers in the store's PostgreSQL schema whose functions name `column` in their bodies (as a
-    /// word, ignoring case), each as `trigger <name> on <table> (function <name>)`. A renamed column's triggers still
-    /// fire (PostgreSQL follows the rename in `UPDATE OF` lists and views), but a function's body is kept as written.
-    func triggers(naming column: String) throws -> [String] {
-        let pattern = "\\m" + NSRegularExpression.escapedPattern(for: column) + "\\M"
+    /// The program's triggers whose functions name `column` of the store's table `table` in their code, each as
+    /// `trigger <name> on <table> (function <name>)`: a trigger on that table whose function names the column (as a
+    /// word, ignoring case), and a trigger on any other table, in any PostgreSQL schema, whose function names both
+    /// the table and the column. Comments and string literals in a function's body do not count. A renamed column's
+    /// triggers still fire (PostgreSQL follows the rename in `UPDATE OF` lists and views), but a function's body is
+    /// kept as written.
+    func triggers(naming column: String, of table: String) throws -> [String] {
         let result = try connection.preparedQuery(
             """
-            SELECT t.tgname::text, c.relname::text, p.proname::text FROM pg_trigger t \
+            SELECT t.tgname::text, c.relname::text, p.proname::text, p.prosrc, \
+            (n.nspname = $1 AND c.relname = $2)::text FROM pg_trigger t \
             JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace \
             JOIN pg_proc p ON p.oid = t.tgfoid \
-            WHERE n.nspname = $1 AND NOT t.tgisinternal AND p.prosrc ~* $2 ORDER BY 1, 2
-            """, [.text(configuration.postgresSchema), .text(pattern)])
-        return try (0..<result.rowCount).map { row in
-            "trigger \(try result.string(row, 0) ?? "?") on \(try result.string(row, 1) ?? "?") "
+            WHERE NOT t.tgisinternal AND n.nspname NOT IN ('pg_catalog', 'information_schema') ORDER BY 1, 2
+            """, [.text(configuration.postgresSchema), .text(table)])
+        return try (0..<result.rowCount).compactMap { row in
+            let code = Self.codeOutsideCommentsAndStrings(try result.string(row, 3) ?? "")
+            let onTable = try result.string(row, 4) == "true"
+            guard Self.names(code, column), onTable || Self.names(code, table) else { return nil }
+            return "trigger \(try result.string(row, 0) ?? "?") on \(try result.string(row, 1) ?? "?") "
                 + "(function \(try result.string(row, 2) ?? "?"))"
         }
+    }
+
+    /// Whether `code` holds `word` as a word of its own, ignoring case.
+    static func names(_ code: String, _ word: String) -> Bool {
+        let pattern = "(?<![A-Za-z0-9_$])" + NSRegularExpression.escapedPattern(for: word) + "(?![A-Za-z0-9_$])"
+        return code.range(of: pattern, options: [.regularExpression, .caseInsensitive]) != nil
+    }
+
+    /// A function's body without its comments (`-- ...`, `/* ... */`) and string literals (`'...'`), each replaced
+    /// by a space.
+    static func codeOutsideCommentsAndStrings(_ body: String) -> String {
+        var code = ""
+        var characters = body.makeIterator()
+        var next = characters.next()
+        while let character = next {
+            next = characters.next()
+            switch (character, next) {
+            case ("-", "-"):
+                while let skipped = next, skipped != "\n" { next = characters.next() }
+                code.append(" ")
+            case ("/", "*"):
+                next = characters.next()
+                var last: Character = " "
+                while let skipped = next, !(last == "*" && skipped == "/") {
+                    last = skipped
+                    next = characters.next()
+                }
+                next = characters.next()
+                code.append(" ")
+            case ("'", _):
+                // A quote inside a literal is written twice: the literal goes on past it.
+                while let skipped = next {
+                    next = characters.next()
+                    if skipped == "'" {
+                        guard next == "'" else { break }
+                        next = characters.next()
+                    }
+                }
+                code.append(" ")
+            default:
+                code.append(character)
+            }
+        }
+        return code
     }
 
     /// Drops the entity's unique and plain indexes, and creates those of the models. Index names are matched by

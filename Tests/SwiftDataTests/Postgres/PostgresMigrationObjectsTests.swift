@@ -124,8 +124,9 @@ enum PostgresSpatial {
             configuration: PostgresConfiguration(url: try PostgresTestServer.shared().url, postgresSchema: schema),
             identifier: "")
         #expect(
-            try migration.triggers(naming: "note") == ["trigger pamphlet_note on Pamphlet (function check_note)"])
-        #expect(try migration.triggers(naming: "remark").isEmpty)
+            try migration.triggers(naming: "note", of: "Pamphlet")
+                == ["trigger pamphlet_note on Pamphlet (function check_note)"])
+        #expect(try migration.triggers(naming: "remark", of: "Pamphlet").isEmpty)
     }
 
     /// PostgreSQL has no R*Tree: each column of an `.rtree` index gets a btree index (one the models already declare
