@@ -157,7 +157,7 @@ enum SQLiteSpatialIndex {
                 ].compactMap { $0 }
             }
             var name = table(of: StoreLayout.table(of: entity), columns)
-            if let substitute = tables[name] {
+            if !tables.isEmpty, let substitute = tables[name] {
                 guard let substitute else { return nil }
                 name = substitute
             }
