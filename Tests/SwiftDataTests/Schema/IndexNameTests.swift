@@ -13,15 +13,16 @@ enum IndexNames {
     @Model final class Pair {
         #Unique<Pair>([\.a_b], [\.a, \.b])
         #Index<Pair>(
-            [\.c_d], [\.c, \.d], [\.aPropertyWithALongNameForTheIndex_x], [\.aPropertyWithALongNameForTheIndex, \.x])
+            [\.c_d], [\.c, \.d], [\.aPropertyWithAVeryLongNameThatGoesOnAndOnForTheIndex_x],
+            [\.aPropertyWithAVeryLongNameThatGoesOnAndOnForTheIndex, \.x])
         var a_b: Int
         var a: Int
         var b: Int
         var c_d: Int
         var c: Int
         var d: Int
-        var aPropertyWithALongNameForTheIndex_x: Int
-        var aPropertyWithALongNameForTheIndex: Int
+        var aPropertyWithAVeryLongNameThatGoesOnAndOnForTheIndex_x: Int
+        var aPropertyWithAVeryLongNameThatGoesOnAndOnForTheIndex: Int
         var x: Int
         init(_ value: Int, a_b: Int, a: Int) {
             self.a_b = a_b
@@ -30,8 +31,8 @@ enum IndexNames {
             c_d = value
             c = value
             d = value
-            aPropertyWithALongNameForTheIndex_x = value
-            aPropertyWithALongNameForTheIndex = value
+            aPropertyWithAVeryLongNameThatGoesOnAndOnForTheIndex_x = value
+            aPropertyWithAVeryLongNameThatGoesOnAndOnForTheIndex = value
             x = value
         }
     }
@@ -130,7 +131,10 @@ enum IndexNamesChanged {
         #expect(names.count == 6)
         #expect(names.contains("Pair_unique_3a_b") && names.contains("Pair_unique_a_b"))
         #expect(names.contains("Pair_index_3c_d") && names.contains("Pair_index_c_d"))
-        #expect(names.allSatisfy { $0.utf8.count <= 63 || store == .sqlite })
+        // The two long ones pass PostgreSQL's 63 bytes: shortened, with a hash of the whole name.
+        let long = names.filter { !$0.hasPrefix("Pair_unique_") && !$0.contains("c_d") }
+        #expect(long.count == 2)
+        if store == .postgres { #expect(long.allSatisfy { $0.utf8.count <= 63 }) }
 
         let tags = ModelContext(try location.container(IndexNames.Tag.self))
         tags.insert(IndexNames.Tag(a_b: "1", a: "x", b: "y"))
