@@ -19,6 +19,10 @@ final class SQLiteDatabase {
     /// their text (and they displaced a save's own statement as the one found last).
     private var begin: SQLiteStatement?
     private var commit: SQLiteStatement?
+    /// `PRAGMA data_version` and the history `INSERT`, which every save runs, held like `begin` and `commit` (see
+    /// `held(_:_:)`).
+    var dataVersionStatement: SQLiteStatement?
+    var historyStatement: SQLiteStatement?
 
     /// Opens (or, when `create`, creates) the database at `path`; `:memory:` opens a private in-memory one. With
     /// `immutable`, a read-only connection reads the file as it is, without the `-wal` and `-shm` files (for a store
@@ -59,6 +63,7 @@ final class SQLiteDatabase {
 
     deinit {
         (begin, commit) = (nil, nil)
+        (dataVersionStatement, historyStatement) = (nil, nil)
         last = nil
         statements.removeAll()
         sqlite3_close_v2(handle)
@@ -79,6 +84,28 @@ final class SQLiteDatabase {
         if statements.count >= 256 { statements.removeAll() }
         statements[sql] = statement
         last = (sql, statement)
+        return statement
+    }
+
+    /// The statement `slot` holds, ready to run (reset, no parameters bound), prepared from `sql` the first time: a
+    /// statement every save runs is found without hashing its text. While the held one is being stepped, the caller
+    /// gets a statement of its own, as from `statement(_:)`.
+    func held(_ slot: inout SQLiteStatement?, _ sql: String) throws -> SQLiteStatement {
+        if let statement = slot { return try ready(statement) }
+        observer?(sql)
+        let statement = try SQLiteStatement(database: self, sql: sql)
+        slot = statement
+        return statement
+    }
+
+    /// A statement of this connection that its caller holds, made ready to run again (reset, no parameters bound); a
+    /// statement of its own when the held one is being stepped.
+    func ready(_ statement: SQLiteStatement) throws -> SQLiteStatement {
+        observer?(statement.sql)
+        guard sqlite3_stmt_busy(statement.handle) == 0 else {
+            return try SQLiteStatement(database: self, sql: statement.sql)
+        }
+        statement.reset()
         return statement
     }
 

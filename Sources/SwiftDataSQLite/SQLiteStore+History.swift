@@ -102,7 +102,7 @@ extension SQLiteStore {
 
 extension SQLiteTransaction {
     func recordHistory(_ entry: HistoryEntry) throws -> Int64 {
-        let statement = try database.statement(SQLiteStore.recordHistorySQL)
+        let statement = try database.held(&database.historyStatement, SQLiteStore.recordHistorySQL)
         defer { statement.reset() }
         try statement.bind(entry.timestamp.timeIntervalSinceReferenceDate, 1)
         if let author = entry.author { try statement.bind(author, 2) } else { try statement.bindNull(2) }

@@ -52,6 +52,8 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
     /// The text of each write statement written so far, and whether it binds the key first, by shape (used under
     /// `lock`, which a write holds): a save of a shape seen before writes no SQL.
     private var writeStatements: [WriteShape: (String, keyFirst: Bool)] = [:]
+    /// The write statement used last, with its shape (see `writeStatement(_:on:make:)`; used under `lock`).
+    private var heldWrite: (shape: WriteShape, statement: SQLiteStatement, keyFirst: Bool)?
     /// Which attributes Core converts, by entity (`Schema.Entity.convertedAttributes`; used under `lock`).
     private var converted: [String: [Bool]] = [:]
     /// The fetch requests prepared so far (translated and their SQL written), by request shape.
@@ -100,7 +102,7 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
         if recordsHistory, configuration.allowsSave {
             // What every save's history needs, made once here rather than by the first save.
             _ = HistoryEntry.program
-            _ = try database.statement(SQLiteStore.recordHistorySQL)
+            _ = try database.held(&database.historyStatement, SQLiteStore.recordHistorySQL)
         }
     }
 
@@ -169,7 +171,9 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
     /// Reads the writer connection's `data_version` (with `lock` held) and keeps it; returns whether it changed
     /// since it was last read: whether another connection committed meanwhile.
     private func noteDataVersion(of database: SQLiteDatabase) -> Bool {
-        guard let statement = try? database.statement("PRAGMA data_version") else { return false }
+        guard let statement = try? database.held(&database.dataVersionStatement, "PRAGMA data_version") else {
+            return false
+        }
         defer { statement.reset() }
         guard (try? statement.step()) == true else { return false }
         let version = statement.columnInteger(0)
@@ -322,14 +326,25 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
         }
     }
 
-    /// The text of the write statement of `shape` (with `lock` held): the one kept, or what `make` writes, kept (up
-    /// to a thousand shapes, then written anew).
-    func writeStatement(_ shape: WriteShape, make: () -> (String, keyFirst: Bool)) -> (String, keyFirst: Bool) {
-        if let known = writeStatements[shape] { return known }
-        let made = make()
-        if writeStatements.count >= 1_000 { writeStatements.removeAll() }
-        writeStatements[shape] = made
-        return made
+    /// The write statement of `shape` on `database` (with `lock` held), ready to run, and whether it binds the key
+    /// first. The last one used is held, so that a save of one row shape after another (change one, save, change it
+    /// again) finds it by comparing shapes, without hashing the shape or the statement's text; the others' texts are
+    /// kept by shape (up to a thousand shapes, then written anew by `make`).
+    func writeStatement(
+        _ shape: WriteShape, on database: SQLiteDatabase, make: () -> (String, keyFirst: Bool)
+    ) throws -> (SQLiteStatement, keyFirst: Bool) {
+        if let held = heldWrite, held.shape == shape { return (try database.ready(held.statement), held.keyFirst) }
+        let text: (String, keyFirst: Bool)
+        if let known = writeStatements[shape] {
+            text = known
+        } else {
+            text = make()
+            if writeStatements.count >= 1_000 { writeStatements.removeAll() }
+            writeStatements[shape] = text
+        }
+        let statement = try database.statement(text.0)
+        heldWrite = (shape, statement, text.keyFirst)
+        return (statement, text.keyFirst)
     }
 
     /// Which attributes of `entity` Core converts when a row is written (with `lock` held), worked out once.

@@ -84,10 +84,10 @@ struct SQLiteTransaction: RowStoreTransaction {
             } else {
                 statement?.reset()
                 let rowShape = RowShape(row)
-                let (text, first) = store.writeStatement(
-                    WriteShape(entity: entity.name, isInsert: isInsert, row: rowShape)
+                let (prepared, first) = try store.writeStatement(
+                    WriteShape(entity: entity.name, isInsert: isInsert, row: rowShape), on: database
                 ) { sql(row) }
-                statement = try database.statement(text)
+                statement = prepared
                 statement?.externalFiles = store.external
                 shape = rowShape
                 keyFirst = first

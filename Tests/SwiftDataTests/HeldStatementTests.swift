@@ -1,0 +1,46 @@
+import Foundation
+import SwiftData
+import Testing
+
+@testable import SwiftDataCore
+@testable import SwiftDataSQLite
+
+/// The statements every save runs (the row's `UPDATE`, the history `INSERT`, the `data_version` check) are held by
+/// the SQLite store instead of being found by their text: they still run, once per save, with that save's values.
+@Suite struct HeldStatementTests {
+    @Test func savesRunTheirHeldStatementsWithTheirOwnValues() throws {
+        let location = StoreKind.sqlite.location()
+        let container = try location.container(User.self)
+        let other = try location.container(User.self)
+        let store = try #require(container.stores.first as? SQLiteStore)
+        let context = ModelContext(container)
+        let user = User(name: "a", email: "a@")
+        context.insert(user)
+        try context.save()
+        _ = store.hasExternalChanges()
+        let log = StatementLog(container)
+        for round in 0..<3 {
+            user.name = "name \(round)"
+            try context.save()
+            #expect(!store.hasExternalChanges(), "the store's own commit is not another connection's")
+            let otherContext = ModelContext(other)
+            otherContext.insert(User(name: "other \(round)", email: "o\(round)@"))
+            try otherContext.save()
+            #expect(store.hasExternalChanges(), "another connection's commit between two saves is seen")
+        }
+        #expect(log.statements.filter { $0.hasPrefix("UPDATE") }.count == 3)
+        #expect(log.statements.filter { $0.hasPrefix("INSERT INTO \(SQLiteStore.historyTable)") }.count == 3)
+        #expect(log.statements.filter { $0 == "PRAGMA data_version" }.count >= 6)
+        let fresh = ModelContext(other)
+        let names = try fresh.fetch(FetchDescriptor<User>(sortBy: [SortDescriptor(\.name)])).map(\.name)
+        #expect(names == ["name 2", "other 0", "other 1", "other 2"])
+        // One history transaction per save, each with its own change.
+        let history = try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>())
+        #expect(history.count == 7)
+        let updates = history.flatMap(\.changes).compactMap { change -> PersistentIdentifier? in
+            if case .update(let update) = change { return update.changedPersistentIdentifier }
+            return nil
+        }
+        #expect(updates == Array(repeating: user.persistentModelID, count: 3))
+    }
+}
