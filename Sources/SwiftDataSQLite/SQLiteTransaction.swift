@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import SwiftDataCore
 import SwiftDataSQL
@@ -73,6 +74,11 @@ struct SQLiteTransaction: RowStoreTransaction {
         var shape: RowShape?
         var statement: SQLiteStatement?
         var keyFirst = false
+        // The key SQLite gives the next row it numbers itself (the table's highest key plus one) while that is known:
+        // after a row inserted under its own key. A row with that key binds NULL for it, and SQLite numbers it without
+        // first looking the key up (about 320 instructions a row); when SQLite numbers it otherwise, it is put right.
+        var next: Int64?
+        var numbering = isInsert
         defer { statement?.reset() }
         let converted = store.convertedAttributes(of: entity)
         // By index, so that each row's parts are read where they are rather than copied (and retained) first.
@@ -94,8 +100,9 @@ struct SQLiteTransaction: RowStoreTransaction {
             }
             guard let statement else { continue }
             var parameter: Int32 = 1
+            let numbersItself = numbering && keyFirst && row.key == next
             if keyFirst {
-                try statement.bind(row.key, 1)
+                if numbersItself { try statement.bindNull(1) } else { try statement.bind(row.key, 1) }
                 parameter = 2
             }
             parameter = try bind(
@@ -103,6 +110,19 @@ struct SQLiteTransaction: RowStoreTransaction {
                 to: statement, from: parameter)
             if !keyFirst { try statement.bind(row.key, parameter) }
             try run(statement, entity: entity)
+            guard isInsert && keyFirst else { continue }
+            next = row.key == .max ? nil : row.key + 1
+            if numbersItself, sqlite3_last_insert_rowid(database.handle) != row.key {
+                // A row with a higher key is in the table, so SQLite numbered this one after it: it goes, with what its
+                // triggers did, and is inserted again under its own key (its other parameters are still bound).
+                try database.execute(
+                    "DELETE FROM \(dialect.quote(StoreLayout.table(of: entity))) WHERE \(keyColumn) = ?",
+                    [.int64(sqlite3_last_insert_rowid(database.handle))])
+                statement.rewind()
+                try statement.bind(row.key, 1)
+                try run(statement, entity: entity)
+                numbering = false
+            }
         }
     }
 
