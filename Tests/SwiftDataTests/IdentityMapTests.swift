@@ -3,35 +3,37 @@ import Testing
 @testable import SwiftDataCore
 
 /// The identity map's hash table agrees with a dictionary through random inserts, replacements and removals, as it
-/// grows and shrinks.
+/// grows and shrinks; a model leaves it when it is forgotten or when it goes away.
 @Suite struct IdentityMapTests {
-    final class Object {}
-
     @Test func agreesWithADictionary() {
         var generator = SystemRandomNumberGenerator()
         let seed = UInt64.random(in: 0...UInt64.max, using: &generator)
         var random = SplitMix(seed: seed)
         let map = IdentityMap()
-        var reference: [Int64: (object: Object, state: _PersistentState)] = [:]
+        var reference: [Int64: HandWrittenNote] = [:]
         for step in 0..<60_000 {
             // Keys come in runs, as primary keys do, and sometimes from anywhere.
             let key = random.next() % 4 == 0 ? Int64(random.next() % 1_000_000) : Int64(step / 3 % 5_000)
             switch step % 20_000 == 19_999 ? 9 : random.next() % 9 {
             case 0..<5:
-                let entry = (Object(), _PersistentState())
-                map.set(entry.0, state: entry.1, for: key)
-                reference[key] = entry
+                let model = HandWrittenNote(title: "")
+                // Registered as a context registers it: its state knows the map, and tells it when the model goes.
+                model._$persistentState.key = key
+                model._$persistentState.identityMap = map
+                map.set(model, for: key)
+                reference[key] = model
             case 5..<8:
-                if let entry = reference[key] {
-                    map.forget(entry.state)
+                if let model = reference[key] {
+                    // Forgotten explicitly (as a detached model), or by going away (its state's `deinit`).
+                    if random.next() % 2 == 0 { map.forget(model) }
                     reference[key] = nil
                 }
             case 8:
-                map.forget(_PersistentState())  // a state not in the map: nothing changes
+                map.forget(HandWrittenNote(title: ""))  // a model not in the map: nothing changes
             default:
-                // Removes most entries at once, so the table shrinks.
+                // Removes most entries at once, so the table shrinks; most by letting their models go.
                 for key in reference.keys.filter({ _ in random.next() % 8 != 0 }) {
-                    map.forget(reference[key]!.state)
+                    if random.next() % 4 == 0 { map.forget(reference[key]!) }
                     reference[key] = nil
                 }
             }
@@ -39,9 +41,9 @@ import Testing
                 #expect(map.count == reference.count, "seed \(seed)")
                 #expect(Set(map.keys) == Set(reference.keys), "seed \(seed)")
             }
-            #expect(map.model(key) === reference[key]?.object, "seed \(seed), step \(step)")
+            #expect(map.model(key) === reference[key], "seed \(seed), step \(step)")
         }
-        for (key, entry) in reference { #expect(map.model(key) === entry.object, "seed \(seed)") }
+        for (key, model) in reference { #expect(map.model(key) === model, "seed \(seed)") }
         #expect(map.models().count == reference.count)
     }
 

@@ -292,21 +292,17 @@ struct Fetcher {
             } : []
         try body { key, reader, first in
             let model: T
-            // The model's state, read once (each read is a call through the protocol).
-            let state: _PersistentState
             let isNew: Bool
             // Whether the row's attributes are loaded, and its to-one relationships left not loaded.
             var rowLoaded = false
             if !wasEmpty, let existing = map.model(key) {
                 model = unsafeDowncast(existing, to: T.self)  // filed under T's ObjectIdentifier
-                state = model._$persistentState
                 isNew = false
             } else {
                 model = T(backingData: backingData)
                 // As `registry.register`, for a state with its initial values.
-                state = model._$persistentState
-                state.registerNew(in: context, key: key, binding: binding, map: map)
-                map.set(model, state: state, for: key, isNew: wasEmpty)
+                model._$persistentState.registerNew(in: context, key: key, binding: binding, map: map)
+                map.set(model, for: key, isNew: wasEmpty)
                 // A value that fails to load is read again below, which names its property in the error.
                 rowLoaded = loadsRows && (try? model._$loadRow(properties.count, from: reader, column: first)) == true
                 if isPlain {
@@ -338,7 +334,7 @@ struct Fetcher {
                 }
                 isNew = true
             }
-            let changes = isNew ? PropertyMask() : state.changes
+            let changes = isNew ? PropertyMask() : model._$persistentState.changes
             // A row loaded in one call has only its references left to read.
             for index in 0..<(rowLoaded ? referenceOffsets.count : properties.count) {
                 let offset = rowLoaded ? referenceOffsets[index] : index
@@ -353,10 +349,12 @@ struct Fetcher {
                     } catch {
                         throw naming(error, property: property, binding: binding)
                     }
-                    if !isNew, let linkedKey = state.linkedKey(property), linkedKey == target { continue }
+                    if !isNew, let linkedKey = model._$persistentState.linkedKey(property), linkedKey == target {
+                        continue
+                    }
                     if let target {
                         if rowLoaded {
-                            state.link(property, to: target)
+                            model._$persistentState.link(property, to: target)
                         } else {
                             model.link(property, to: target)
                         }
@@ -372,7 +370,7 @@ struct Fetcher {
                     } catch {
                         throw naming(error, property: property, binding: binding)
                     }
-                    let linkedKey = isNew ? nil : state.linkedKey(property)
+                    let linkedKey = isNew ? nil : model._$persistentState.linkedKey(property)
                     if let linkedKey, linkedKey == target { continue }
                     if !isNew, linkedKey == nil, relationship !== linking,
                         let current = model._$get(property).relatedModels,
@@ -391,7 +389,7 @@ struct Fetcher {
                         : targets[offset]?.model(target)
                     if let inverse = inverses[offset], registered.map({ $0._$get(inverse.index).isLoaded }) == true {
                         if rowLoaded {
-                            state.link(property, to: target)
+                            model._$persistentState.link(property, to: target)
                         } else {
                             model.link(property, to: target)
                         }
@@ -410,7 +408,7 @@ struct Fetcher {
                 } else if rowLoaded {
                     continue
                 } else if !coded.isEmpty, coded.contains(property) {
-                    if !isNew, state.externalReferences?[property] == nil,
+                    if !isNew, model._$persistentState.externalReferences?[property] == nil,
                         model._$get(property).isLoaded,
                         binding.externalAttributes.contains(property)
                     {
@@ -547,7 +545,7 @@ struct Fetcher {
         guard plan.coverage.isComplete else {
             return try storedModels(descriptor, binding: binding, window: true).filter {
                 includingSubentities || type(of: $0) == T.self
-            }.map(\._$persistentState.key)
+            }.map { $0._$persistentState.key }
         }
         var keys: [Int64] = []
         try binding.store.fetch(request, plan: plan) { key, _ in keys.append(key) }
@@ -628,10 +626,9 @@ struct Fetcher {
 
         var results: [T] = []
         for model in stored {
-            let state = model._$persistentState
-            guard state.status == .registered, state.changes.isEmpty, !deletedRows.contains(state.key) else {
-                continue
-            }
+            guard model._$persistentState.status == .registered, model._$persistentState.changes.isEmpty,
+                !deletedRows.contains(model._$persistentState.key)
+            else { continue }
             if reevaluating, try !matches(model) { continue }
             results.append(model)
         }

@@ -1,6 +1,6 @@
 /// The registered models of one model type in one context, by primary key: one object per row. It does not keep
 /// them alive: a model that nobody holds any more goes away and leaves the map (its `_PersistentState` tells the
-/// map as it is released), so a context's memory follows what the program uses. Models with unsaved changes are
+/// map as the model is freed), so a context's memory follows what the program uses. Models with unsaved changes are
 /// kept alive by the context's pending lists (`ModelRegistry`), not by this map.
 ///
 /// Registering and forgetting a model are on the path of every fetched and every freed model, so both are a few
@@ -11,14 +11,10 @@
 final class IdentityMap {
     private struct Entry {
         let key: Int64
-        /// The state's identity: `forget` runs as the state goes away, when the state can no longer be read.
-        let stateIdentity: ObjectIdentifier
-        /// `unowned(unsafe)`, as `model`, because the state of a model in the map is alive: it leaves the map as it
-        /// goes away (safe `unowned` cost two reference count updates per model to register and two to forget).
-        unowned(unsafe) let state: _PersistentState
-        /// `unowned(unsafe)` because an entry leaves the map when its model's state goes away, which is when the
-        /// model goes away: no entry outlives its model (`forget` runs in the state's `deinit`).
-        unowned(unsafe) let model: AnyObject
+        /// `unowned(unsafe)` because an entry leaves the map as its model goes away (the `deinit` of the model's
+        /// `_PersistentState` calls `forgetGone`), so no entry outlives its model; safe `unowned` cost two reference
+        /// count updates per model to register and two to forget.
+        unowned(unsafe) let model: any PersistentModel
     }
 
     /// A place in the hash table: a key and the position of its entry, or `free`.
@@ -68,7 +64,7 @@ final class IdentityMap {
     }
 
     /// The registered model for the row `key`.
-    func model(_ key: Int64) -> AnyObject? {
+    func model(_ key: Int64) -> (any PersistentModel)? {
         position(of: key).map { entries[$0].model }
     }
 
@@ -78,15 +74,15 @@ final class IdentityMap {
     var keys: [Int64] { entries.map(\.key) }
 
     /// Every model in the map, held strongly while the caller uses them.
-    func models() -> [AnyObject] { entries.map(\.model) }
+    func models() -> [any PersistentModel] { entries.map(\.model) }
 
-    /// Makes `model`, whose state is `state`, the object for the row `key`. A caller that knows the key is not in
-    /// the map (a type's first fetch) passes `isNew`, which skips the lookup.
-    func set(_ model: AnyObject, state: _PersistentState, for key: Int64, isNew: Bool = false) {
+    /// Makes `model` the object for the row `key`. A caller that knows the key is not in the map (a type's first
+    /// fetch) passes `isNew`, which skips the lookup.
+    func set(_ model: any PersistentModel, for key: Int64, isNew: Bool = false) {
         if !isNew, let position = position(of: key) {
-            entries[position].state.identityPosition = -1
-            entries[position] = Entry(key: key, stateIdentity: ObjectIdentifier(state), state: state, model: model)
-            state.identityPosition = Int32(position)
+            entries[position].model._$persistentState.identityPosition = -1
+            entries[position] = Entry(key: key, model: model)
+            model._$persistentState.identityPosition = Int32(position)
             return
         }
         if isIndexed {
@@ -101,23 +97,33 @@ final class IdentityMap {
                 rehash(capacity: Self.capacity(for: entries.count))
             }
         }
-        state.identityPosition = Int32(entries.count)
-        entries.append(Entry(key: key, stateIdentity: ObjectIdentifier(state), state: state, model: model))
+        model._$persistentState.identityPosition = Int32(entries.count)
+        entries.append(Entry(key: key, model: model))
         if isIndexed { insertSlot(key: key, entry: entries.count - 1) }
     }
 
-    /// Forgets the model whose state is `state` (at `state.identityPosition`).
-    func forget(_ state: _PersistentState) {
-        let position = Int(state.identityPosition)
-        guard position >= 0, position < entries.count, entries[position].stateIdentity == ObjectIdentifier(state)
-        else { return }
-        state.identityPosition = -1
+    /// Forgets `model` (at its state's `identityPosition`), if the map holds it.
+    func forget(_ model: any PersistentModel) {
+        let position = Int(model._$persistentState.identityPosition)
+        guard position >= 0, position < entries.count, entries[position].model === model else { return }
+        model._$persistentState.identityPosition = -1
+        remove(at: position)
+    }
+
+    /// Forgets the model at `position` whose key is `key` as the model goes away (from its state's `deinit`, when
+    /// the model can no longer be compared: each key is in the map once, so the key identifies the entry).
+    func forgetGone(at position: Int, key: Int64) {
+        guard position < entries.count, entries[position].key == key else { return }
+        remove(at: position)
+    }
+
+    /// Removes the entry at `position`; the last entry fills the gap.
+    private func remove(at position: Int) {
         if isIndexed, let slot = slot(of: entries[position].key) { removeSlot(at: slot) }
-        // The last entry fills the gap.
         let last = entries.removeLast()
         guard position < entries.count else { return }
         entries[position] = last
-        last.state.identityPosition = Int32(position)
+        last.model._$persistentState.identityPosition = Int32(position)
         if isIndexed, let moved = slot(of: last.key) { slots[moved].entry = Int32(position) }
     }
 

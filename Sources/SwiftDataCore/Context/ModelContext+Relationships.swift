@@ -87,25 +87,24 @@ extension ModelContext {
     /// error is logged and the value reads as empty (`Schema.Attribute.unloadedValue`), since a property read cannot
     /// throw (the fetch that loads a row whose file is missing throws).
     private func faultInExternal<M: PersistentModel>(_ model: M, property: Int, binding: EntityBinding) throws {
-        let state = model._$persistentState
         func read() throws {
-            guard let reference = state.externalReferences?[property] else { return }
+            guard let reference = model._$persistentState.externalReferences?[property] else { return }
             let value = try fetcher.decode(binding.store.readExternal(reference), property: property, binding: binding)
-            state.externalReferences?[property] = nil
+            model._$persistentState.externalReferences?[property] = nil
             try model._$set(property, .loaded(value))
         }
         do {
             try read()
         } catch {
             do {
-                _ = try fetcher.load(M.self, keys: [state.key], binding: binding)
+                _ = try fetcher.load(M.self, keys: [model._$persistentState.key], binding: binding)
                 try read()
             } catch {
                 guard let attribute = binding.entity.attribute(at: property), attribute.unloadedValue.isLoaded,
                     (try? model._$set(property, attribute.unloadedValue)) != nil
                 else { throw error }
                 Log.error("\(M.self).\(attribute.name) reads as empty: \(error)")
-                state.externalReferences?[property] = nil
+                model._$persistentState.externalReferences?[property] = nil
             }
         }
     }
@@ -138,8 +137,9 @@ extension ModelContext {
         else { return }
         var owners: [M] = [model]
         for other in registry.models(of: M.self) where other !== model {
-            let state = other._$persistentState
-            if !(state.hasLinks && state.isLinked(relationship.index)) && !other._$get(relationship.index).isLoaded {
+            if !(other._$persistentState.hasLinks && other._$persistentState.isLinked(relationship.index))
+                && !other._$get(relationship.index).isLoaded
+            {
                 owners.append(other)
             }
         }
@@ -197,7 +197,7 @@ extension ModelContext {
             subentityProperties: destination.subentityProperties, keysAreDistinct: !isJoined
         ) { materialize in
             try destination.store.fetchMembers(
-                of: relationship, owners: owners.map(\._$persistentState.key), destination: destination.entity,
+                of: relationship, owners: owners.map { $0._$persistentState.key }, destination: destination.entity,
                 properties: destination.fetchedProperties, subentityProperties: destination.subentityProperties
             ) { owner, member, reader in
                 let model = try materialize(member, reader, 2)
@@ -254,17 +254,16 @@ extension ModelContext {
         var entity: Schema.Entity?
         var candidates: [Schema.Relationship] = []
         for model in models {
-            let state = model._$persistentState
-            guard state.status == .registered, state.changes.isEmpty, let modelEntity = state.binding?.entity else {
-                continue
-            }
+            guard model._$persistentState.status == .registered, model._$persistentState.changes.isEmpty,
+                let modelEntity = model._$persistentState.binding?.entity
+            else { continue }
             if modelEntity !== entity {
                 entity = modelEntity
                 candidates = modelEntity.orderedRelationships.filter {
                     ($0.storage == .column && $0.inverse != nil) || Relationships.isManyToMany($0)
                 }
             }
-            for relationship in candidates where !state.isLinked(relationship.index) {
+            for relationship in candidates where !model._$persistentState.isLinked(relationship.index) {
                 if Relationships.isManyToMany(relationship) {
                     Relationships.linkIfHeldBack(model, relationship, in: self)
                     continue

@@ -50,7 +50,7 @@ final class ModelRegistry {
 
     /// The registered model of `type` for the row `key`.
     func anyModel(_ type: any PersistentModel.Type, key: Int64) -> (any PersistentModel)? {
-        maps[ObjectIdentifier(type)]?.model(key) as? any PersistentModel
+        maps[ObjectIdentifier(type)]?.model(key)
     }
 
     /// Whether a model of the type is registered for the row `key`.
@@ -71,12 +71,12 @@ final class ModelRegistry {
 
     /// The registered models of a type, held while the caller uses them.
     func models(ofType type: any PersistentModel.Type) -> [any PersistentModel] {
-        (maps[ObjectIdentifier(type)]?.models() ?? []).compactMap { $0 as? any PersistentModel }
+        maps[ObjectIdentifier(type)]?.models() ?? []
     }
 
     /// Every registered model, held while the caller uses them.
     func allModels() -> [any PersistentModel] {
-        maps.values.flatMap { $0.models() }.compactMap { $0 as? any PersistentModel }
+        maps.values.flatMap { $0.models() }
     }
 
     /// Remembers that the model of the row `key` (of the type whose identity map is `map`) has values to load.
@@ -98,10 +98,9 @@ final class ModelRegistry {
         _ model: T, of context: ModelContext, key: Int64, binding: EntityBinding, in map: IdentityMap,
         isNew: Bool = false, isListed: Bool = true
     ) {
-        let state = model._$persistentState
         if isListed { listsArePending = false }
-        state.register(in: context, key: key, binding: binding, map: map)
-        map.set(model, state: state, for: key, isNew: isNew)
+        model._$persistentState.register(in: context, key: key, binding: binding, map: map)
+        map.set(model, for: key, isNew: isNew)
     }
 
     /// Makes `model` `context`'s object for the saved row `key`.
@@ -118,12 +117,13 @@ final class ModelRegistry {
 
     /// A model that was not managed (or was removed) becomes a new, unsaved model of `context`.
     func insert<T: PersistentModel>(_ model: T, into context: ModelContext) {
-        let state = model._$persistentState
-        if state.key == 0 || state.status == .detached { state.key = PersistentIdentifier.nextTemporaryKey() }
-        state.binding = nil
-        state.identityMap = nil
-        state.context = context
-        state.status = .inserted
+        if model._$persistentState.key == 0 || model._$persistentState.status == .detached {
+            model._$persistentState.key = PersistentIdentifier.nextTemporaryKey()
+        }
+        model._$persistentState.binding = nil
+        model._$persistentState.identityMap = nil
+        model._$persistentState.context = context
+        model._$persistentState.status = .inserted
         inserted.append(model)
         generation &+= 1
     }
@@ -131,9 +131,8 @@ final class ModelRegistry {
     /// An inserted model leaves the context before it was saved: `.detached` when deleted or rolled back,
     /// `.unmanaged` when its insert is undone (it keeps its identifier, and may be inserted again).
     func cancelInsert(_ model: any PersistentModel, becoming status: _PersistentState.Status = .detached) {
-        let state = model._$persistentState
-        state.status = status
-        state.context = nil
+        model._$persistentState.status = status
+        model._$persistentState.context = nil
         inserted.removeAll { $0 === model }
         generation &+= 1
     }
@@ -144,9 +143,9 @@ final class ModelRegistry {
         model._$persistentState.status = .unmanaged
     }
 
-    /// A registered model, whose state is `state`, is deleted: the next save removes it.
-    func markDeleted(_ model: any PersistentModel, state: _PersistentState) {
-        state.status = .deleted
+    /// A registered model is deleted: the next save removes it.
+    func markDeleted(_ model: any PersistentModel) {
+        model._$persistentState.status = .deleted
         deleted.append(model)
         // The model may be in the changed list, where it is no longer pending as changed.
         listsArePending = false
@@ -160,14 +159,14 @@ final class ModelRegistry {
         generation &+= 1
     }
 
-    /// Property `property` of a registered model, whose state is `state`, changed for the first time since the last
-    /// save. Returns whether it is the model's first changed property (the model joined the changed models).
+    /// Property `property` of a registered model changed for the first time since the last save. Returns whether it
+    /// is the model's first changed property (the model joined the changed models).
     @inline(__always)
-    func noteChanged(_ model: any PersistentModel, state: _PersistentState, property: Int) -> Bool {
-        state.changes.insert(property)
+    func noteChanged(_ model: any PersistentModel, property: Int) -> Bool {
+        model._$persistentState.changes.insert(property)
         generation &+= 1
-        guard !state.isInChangedList else { return false }
-        state.isInChangedList = true
+        guard !model._$persistentState.isInChangedList else { return false }
+        model._$persistentState.isInChangedList = true
         changed.append(model)
         return true
     }
@@ -189,20 +188,19 @@ final class ModelRegistry {
     /// `nil`). It holds the targets of its linked relationships, which it could find only through the context; its
     /// other unloaded relationships read as empty from now on (see `_$fault`).
     func detach(_ model: any PersistentModel) {
-        let state = model._$persistentState
         listsArePending = false
-        if state.hasLinks {
-            for property in state.linkedProperties {
+        if model._$persistentState.hasLinks {
+            for property in model._$persistentState.linkedProperties {
                 if let target = model._$resolveLink(property) { model.setBuilt(property, target) }
             }
         }
-        if let map = state.identityMap {
-            map.forget(state)
-            state.identityMap = nil
+        if let map = model._$persistentState.identityMap {
+            map.forget(model)
+            model._$persistentState.identityMap = nil
         }
-        state.status = .detached
-        state.context = nil
-        if !state.changes.isEmpty { state.changes.removeAll() }
+        model._$persistentState.status = .detached
+        model._$persistentState.context = nil
+        if !model._$persistentState.changes.isEmpty { model._$persistentState.changes.removeAll() }
     }
 
     /// Detaches the registered model of the row `key`, if there is one.
@@ -252,9 +250,10 @@ final class ModelRegistry {
     ) {
         for model in others.inserted where model._$persistentState.status == .inserted { inserted.append(model) }
         for model in others.changed {
-            let state = model._$persistentState
-            guard state.status == .registered, !state.changes.isEmpty, !state.isInChangedList else { continue }
-            state.isInChangedList = true
+            guard model._$persistentState.status == .registered, !model._$persistentState.changes.isEmpty,
+                !model._$persistentState.isInChangedList
+            else { continue }
+            model._$persistentState.isInChangedList = true
             changed.append(model)
         }
         for model in others.deleted where model._$persistentState.status == .deleted { deleted.append(model) }
@@ -295,7 +294,7 @@ final class ModelRegistry {
     /// The models of a list whose state is still pending: the list itself when all are, which is the common case
     /// (and shares its storage), else a copy of those that are.
     private static func pending(
-        _ models: [any PersistentModel], _ isPending: (_PersistentState) -> Bool
+        _ models: [any PersistentModel], _ isPending: (borrowing _PersistentState) -> Bool
     ) -> [any PersistentModel] {
         guard let first = models.firstIndex(where: { !isPending($0._$persistentState) }) else { return models }
         var kept = Array(models[..<first])

@@ -46,19 +46,18 @@ public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable, 
 extension PersistentModel {
     /// The context that manages the model; `nil` before insertion and after a saved delete.
     public var modelContext: ModelContext? {
-        let state = _$persistentState
-        return state.status == .detached ? nil : state.context
+        _$persistentState.status == .detached ? nil : _$persistentState.context
     }
 
     /// The model's identity. Temporary until the model's first save, then permanent.
     public var persistentModelID: PersistentIdentifier {
-        let state = _$persistentState
-        if let binding = state.binding, state.status != .inserted {
-            if binding.mapsIdentifiers { return binding.identifier(forKey: state.key) }
+        if let binding = _$persistentState.binding, _$persistentState.status != .inserted {
+            let key = _$persistentState.key
+            if binding.mapsIdentifiers { return binding.identifier(forKey: key) }
             return PersistentIdentifier(
-                storeIdentifier: binding.storeIdentifier, entityName: binding.entity.name, key: .permanent(state.key))
+                storeIdentifier: binding.storeIdentifier, entityName: binding.entity.name, key: .permanent(key))
         }
-        if state.key == 0 { _$persistentState.key = PersistentIdentifier.nextTemporaryKey() }
+        if _$persistentState.key == 0 { _$persistentState.key = PersistentIdentifier.nextTemporaryKey() }
         return PersistentIdentifier(
             storeIdentifier: nil, entityName: Self._entityName,
             key: .temporary(UInt64(bitPattern: _$persistentState.key)))
@@ -108,9 +107,8 @@ extension PersistentModel {
     /// Records that persisted property number `property` changed (hand-written models call it from setters).
     @inlinable
     public func _$didSet(_ property: Int) {
-        let state = _$persistentState
-        if state.status == .registered, !state.changes.contains(property) {
-            _$recordChange(property, state)
+        if _$persistentState.status == .registered, !_$persistentState.changes.contains(property) {
+            _$recordChange(property)
         }
     }
 
@@ -150,12 +148,12 @@ extension PersistentModel {
     /// relationship not read before its model left its context, and an attribute of a type without an empty value
     /// (a `Codable` struct, an enum) not read before then.
     public func _$fault(_ property: Int) {
-        let state = _$persistentState
-        if state.hasLinks, let target = _$resolveLink(property) {
+        if _$persistentState.hasLinks, let target = _$resolveLink(property) {
             // A hand-written model's getter does not ask `_$linked` first: it holds the target.
             return setBuilt(property, target)
         }
-        if let context = state.context, state.status == .registered || state.status == .deleted {
+        let status = _$persistentState.status
+        if let context = _$persistentState.context, status == .registered || status == .deleted {
             context.faultIn(self, property: property)
             if !_$get(property).isLoaded {
                 _$setUnloaded(
@@ -166,15 +164,15 @@ extension PersistentModel {
             }
             return
         }
-        if let binding = state.binding, let relationship = binding.entity.relationship(at: property) {
+        if let binding = _$persistentState.binding, let relationship = binding.entity.relationship(at: property) {
             if (try? _$set(property, .loaded(Relationships.emptyValue(of: relationship)))) != nil { return }
             preconditionViolated(
                 "\(Self.self).\(Self._propertyName(property)) is a non-optional relationship of a model that left its "
                     + "context before the relationship was read, so there is no model to return; read it before the "
                     + "model is deleted and saved, or declare the relationship optional")
         }
-        if state.binding != nil {
-            state.externalReferences?[property] = nil
+        if _$persistentState.binding != nil {
+            _$persistentState.externalReferences?[property] = nil
             return _$setUnloaded(
                 property,
                 reason: "the model left its context (it was deleted, or replaced by an upsert) before the value was "
@@ -234,20 +232,20 @@ extension PersistentModel {
     /// Called by generated `_$set` before it stores a value: a stored value replaces a link.
     @inlinable
     public func _$unlink(_ property: Int) {
-        let state = _$persistentState
-        if state.hasLinks { state.unlink(property) }
+        if _$persistentState.hasLinks { _$persistentState.unlink(property) }
     }
 
     /// The value of linked relationship `property`: for a to-one relationship the context's registered model for
     /// its key, or the model loaded again (and then held) when it went away; for a to-many one the typed array of
     /// its members, found the same way (and not held). `nil`, and the link is gone, when the model has no context.
     package func _$resolveLink(_ property: Int) -> Any? {
-        let state = _$persistentState
-        let key = state.linkedKey(property)
-        let members = key == nil ? state.linkedMembers(property) : nil
+        let key = _$persistentState.linkedKey(property)
+        let members = key == nil ? _$persistentState.linkedMembers(property) : nil
         guard key != nil || members != nil else { return nil }
-        guard let context = state.context, let relationship = state.binding?.entity.relationship(at: property) else {
-            state.unlink(property)
+        guard let context = _$persistentState.context,
+            let relationship = _$persistentState.binding?.entity.relationship(at: property)
+        else {
+            _$persistentState.unlink(property)
             return nil
         }
         if let key { return context.linkedTarget(of: self, relationship, key: key) }
@@ -255,8 +253,8 @@ extension PersistentModel {
     }
 
     @usableFromInline
-    func _$recordChange(_ property: Int, _ state: _PersistentState) {
-        state.context?.modelDidChange(self, state: state, property: property)
+    func _$recordChange(_ property: Int) {
+        _$persistentState.context?.modelDidChange(self, property: property)
     }
 }
 

@@ -1,11 +1,12 @@
-/// A model's bookkeeping, one object per `@Model` object (internal plumbing; not API): which context manages
-/// it, its key in the store, its lifecycle state and which persisted properties changed since the last save.
-/// It is a class so that code reaching it through `any PersistentModel` reads and changes it in place: as a
-/// struct, every read copied it, retaining and releasing its references, a third of a large save's time.
+/// A model's bookkeeping, stored in each `@Model` object (internal plumbing; not API): which context manages it,
+/// its key in the store, its lifecycle state and which persisted properties changed since the last save.
 ///
-/// Its fields skip Swift's run-time exclusivity checks: the framework changes them one statement at a time, on the
-/// context's thread.
-public final class _PersistentState {
+/// It is a noncopyable struct stored in the model itself, so a model is one allocation: code reaching it through
+/// `any PersistentModel` reads and changes it in place through the property's accessors (it cannot be copied out,
+/// which would retain and release its references), and its `deinit`, which runs as the model goes away, makes the
+/// identity map forget the model. The model's stored property skips Swift's run-time exclusivity checks: the
+/// framework changes it one statement at a time, on the context's thread.
+public struct _PersistentState: ~Copyable {
     /// Where a model is in its life.
     @usableFromInline
     package enum Status: UInt8 {
@@ -24,18 +25,18 @@ public final class _PersistentState {
     /// The managing context, retained: a model keeps its context, and through it the store, alive for as long as
     /// the program holds the model. The context keeps a model alive only while it has unsaved changes (see
     /// `ModelRegistry`), so the two refer to each other only until those changes are saved or rolled back.
-    @exclusivity(unchecked) @usableFromInline package var context: ModelContext? = nil
-    @exclusivity(unchecked) @usableFromInline package var status = Status.unmanaged
+    @usableFromInline package var context: ModelContext? = nil
+    @usableFromInline package var status = Status.unmanaged
     /// Whether the model is in its context's list of changed models.
-    @exclusivity(unchecked) package var isInChangedList = false
+    package var isInChangedList = false
     /// The primary key while registered; the temporary number while inserted.
-    @exclusivity(unchecked) package var key: Int64 = 0
+    package var key: Int64 = 0
     /// The entity and store of a registered model.
-    @exclusivity(unchecked) package var binding: EntityBinding?
+    package var binding: EntityBinding?
     /// The persisted properties changed since the last save.
-    @exclusivity(unchecked) @usableFromInline package var changes = PropertyMask()
+    @usableFromInline package var changes = PropertyMask()
     /// References to the values of externally stored attributes not read yet, by property index.
-    @exclusivity(unchecked) package var externalReferences: [Int: String]?
+    package var externalReferences: [Int: String]?
     /// The identity map the model is registered in, while it is: the model leaves it when it goes away.
     var identityMap: IdentityMap? {
         get { registeredMap?.takeUnretainedValue() }
@@ -44,23 +45,26 @@ public final class _PersistentState {
     /// `identityMap`, not retained: while it is set, `context` is too, and the context's registry holds the map. As
     /// an `Unmanaged` reference `deinit` reaches the map without retaining and releasing it (an `unowned(unsafe)`
     /// one was retained there, for every model that went away).
-    @exclusivity(unchecked) private var registeredMap: Unmanaged<IdentityMap>?
+    private var registeredMap: Unmanaged<IdentityMap>?
     /// The model's position in its identity map's entries.
-    @exclusivity(unchecked) var identityPosition: Int32 = -1
+    var identityPosition: Int32 = -1
     /// A to-one relationship whose target is not held but found through the context by its key (a "link"), with
     /// that key; `-1` for none. See `linkedKey(_:)`.
-    @exclusivity(unchecked) @usableFromInline var linkProperty: Int32 = -1
-    @exclusivity(unchecked) private var linkKey: Int64 = 0
+    @usableFromInline var linkProperty: Int32 = -1
+    private var linkKey: Int64 = 0
     /// Links beyond the first, for models with several linked relationships.
-    @exclusivity(unchecked) private var moreLinks: [Int: Int64]?
+    private var moreLinks: [Int: Int64]?
     /// To-many relationships whose members are not held but found through the context by their keys, in order.
-    @exclusivity(unchecked) @usableFromInline var memberLinks: [Int: [Int64]]?
+    @usableFromInline var memberLinks: [Int: [Int64]]?
 
+    /// The state of a model not inserted yet.
     public init() {}
 
     deinit {
-        // The model this state belongs to is going away: its context's identity map must forget it.
-        registeredMap?._withUnsafeGuaranteedRef { $0.forget(self) }
+        // The model this state is stored in is going away: its context's identity map must forget it.
+        if let registeredMap, identityPosition >= 0 {
+            registeredMap._withUnsafeGuaranteedRef { $0.forgetGone(at: Int(identityPosition), key: key) }
+        }
     }
 
     // MARK: Links
@@ -104,7 +108,7 @@ public final class _PersistentState {
     }
 
     /// Links relationship `property` to the target with the key `key` (its storage must be empty).
-    package func link(_ property: Int, to key: Int64) {
+    package mutating func link(_ property: Int, to key: Int64) {
         if linkProperty < 0 || Int(linkProperty) == property {
             linkProperty = Int32(property)
             linkKey = key
@@ -114,12 +118,12 @@ public final class _PersistentState {
     }
 
     /// Links to-many relationship `property` to the members with the keys `keys` (its storage must be empty).
-    package func linkMembers(_ property: Int, to keys: [Int64]) {
+    package mutating func linkMembers(_ property: Int, to keys: [Int64]) {
         memberLinks = (memberLinks ?? [:]).merging([property: keys]) { $1 }
     }
 
     /// Removes the link of relationship `property`, if it has one.
-    @usableFromInline package func unlink(_ property: Int) {
+    @usableFromInline package mutating func unlink(_ property: Int) {
         if memberLinks != nil {
             memberLinks?[property] = nil
             if memberLinks?.isEmpty == true { memberLinks = nil }
@@ -141,7 +145,7 @@ public final class _PersistentState {
     }
 
     /// Removes every link.
-    package func unlinkAll() {
+    package mutating func unlinkAll() {
         linkProperty = -1
         memberLinks = nil
         moreLinks = nil
@@ -149,7 +153,7 @@ public final class _PersistentState {
 
     /// `register(in:key:binding:map:)` for the state of a model a fetch has just made, whose other fields still have
     /// their initial values: it sets only what registering changes.
-    func registerNew(in context: ModelContext, key: Int64, binding: EntityBinding, map: IdentityMap) {
+    mutating func registerNew(in context: ModelContext, key: Int64, binding: EntityBinding, map: IdentityMap) {
         self.context = context
         status = .registered
         self.key = key
@@ -159,7 +163,7 @@ public final class _PersistentState {
 
     /// Makes this the state of a saved model registered in `context` for the row `key`, forgetting the rest. Only
     /// `ModelRegistry` calls it, with the identity map that now holds the model.
-    func register(in context: ModelContext, key: Int64, binding: EntityBinding, map: IdentityMap) {
+    mutating func register(in context: ModelContext, key: Int64, binding: EntityBinding, map: IdentityMap) {
         self.context = context
         status = .registered
         isInChangedList = false

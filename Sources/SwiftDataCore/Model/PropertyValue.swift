@@ -69,15 +69,14 @@ extension PersistentModel {
     /// telling observers only when the relationship answered with another model before: one that held that target,
     /// or held nothing and would have loaded it, still answers with the same model.
     package func link(_ property: Int, to target: Int64) {
-        let state = _$persistentState
-        if _$isObserved, state.linkedKey(property) == nil,
+        if _$isObserved, _$persistentState.linkedKey(property) == nil,
             _$get(property).relatedModels.map({ $0.first?._$persistentState.key == target }) ?? true
         {
             unloadForLink(property)
         } else {
             unload(property)
         }
-        state.link(property, to: target)
+        _$persistentState.link(property, to: target)
     }
 
     /// Empties relationship `property` without telling observers, as it becomes a link to the models it holds (see

@@ -233,19 +233,20 @@ enum Relationships {
     private static func link(
         _ model: any PersistentModel, _ relationship: Schema.Relationship, in context: ModelContext
     ) {
-        let state = model._$persistentState
-        guard state.status == .registered, state.context === context, !state.changes.contains(relationship.index),
+        guard model._$persistentState.status == .registered, model._$persistentState.context === context,
+            !model._$persistentState.changes.contains(relationship.index),
             let members = model._$get(relationship.index).relatedModels
         else { return }
         var keys: [Int64] = []
         keys.reserveCapacity(members.count)
         for member in members {
-            let memberState = member._$persistentState
-            guard memberState.status == .registered, memberState.context === context else { return }
-            keys.append(memberState.key)
+            guard member._$persistentState.status == .registered, member._$persistentState.context === context else {
+                return
+            }
+            keys.append(member._$persistentState.key)
         }
         model.unloadForLink(relationship.index)
-        state.linkMembers(relationship.index, to: keys)
+        model._$persistentState.linkMembers(relationship.index, to: keys)
     }
 
     private static func assign(_ value: Any?, to model: any PersistentModel, property: Int) {
