@@ -60,7 +60,7 @@ extension ModelContext {
     private func refreshStale<T: PersistentModel>(_ type: T.Type, keys: [Int64]) throws {
         // Rows that no longer exist (deleted by another process) leave the context.
         let binding = try binding(for: T.self)
-        let found = Set(try fetcher.load(T.self, keys: keys, binding: binding).map(\._$persistentState.key))
+        let found = Set(try fetcher.load(T.self, keys: keys, binding: binding).map { $0._$persistentState.key })
         let gone = keys.filter { !found.contains($0) }
         if !gone.isEmpty { holdLinkedTargets([binding.entity.name: Set(gone)]) }
         for key in gone { detachRegistered(binding, key: key) }

@@ -145,15 +145,14 @@ extension ModelContext {
         // The changed models: saved, so none of their properties changed, and out of the changed list.
         var lastBinding: EntityBinding?
         for model in updates {
-            let state = model._$persistentState
-            state.changes.removeAll()
-            state.isInChangedList = false
-            guard let binding = state.binding else { continue }
+            model._$persistentState.changes.removeAll()
+            model._$persistentState.isInChangedList = false
+            guard let binding = model._$persistentState.binding else { continue }
             if binding !== lastBinding {
                 lastBinding = binding
                 hasRelationships = hasRelationships || !binding.entity.orderedRelationships.isEmpty
             }
-            updatedIdentifiers.append(binding.identifier(forKey: state.key))
+            updatedIdentifiers.append(binding.identifier(forKey: model._$persistentState.key))
         }
         // What was inserted, changed or deleted while the save wrote, and not written by it, waits for the next save.
         if let others { registry.relist(others) }
@@ -170,11 +169,12 @@ extension ModelContext {
         // A property changed while the save wrote may have been read before the change: it stays changed, so the next
         // save writes its value (again, when it was read after).
         for (model, property) in changedWhileWriting {
-            let state = model._$persistentState
-            guard state.context === self, state.status == .registered, !state.changes.contains(property) else {
+            guard model._$persistentState.context === self, model._$persistentState.status == .registered,
+                !model._$persistentState.changes.contains(property)
+            else {
                 continue
             }
-            modelDidChange(model, state: state, property: property)
+            modelDidChange(model, property: property)
         }
         var deletedIdentifiers: [PersistentIdentifier] = []
         // The deleted keys as sets, only when a relationship may refer to them.

@@ -116,9 +116,8 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
     /// Registers a new model; the next save stores it. Inserting a model twice does nothing; inserting a
     /// model deleted in this context undoes the delete.
     public func insert<T: PersistentModel>(_ model: T) {
-        let state = model._$persistentState
-        let isMine = state.context === self
-        switch state.status {
+        let isMine = model._$persistentState.context === self
+        switch model._$persistentState.status {
         case .inserted, .registered:
             if !isMine {
                 Log.error(
@@ -133,7 +132,7 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
             }
             registry.undelete(model)
             if recordsUndo { undo.register { $0.delete(model) } }
-        case .detached where state.binding != nil:
+        case .detached where model._$persistentState.binding != nil:
             Log.error("insert(_:) was given a \(T.self) that was deleted; create a new model instead")
             return
         case .unmanaged, .detached:
@@ -153,14 +152,13 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
     /// observer they set off) on a model not yet saved, it acts once that save is done: the save may be writing the
     /// model, which is then deleted by the next save (its insert is cancelled when the save failed).
     public func delete<T: PersistentModel>(_ model: T) {
-        let state = model._$persistentState
-        guard state.context === self else {
-            if state.status != .unmanaged && state.status != .detached {
+        guard model._$persistentState.context === self else {
+            if model._$persistentState.status != .unmanaged && model._$persistentState.status != .detached {
                 Log.error("delete(_:) was given a \(T.self) that belongs to another context; delete it there")
             }
             return
         }
-        switch state.status {
+        switch model._$persistentState.status {
         case .inserted where isWritingSave:
             // The save may be writing its row: cancelling the insert now would be undone when the save registers it.
             deletesAfterWrite.append { $0.delete(model) }
@@ -171,9 +169,9 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
             cascadeDelete(from: model, entity: Relationships.entity(of: model))
         case .registered:
             let related = recordsUndo ? undo.keepValues(of: model) : []
-            registry.markDeleted(model, state: state)
+            registry.markDeleted(model)
             if recordsUndo { undo.register { $0.undo.undoDelete(model, related: related) } }
-            if let entity = state.binding?.entity, !entity.orderedRelationships.isEmpty {
+            if let entity = model._$persistentState.binding?.entity, !entity.orderedRelationships.isEmpty {
                 cascadeDelete(from: model, entity: entity)
             }
         default:
@@ -190,11 +188,10 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
         undo.recordValue(of: model, property: property)
     }
 
-    /// Called when a property of a registered model, whose state is `state`, changes for the first time since the
-    /// last save.
-    func modelDidChange(_ model: any PersistentModel, state: _PersistentState, property: Int) {
+    /// Called when a property of a registered model changes for the first time since the last save.
+    func modelDidChange(_ model: any PersistentModel, property: Int) {
         changedWhileWriting?.append((model, property))
-        if registry.noteChanged(model, state: state, property: property), autosaveEnabled { scheduleAutosave() }
+        if registry.noteChanged(model, property: property), autosaveEnabled { scheduleAutosave() }
     }
 
     /// Starts noting the properties of models changed from now on (by code a save's writing runs: a value

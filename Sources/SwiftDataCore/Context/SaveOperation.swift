@@ -95,9 +95,8 @@ struct SaveOperation {
         var hasRelationships = false
         var hasToMany = false
         for model in updates {
-            let state = model._$persistentState
-            guard let binding = state.binding, binding.store === store else { continue }
-            let changes = state.changes
+            guard let binding = model._$persistentState.binding, binding.store === store else { continue }
+            let changes = model._$persistentState.changes
             let isLikeLast = binding === lastBinding && changes == lastChanges
             if !isLikeLast {
                 attributes = binding.attributeIndexes.filter(changes.contains)
@@ -106,12 +105,13 @@ struct SaveOperation {
                 hasRelationships = binding.hasRelationships
                 hasToMany = hasToMany || binding.hasToManyRelationships
             }
-            history?.updated(state.key, of: binding.entity, changes: changes, isLikeLast: isLikeLast)
+            history?.updated(model._$persistentState.key, of: binding.entity, changes: changes, isLikeLast: isLikeLast)
             let references =
                 hasRelationships ? try references(of: model, entity: binding.entity, only: changes) : []
             guard !attributes.isEmpty || !references.isEmpty else { continue }
             updated.append(
-                RowWrite(model: model, key: state.key, attributes: attributes, references: references),
+                RowWrite(
+                    model: model, key: model._$persistentState.key, attributes: attributes, references: references),
                 to: binding.entity)
         }
         if hasToMany {
@@ -314,10 +314,11 @@ struct SaveOperation {
 
     /// The store key of a model this save can refer to.
     private func key(of model: any PersistentModel) throws -> Int64 {
-        let state = model._$persistentState
-        if state.status == .inserted, let key = insertedKey(of: model) { return key }
-        if (state.status == .registered || state.status == .deleted) && state.context === context {
-            return state.key
+        if model._$persistentState.status == .inserted, let key = insertedKey(of: model) { return key }
+        if (model._$persistentState.status == .registered || model._$persistentState.status == .deleted)
+            && model._$persistentState.context === context
+        {
+            return model._$persistentState.key
         }
         throw unsavedError(model)
     }
@@ -403,8 +404,7 @@ struct SaveOperation {
         var direct: [[Int64]] = []
         var last = -1
         for model in deletes {
-            let state = model._$persistentState
-            guard let binding = state.binding, binding.store === store else { continue }
+            guard let binding = model._$persistentState.binding, binding.store === store else { continue }
             if last < 0 || entities[last] !== binding.entity {
                 if let index = entities.firstIndex(where: { $0 === binding.entity }) {
                     last = index
@@ -414,7 +414,7 @@ struct SaveOperation {
                     direct.append([])
                 }
             }
-            direct[last].append(state.key)
+            direct[last].append(model._$persistentState.key)
         }
         // A registered model is its entity's only one for its key: the keys of each entity are distinct.
         for (entity, keys) in zip(entities, direct) { add(keys, of: entity, distinct: true) }
