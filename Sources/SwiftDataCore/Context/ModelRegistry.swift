@@ -117,13 +117,7 @@ final class ModelRegistry {
 
     /// A model that was not managed (or was removed) becomes a new, unsaved model of `context`.
     func insert<T: PersistentModel>(_ model: T, into context: ModelContext) {
-        if model._$persistentState.key == 0 || model._$persistentState.status == .detached {
-            model._$persistentState.key = PersistentIdentifier.nextTemporaryKey()
-        }
-        model._$persistentState.binding = nil
-        model._$persistentState.identityMap = nil
-        model._$persistentState.context = context
-        model._$persistentState.status = .inserted
+        model._$persistentState.insert(into: context)
         inserted.append(model)
         generation &+= 1
     }

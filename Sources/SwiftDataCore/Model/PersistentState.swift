@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A model's bookkeeping, stored in each `@Model` object (internal plumbing; not API): which context manages it,
 /// its key in the store, its lifecycle state and which persisted properties changed since the last save.
 ///
@@ -56,6 +58,11 @@ public struct _PersistentState: ~Copyable {
     private var moreLinks: [Int: Int64]?
     /// To-many relationships whose members are not held but found through the context by their keys, in order.
     @usableFromInline var memberLinks: [Int: [Int64]]?
+    /// Unused; it makes the struct address-only (an atomic has a fixed address), so that the model property's read
+    /// accessor, which code reaching the state through `any PersistentModel` calls, lends the state in place. A
+    /// loadable struct is lent by value instead: the accessor copied the whole state into a frame it allocated,
+    /// about 160 instructions a read.
+    private let addressOnly = Atomic<Bool>(false)
 
     /// The state of a model not inserted yet.
     public init() {}
@@ -149,6 +156,16 @@ public struct _PersistentState: ~Copyable {
         linkProperty = -1
         memberLinks = nil
         moreLinks = nil
+    }
+
+    /// Makes this the state of a new, unsaved model of `context` (in one access to the state, which code reaching it
+    /// through `any PersistentModel` pays for each statement). Only `ModelRegistry` calls it.
+    mutating func insert(into context: ModelContext) {
+        if key == 0 || status == .detached { key = PersistentIdentifier.nextTemporaryKey() }
+        binding = nil
+        identityMap = nil
+        self.context = context
+        status = .inserted
     }
 
     /// `register(in:key:binding:map:)` for the state of a model a fetch has just made, whose other fields still have
