@@ -77,7 +77,7 @@ import Testing
         let animals = try #require(container.schema.entitiesByName["Animal"])
         let relationship = try #require(categories.relationshipsByName["animals"])
         let keys = try ModelContext(container).fetch(FetchDescriptor<AnimalCategory>(sortBy: [SortDescriptor(\.name)]))
-            .map(\._$persistentState.key)
+            .map { $0._$persistentState.key }
         for owners in [Array(keys[1...3]), [keys[3], keys[1], keys[2]], [keys[0], keys[2]], Array(keys)] {
             var reported: [Int64] = []
             try store.fetchMembers(
