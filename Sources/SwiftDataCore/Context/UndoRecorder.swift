@@ -13,6 +13,8 @@ final class UndoRecorder {
     var manager: UndoManager?
     /// How many saves the context made.
     private(set) var saves = 0
+    /// While an action deferred past a save's writing runs (see `perform(_:)`), where what it registers goes.
+    private var deferredInverse: DeferredActions?
 
     init(context: ModelContext) {
         self.context = context
@@ -26,7 +28,33 @@ final class UndoRecorder {
     /// Registers `action` with the undo manager, if there is one that records.
     func register(_ action: @escaping (ModelContext) -> Void) {
         guard let manager, manager.isUndoRegistrationEnabled else { return }
-        manager.registerUndo(withTarget: context, handler: action)
+        if let deferredInverse {
+            deferredInverse.actions.append(action)
+            return
+        }
+        manager.registerUndo(withTarget: context) { $0.undo.perform(action) }
+    }
+
+    /// Runs an undo or redo action. While a save of the context writes its rows (an undo or redo called by a value
+    /// transformer, an `Encodable` attribute's encoding, or an observer they set off), the action waits until the
+    /// save is done, as `delete(_:)` and `rollback()` do: run now, it could cancel the insert of a model the save is
+    /// writing, or restore a value the save then marks as saved. The undo manager gets at once, in the group it is
+    /// filling, an action that runs what the deferred action registers when it runs; so redo still redoes it.
+    private func perform(_ action: @escaping (ModelContext) -> Void) {
+        guard context.isWritingSave else { return action(context) }
+        let inverse = DeferredActions()
+        manager?.registerUndo(withTarget: context) { context in
+            context.undo.perform { context in
+                for action in inverse.actions.reversed() { action(context) }
+            }
+        }
+        context.deletesAfterWrite.append { context in
+            let recorder = context.undo
+            let outer = recorder.deferredInverse
+            recorder.deferredInverse = inverse
+            defer { recorder.deferredInverse = outer }
+            action(context)
+        }
     }
 
     /// Records the current value of a property about to change. A value not loaded yet is loaded first, so that
@@ -131,4 +159,10 @@ final class UndoRecorder {
             Relationships.didChange(model, property: index, from: [], to: models)
         }
     }
+}
+
+/// The actions an undo or redo action deferred past a save's writing registered when it ran (see
+/// `UndoRecorder.perform(_:)`), oldest first.
+private final class DeferredActions {
+    var actions: [(ModelContext) -> Void] = []
 }
