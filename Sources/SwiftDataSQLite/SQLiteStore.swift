@@ -128,13 +128,13 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
     /// of a migration stage use, inside the migration's transaction.
     init(
         sharing database: SQLiteDatabase, configuration: ModelConfiguration, schema: Schema, identifier: String,
-        external: ExternalStorage?
+        external: ExternalStorage?, spatialTables: [String: String?] = [:]
     ) {
         self.configuration = configuration
         self.schema = schema
         self.database = database
         self.identifier = identifier
-        spatialTables = [:]
+        self.spatialTables = spatialTables
         self.external = external
         self.readers = nil
     }
