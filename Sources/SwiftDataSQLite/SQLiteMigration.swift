@@ -276,13 +276,16 @@ struct SQLiteMigration: SchemaMigrationTarget {
 
     // MARK: Migration plans
 
-    func stageStore(for schema: Schema) -> (configuration: any DataStoreConfiguration, store: any RowStore) {
+    func stageStore(for schema: Schema) throws -> (configuration: any DataStoreConfiguration, store: any RowStore) {
         // The stage's contexts see the stage's models, not the final version's that the configuration names.
         var stageConfiguration = configuration
         stageConfiguration.schema = nil
+        // `.rtree` indexes a store written before their names were unambiguous holds under older names get their
+        // names once the migration is done: until then, the stage's fetches use them under those names.
         let store = SQLiteStore(
             sharing: database, configuration: stageConfiguration, schema: schema, identifier: identifier,
-            external: external)
+            external: external,
+            spatialTables: try SQLiteSpatialIndex.readOnlyTables(schema, in: database, warns: false))
         return (stageConfiguration, store)
     }
 }

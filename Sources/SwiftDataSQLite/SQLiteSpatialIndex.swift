@@ -97,8 +97,11 @@ enum SQLiteSpatialIndex {
     /// gives them, by that name: the name older stores gave it (`legacyTable(of:_:)`, when that table has the
     /// index's columns), or `nil` when the store has no such table. A store that can save makes them again under
     /// their names when it opens (see `repair`); a read-only one cannot, and fetches through the old table, or
-    /// without an index: the predicate decides either way, so no row is missed.
-    static func readOnlyTables(_ schema: Schema, in database: SQLiteDatabase) throws -> [String: String?] {
+    /// without an index: the predicate decides either way, so no row is missed. A migration stage's store, which
+    /// the migration renames them under afterwards, uses them the same way, without a warning (`warns` false).
+    static func readOnlyTables(_ schema: Schema, in database: SQLiteDatabase, warns: Bool = true) throws
+        -> [String: String?]
+    {
         let entities = schema.entities.filter { $0.superentity == nil }.map(\.tableEntity)
         let indexes = entities.flatMap { entity in entity.spatialIndices.map { (entity.name, $0) } }
         guard indexes.contains(where: { table(of: $0, $1) != legacyTable(of: $0, $1) }) else { return [:] }
@@ -120,11 +123,13 @@ enum SQLiteSpatialIndex {
             let index = "\(entity).(\(columns.joined(separator: ", ")))"
             if legacyColumns == wanted {
                 found[name] = legacy
+                guard warns else { continue }
                 Log.warningOnce(
                     "the read-only store holds the .rtree index of \(index) under its older name \(legacy), and "
                         + "fetches use it; nothing is lost (open the store with allowsSave: true once to rename it)")
             } else {
                 found[name] = String?.none
+                guard warns else { continue }
                 Log.warningOnce(
                     "the read-only store has no .rtree index of \(index), so fetches bounding it read the table "
                         + "without it; nothing is lost (open the store with allowsSave: true once to make it)")
