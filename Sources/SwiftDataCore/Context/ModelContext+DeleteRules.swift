@@ -35,7 +35,7 @@ extension ModelContext {
         guard !isWritingSave else {
             // The rows the save is writing are neither stored nor pending: acting now would miss some of them, and
             // the save would then take its new models for saved ones.
-            deletesAfterWrite.append { context in
+            callsAfterWrite.append { context in
                 try context.delete(model: T.self, where: predicate, includeSubclasses: includeSubclasses)
             }
             return

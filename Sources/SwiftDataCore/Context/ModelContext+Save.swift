@@ -94,7 +94,7 @@ extension ModelContext {
             }
         } catch {
             _ = endWatchingWrites()
-            guard let lateError = runDeletesMadeWhileWriting() else { throw error }
+            guard let lateError = runCallsMadeWhileWriting() else { throw error }
             throw Self.saveError(error, withLateDeleteError: lateError)
         }
         let changedWhileWriting = endWatchingWrites()
@@ -221,7 +221,7 @@ extension ModelContext {
         }
         undo.noteSave()
         publishSave(inserted: insertedIdentifiers, updated: updatedIdentifiers, deleted: deletedIdentifiers)
-        let lateError = runDeletesMadeWhileWriting()
+        let lateError = runCallsMadeWhileWriting()
         // A copy of a dictionary that has the keys already, filled in place (see `DidSaveInfo`).
         let template = operation.historyNumbers.isEmpty ? DidSaveInfo.withoutTokens : DidSaveInfo.withTokens
         var userInfo = template.userInfo
@@ -263,12 +263,12 @@ extension ModelContext {
                 "\(saveError.suggestion.map { "\($0). " } ?? "")Call delete(model:where:) again once the save succeeds")
     }
 
-    /// Runs the `delete(model:where:)`, `delete(_:)` and `rollback()` calls made while the save wrote its rows (see
-    /// `deletesAfterWrite`), every one of them, in order; returns the first error.
-    private func runDeletesMadeWhileWriting() -> (any Error)? {
-        guard !deletesAfterWrite.isEmpty else { return nil }
-        let deletes = deletesAfterWrite
-        deletesAfterWrite = []
+    /// Runs the calls made while the save wrote its rows (`delete(model:where:)`, `delete(_:)`, `rollback()`, undo and
+    /// redo; see `callsAfterWrite`), every one of them, in order; returns the first error.
+    private func runCallsMadeWhileWriting() -> (any Error)? {
+        guard !callsAfterWrite.isEmpty else { return nil }
+        let deletes = callsAfterWrite
+        callsAfterWrite = []
         var firstError: (any Error)?
         for delete in deletes {
             do { try delete(self) } catch { firstError = firstError ?? error }

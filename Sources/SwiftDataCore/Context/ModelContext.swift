@@ -62,9 +62,9 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
     @exclusivity(unchecked) private var changedWhileWriting: [(model: any PersistentModel, property: Int)]?
     /// Whether a save is writing its rows (between `watchWrites()` and `endWatchingWrites()`).
     var isWritingSave: Bool { changedWhileWriting != nil }
-    /// The `delete(model:where:)` calls made while a save wrote its rows (see `+DeleteRules`), and the `delete(_:)` of
-    /// a new model and `rollback()` calls made then, run in order once it is done.
-    var deletesAfterWrite: [(ModelContext) throws -> Void] = []
+    /// The calls made while a save wrote its rows that wait until it is done, in order: `delete(model:where:)` (see
+    /// `+DeleteRules`), `delete(_:)` of a new model, `rollback()`, and undo and redo actions (see `UndoRecorder`).
+    var callsAfterWrite: [(ModelContext) throws -> Void] = []
     /// The part of the context that records its changes for undo, and owns its undo manager.
     private(set) lazy var undo = UndoRecorder(context: self)
     /// The binding `cachedBinding(for:)` found last.
@@ -161,7 +161,7 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
         switch model._$persistentState.status {
         case .inserted where isWritingSave:
             // The save may be writing its row: cancelling the insert now would be undone when the save registers it.
-            deletesAfterWrite.append { $0.delete(model) }
+            callsAfterWrite.append { $0.delete(model) }
             return
         case .inserted:
             registry.cancelInsert(model)
@@ -218,7 +218,7 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
     public func rollback() {
         guard !isWritingSave else {
             // The save holds the models it writes: discarding them now would be undone when it registers them.
-            deletesAfterWrite.append { $0.rollback() }
+            callsAfterWrite.append { $0.rollback() }
             return
         }
         let reverted = registry.rollBack()

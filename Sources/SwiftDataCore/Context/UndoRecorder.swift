@@ -48,7 +48,7 @@ final class UndoRecorder {
                 for action in inverse.actions.reversed() { action(context) }
             }
         }
-        context.deletesAfterWrite.append { context in
+        context.callsAfterWrite.append { context in
             let recorder = context.undo
             let outer = recorder.deferredInverse
             recorder.deferredInverse = inverse
