@@ -71,7 +71,7 @@ extension ModelContext {
                 faultIn(model, property: relationship.index)
             }
             let related = model._$get(relationship.index).relatedModels ?? []
-            for other in related where other._$persistentState.context === self {
+            for other in related where other._$persistentState.isManaged(by: self) {
                 delete(other)
             }
         }

@@ -270,7 +270,7 @@ extension ModelContext {
                 }
                 guard let inverse = relationship.inverse,
                     let target = model._$get(relationship.index).value as? any PersistentModel,
-                    target._$persistentState.status == .registered, target._$persistentState.context === self,
+                    target._$persistentState.status == .registered, target._$persistentState.isManaged(by: self),
                     target._$get(inverse.index).isLoaded
                 else { continue }
                 model.link(relationship.index, to: target._$persistentState.key)

@@ -169,7 +169,7 @@ extension ModelContext {
         // A property changed while the save wrote may have been read before the change: it stays changed, so the next
         // save writes its value (again, when it was read after).
         for (model, property) in changedWhileWriting {
-            guard model._$persistentState.context === self, model._$persistentState.status == .registered,
+            guard model._$persistentState.isManaged(by: self), model._$persistentState.status == .registered,
                 !model._$persistentState.changes.contains(property)
             else {
                 continue

@@ -116,7 +116,7 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
     /// Registers a new model; the next save stores it. Inserting a model twice does nothing; inserting a
     /// model deleted in this context undoes the delete.
     public func insert<T: PersistentModel>(_ model: T) {
-        let isMine = model._$persistentState.context === self
+        let isMine = model._$persistentState.isManaged(by: self)
         switch model._$persistentState.status {
         case .inserted, .registered:
             if !isMine {
@@ -152,7 +152,7 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
     /// observer they set off) on a model not yet saved, it acts once that save is done: the save may be writing the
     /// model, which is then deleted by the next save (its insert is cancelled when the save failed).
     public func delete<T: PersistentModel>(_ model: T) {
-        guard model._$persistentState.context === self else {
+        guard model._$persistentState.isManaged(by: self) else {
             if model._$persistentState.status != .unmanaged && model._$persistentState.status != .detached {
                 Log.error("delete(_:) was given a \(T.self) that belongs to another context; delete it there")
             }

@@ -157,10 +157,8 @@ final class ModelRegistry {
     /// is the model's first changed property (the model joined the changed models).
     @inline(__always)
     func noteChanged(_ model: any PersistentModel, property: Int) -> Bool {
-        model._$persistentState.changes.insert(property)
         generation &+= 1
-        guard !model._$persistentState.isInChangedList else { return false }
-        model._$persistentState.isInChangedList = true
+        guard model._$persistentState.noteChanged(property) else { return false }
         changed.append(model)
         return true
     }

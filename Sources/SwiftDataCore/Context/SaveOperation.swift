@@ -316,7 +316,7 @@ struct SaveOperation {
     private func key(of model: any PersistentModel) throws -> Int64 {
         if model._$persistentState.status == .inserted, let key = insertedKey(of: model) { return key }
         if (model._$persistentState.status == .registered || model._$persistentState.status == .deleted)
-            && model._$persistentState.context === context
+            && model._$persistentState.isManaged(by: context)
         {
             return model._$persistentState.key
         }

@@ -77,7 +77,7 @@ final class UndoRecorder {
     private func restore(
         _ model: any PersistentModel, property: Int, to value: _PropertyValue, wasChanged: Bool, saves: Int
     ) {
-        guard model._$persistentState.context === context else { return }
+        guard model._$persistentState.isManaged(by: context) else { return }
         recordValue(of: model, property: property)
         // The value was read from this property, so it has the property's type.
         if (try? model._$set(property, value)) == nil { model.unload(property) }
@@ -91,11 +91,11 @@ final class UndoRecorder {
     /// Reverts an insert: an unsaved model leaves the context keeping its identifier; a saved one is deleted.
     func undoInsert(_ model: some PersistentModel) {
         switch model._$persistentState.status {
-        case .inserted where model._$persistentState.context === context:
+        case .inserted where model._$persistentState.isManaged(by: context):
             context.registry.cancelInsert(model, becoming: .unmanaged)
             register { $0.insert(model) }
             context.scheduleAutosave()
-        case .registered where model._$persistentState.context === context:
+        case .registered where model._$persistentState.isManaged(by: context):
             context.delete(model)
         default:
             return
@@ -113,7 +113,7 @@ final class UndoRecorder {
     /// model (with a new identifier) holding its values and its relationships to models that still exist.
     func undoDelete(_ model: some PersistentModel, related: [RelatedModels]) {
         switch model._$persistentState.status {
-        case .deleted where model._$persistentState.context === context:
+        case .deleted where model._$persistentState.isManaged(by: context):
             context.insert(model)
         case .detached where model._$persistentState.binding != nil:
             resurrect(model, related: related)

@@ -86,6 +86,20 @@ public struct _PersistentState: ~Copyable {
     // do the same, so a saved model's many-to-many relationship whose members hold it back keeps their keys instead
     // (`memberLinks`), and reads find the members through the context, loading again those that went away.
 
+    /// Whether `context` manages the model. Compared in place: reading `context` out of the state, which code reaching
+    /// it through `any PersistentModel` borrows, would retain and release the context (a weakly referenced object,
+    /// so through the runtime's slow path).
+    package func isManaged(by context: ModelContext) -> Bool { self.context === context }
+
+    /// Notes that persisted property `property` changed, in one access to the state; returns whether the model was not
+    /// in its context's list of changed models yet (it is now marked as in it).
+    package mutating func noteChanged(_ property: Int) -> Bool {
+        changes.insert(property)
+        guard !isInChangedList else { return false }
+        isInChangedList = true
+        return true
+    }
+
     /// Whether any relationship of the model is linked.
     @inlinable package var hasLinks: Bool { linkProperty >= 0 || memberLinks != nil }
 

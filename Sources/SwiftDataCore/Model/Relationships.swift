@@ -233,14 +233,14 @@ enum Relationships {
     private static func link(
         _ model: any PersistentModel, _ relationship: Schema.Relationship, in context: ModelContext
     ) {
-        guard model._$persistentState.status == .registered, model._$persistentState.context === context,
+        guard model._$persistentState.status == .registered, model._$persistentState.isManaged(by: context),
             !model._$persistentState.changes.contains(relationship.index),
             let members = model._$get(relationship.index).relatedModels
         else { return }
         var keys: [Int64] = []
         keys.reserveCapacity(members.count)
         for member in members {
-            guard member._$persistentState.status == .registered, member._$persistentState.context === context else {
+            guard member._$persistentState.status == .registered, member._$persistentState.isManaged(by: context) else {
                 return
             }
             keys.append(member._$persistentState.key)
