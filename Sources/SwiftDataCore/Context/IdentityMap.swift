@@ -110,6 +110,13 @@ final class IdentityMap {
         remove(at: position)
     }
 
+    /// Takes `model` out of the map, if the map holds it at `position` (its state's `identityPosition`, which the
+    /// caller has cleared).
+    func remove(_ model: any PersistentModel, at position: Int) {
+        guard position >= 0, position < entries.count, entries[position].model === model else { return }
+        remove(at: position)
+    }
+
     /// Forgets the model at `position` whose key is `key` as the model goes away (from its state's `deinit`, when
     /// the model can no longer be compared: each key is in the map once, so the key identifies the entry).
     func forgetGone(at position: Int, key: Int64) {

@@ -186,13 +186,9 @@ final class ModelRegistry {
                 if let target = model._$resolveLink(property) { model.setBuilt(property, target) }
             }
         }
-        if let map = model._$persistentState.identityMap {
-            map.forget(model)
-            model._$persistentState.identityMap = nil
-        }
-        model._$persistentState.status = .detached
-        model._$persistentState.context = nil
-        if !model._$persistentState.changes.isEmpty { model._$persistentState.changes.removeAll() }
+        // The model leaves the map before its state releases the context, which holds the map.
+        if let (map, position) = model._$persistentState.leaveIdentityMap() { map.remove(model, at: position) }
+        model._$persistentState.detach()
     }
 
     /// Detaches the registered model of the row `key`, if there is one.

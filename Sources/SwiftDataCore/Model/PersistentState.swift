@@ -100,6 +100,24 @@ public struct _PersistentState: ~Copyable {
         return true
     }
 
+    /// Forgets the identity map the model is registered in and its position there, in one access to the state, and
+    /// returns them, so that the caller takes the model out of the map; `nil` when it is in none.
+    mutating func leaveIdentityMap() -> (map: IdentityMap, position: Int)? {
+        guard let map = identityMap else { return nil }
+        let position = Int(identityPosition)
+        identityMap = nil
+        identityPosition = -1
+        return (map, position)
+    }
+
+    /// Makes the model no longer managed by its context, in one access to the state: detached, without a context
+    /// (which it releases) or changes. It must have left its identity map first (`leaveIdentityMap()`).
+    mutating func detach() {
+        status = .detached
+        context = nil
+        if !changes.isEmpty { changes.removeAll() }
+    }
+
     /// Whether any relationship of the model is linked.
     @inlinable package var hasLinks: Bool { linkProperty >= 0 || memberLinks != nil }
 
