@@ -104,6 +104,34 @@ enum IndexNamesChanged {
         return names.filter { $0.hasPrefix("\(table)_unique_") || $0.hasPrefix("\(table)_index_") }.sorted()
     }
 
+    /// A store of `IndexNames.Old` with one model, holding its index and unique constraint under the names older
+    /// stores gave them (`Old_index_x_y`, `Old_unique_u_v`).
+    static func storeWithOldNames(_ store: StoreKind) throws -> StoreLocation {
+        let location = store.location()
+        do {
+            let context = ModelContext(try location.container(IndexNames.Old.self))
+            context.insert(IndexNames.Old(1))
+            try context.save()
+        }
+        switch store {
+        case .sqlite:
+            try Self.execute(
+                location,
+                """
+                DROP INDEX "Old_index_3x_y"; CREATE INDEX "Old_index_x_y" ON "Old" ("x_y");
+                DROP INDEX "Old_unique_3u_v"; CREATE UNIQUE INDEX "Old_unique_u_v" ON "Old" ("u_v");
+                """)
+        case .postgres:
+            try Self.execute(
+                location,
+                """
+                ALTER INDEX "Old_index_3x_y" RENAME TO "Old_index_x_y"; \
+                ALTER INDEX "Old_unique_3u_v" RENAME TO "Old_unique_u_v"
+                """)
+        }
+        return location
+    }
+
     /// Runs SQL on the store (PostgreSQL: with its schema first on the search path).
     static func execute(_ location: StoreLocation, _ sql: String) throws {
         switch location.kind {
@@ -148,29 +176,7 @@ enum IndexNamesChanged {
     @Test(arguments: StoreKind.all) func indexesUnderTheirOldNamesGetTheirNamesWhenTheStoreOpens(store: StoreKind)
         throws
     {
-        let location = store.location()
-        do {
-            let context = ModelContext(try location.container(IndexNames.Old.self))
-            context.insert(IndexNames.Old(1))
-            try context.save()
-        }
-        // The indexes as older stores named them.
-        switch store {
-        case .sqlite:
-            try Self.execute(
-                location,
-                """
-                DROP INDEX "Old_index_3x_y"; CREATE INDEX "Old_index_x_y" ON "Old" ("x_y");
-                DROP INDEX "Old_unique_3u_v"; CREATE UNIQUE INDEX "Old_unique_u_v" ON "Old" ("u_v");
-                """)
-        case .postgres:
-            try Self.execute(
-                location,
-                """
-                ALTER INDEX "Old_index_3x_y" RENAME TO "Old_index_x_y"; \
-                ALTER INDEX "Old_unique_3u_v" RENAME TO "Old_unique_u_v"
-                """)
-        }
+        let location = try Self.storeWithOldNames(store)
         #expect(try Self.indexNames(location, table: "Old") == ["Old_index_x_y", "Old_unique_u_v"])
         let context = ModelContext(try location.container(IndexNames.Old.self))
         #expect(try Self.indexNames(location, table: "Old") == ["Old_index_3x_y", "Old_unique_3u_v"])
@@ -230,28 +236,7 @@ enum IndexNamesChanged {
     /// A store holding indexes under their old names that migrates: the migrated table's indexes get their names,
     /// and none is left under an old one.
     @Test(arguments: StoreKind.all) func aMigrationGivesIndexesUnderOldNamesTheirNames(store: StoreKind) throws {
-        let location = store.location()
-        do {
-            let context = ModelContext(try location.container(IndexNames.Old.self))
-            context.insert(IndexNames.Old(1))
-            try context.save()
-        }
-        switch store {
-        case .sqlite:
-            try Self.execute(
-                location,
-                """
-                DROP INDEX "Old_index_3x_y"; CREATE INDEX "Old_index_x_y" ON "Old" ("x_y");
-                DROP INDEX "Old_unique_3u_v"; CREATE UNIQUE INDEX "Old_unique_u_v" ON "Old" ("u_v");
-                """)
-        case .postgres:
-            try Self.execute(
-                location,
-                """
-                ALTER INDEX "Old_index_3x_y" RENAME TO "Old_index_x_y"; \
-                ALTER INDEX "Old_unique_3u_v" RENAME TO "Old_unique_u_v"
-                """)
-        }
+        let location = try Self.storeWithOldNames(store)
         let context = ModelContext(try location.container(IndexNamesChanged.Old.self))
         #expect(try Self.indexNames(location, table: "Old") == ["Old_index_3x_y", "Old_unique_3u_v"])
         context.insert(IndexNamesChanged.Old(1))
