@@ -98,18 +98,25 @@ struct SQLiteMigration: SchemaMigrationTarget {
                 try moveValues(of: entity.name, column: column, toFiles: toFiles)
             }
         } else if migration.changesIndexes {
-            // Names are matched by their exact prefix: `LIKE` takes `_` for any character and ignores case.
-            let (unique, index) = ("\(entity.name)_unique_", "\(entity.name)_index_")
+            // Names are matched by their exact beginnings: `LIKE` takes `_` for any character and ignores case.
+            let prefixes = ownIndexPrefixes(of: entity, kinds: [.unique, .index])
             let indexes = try database.rows(
-                """
-                SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? \
-                AND (substr(name, 1, length(?)) = ? OR substr(name, 1, length(?)) = ?)
-                """,
-                [.string(entity.name), .string(unique), .string(unique), .string(index), .string(index)])
-            for case .text(let name)? in indexes.map(\.first) {
+                "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?", [.string(entity.name)])
+            for case .text(let name)? in indexes.map(\.first) where prefixes.contains(where: name.hasPrefix) {
                 try database.executeScript("DROP INDEX \(dialect.quote(name))")
             }
         }
+    }
+
+    /// The beginnings of the names of the indexes (of `kinds`) the store makes, or made in earlier versions, on an
+    /// entity's table: those of its entities, as the models and the store's record have them (see
+    /// `Schema.indexNamePrefixes`).
+    private func ownIndexPrefixes(of entity: Schema.Entity, kinds: [Schema.IndexKind]) -> [String] {
+        let recordedEntity = recorded.entities.first { $0.name == entity.name }
+        let names = Set(
+            entity.selfAndDescendants.map(\.name) + [entity.name]
+                + (recordedEntity?.subentities ?? []).map(\.name))
+        return names.sorted().flatMap { name in kinds.flatMap { Schema.indexNamePrefixes($0, of: name) } }
     }
 
     mutating func createIndexes(of entity: Schema.Entity) throws {
@@ -216,8 +223,12 @@ struct SQLiteMigration: SchemaMigrationTarget {
     private func foreignObjects(of entity: Schema.Entity) throws -> [(name: String, sql: String)] {
         let relationships = (recorded.entities.first { $0.name == entity.name }?.relationships ?? [])
             .filter { $0.storage == "column" }.map(\.name)
-        let own = Set(relationships.map { "\(entity.name)_\($0)" })
-        let ownPrefixes = ["unique", "index", "rtree"].map { "\(entity.name)_\($0)_" }
+        let own = Set(
+            relationships.flatMap { relationship in
+                [Schema.foreignKeyIndexName(of: entity.name, relationship)]
+                    + (Schema.earlierForeignKeyIndexName(of: entity.name, relationship).map { [$0] } ?? [])
+            })
+        let ownPrefixes = ownIndexPrefixes(of: entity, kinds: [.unique, .index, .rtree])
         return try database.rows(
             "SELECT name, sql FROM sqlite_master WHERE type IN ('index', 'trigger') AND tbl_name = ? AND sql IS NOT NULL",
             [.string(entity.name)]
@@ -280,8 +291,8 @@ struct SQLiteMigration: SchemaMigrationTarget {
         // The stage's contexts see the stage's models, not the final version's that the configuration names.
         var stageConfiguration = configuration
         stageConfiguration.schema = nil
-        // `.rtree` indexes a store written before their names were unambiguous holds under older names get their
-        // names once the migration is done: until then, the stage's fetches use them under those names.
+        // `.rtree` indexes a store made by an earlier version holds under earlier names get their names once the
+        // migration is done: until then, the stage's fetches use them under those names.
         let store = SQLiteStore(
             sharing: database, configuration: stageConfiguration, schema: schema, identifier: identifier,
             external: external,

@@ -4,7 +4,7 @@ import SwiftDataSQL
 
 /// `.rtree` indexes (`#Index<Place>(.rtree([\.latitude, \.longitude]))`), kept in SQLite's R*Tree module.
 ///
-/// Each index is a virtual table `<Entity>_rtree_<columns>` of (`id`, then `<column>_min`, `<column>_max` per
+/// Each index is a virtual table `<Entity>_rtree_<columns>` (named as `Schema.indexName` says) of (`id`, then `<column>_min`, `<column>_max` per
 /// column), with one box per row of the entity: a point, or an infinite range where the row has no value (NULL,
 /// or NaN). Triggers on the entity's table keep it in step with every insert, update and delete, in the same
 /// transaction. A fetch whose predicate bounds indexed columns (`$0.latitude >= 45 && $0.latitude <= 46 && ...`,
@@ -12,15 +12,15 @@ import SwiftDataSQL
 /// WHERE ...)`. R*Tree keeps 32-bit floats, rounded outward, so the candidates are a superset of the rows, and the
 /// predicate itself decides.
 enum SQLiteSpatialIndex {
-    /// The virtual table of an index: `<Entity>_rtree_<columns>`, the columns written as `Schema.indexNameColumns`
-    /// writes them (joined by `_` when no column's name holds an `_`, else each after its length).
+    /// The virtual table of an index: `<Entity>_rtree_<columns>`, or with `_` in a name each part after its length
+    /// (see `Schema.indexName`).
     static func table(of entity: String, _ columns: [String]) -> String {
-        "\(entity)_rtree_\(Schema.indexNameColumns(columns))"
+        Schema.indexName(.rtree, of: entity, columns)
     }
 
-    /// The name stores written before names were unambiguous gave an index's virtual table.
-    static func legacyTable(of entity: String, _ columns: [String]) -> String {
-        "\(entity)_rtree_\(Schema.legacyIndexNameColumns(columns))"
+    /// The names stores made by earlier versions gave an index's virtual table, when they differ from its name.
+    static func earlierTables(of entity: String, _ columns: [String]) -> [String] {
+        Schema.earlierIndexNames(.rtree, table: entity, columns)
     }
 
     /// Creates the entity's indexes, fills them from its rows and installs the triggers that keep them current.
@@ -63,10 +63,10 @@ enum SQLiteSpatialIndex {
     /// lists (the indexes the store records for it, and those of its models, each a list of columns). Objects are
     /// dropped by their exact names: matching a prefix with `LIKE` would ignore case and reach the indexes of a
     /// model whose name begins with this one's and `_rtree_`.
-    /// An index is dropped under its name and the name older stores gave it (see `table(of:_:)`).
+    /// An index is dropped under its name and the names earlier versions gave it (see `earlierTables(of:_:)`).
     static func drop(of entity: String, _ columns: [[String]], in database: SQLiteDatabase) throws {
         let dialect = SQLiteDialect()
-        for name in Set(columns.flatMap { [table(of: entity, $0), legacyTable(of: entity, $0)] }).sorted() {
+        for name in Set(columns.flatMap { [table(of: entity, $0)] + earlierTables(of: entity, $0) }).sorted() {
             for trigger in ["insert", "update", "delete"] {
                 try database.executeScript("DROP TRIGGER IF EXISTS \(dialect.quote("\(name)_\(trigger)"))")
             }
@@ -75,8 +75,8 @@ enum SQLiteSpatialIndex {
     }
 
     /// Makes again the indexes of the tables in `entities` that the store lacks under their names (`tables`, the
-    /// store's tables): a store written before names were unambiguous keeps an index on a column whose name holds an
-    /// `_` under its old name. Returns whether it made any.
+    /// store's tables): a store made by an earlier version may keep an index, of a model or a column whose name holds
+    /// an `_`, under an earlier name. Returns whether it made any.
     @discardableResult
     static func repair(_ entities: [Schema.Entity], tables: Set<String>, in database: SQLiteDatabase) throws -> Bool {
         var repaired = false
@@ -94,17 +94,17 @@ enum SQLiteSpatialIndex {
     }
 
     /// The virtual tables a read-only store holds for its models' indexes under other names than `table(of:_:)`
-    /// gives them, by that name: the name older stores gave it (`legacyTable(of:_:)`, when that table has the
-    /// index's columns), or `nil` when the store has no such table. A store that can save makes them again under
-    /// their names when it opens (see `repair`); a read-only one cannot, and fetches through the old table, or
-    /// without an index: the predicate decides either way, so no row is missed. A migration stage's store, which
-    /// the migration renames them under afterwards, uses them the same way, without a warning (`warns` false).
+    /// gives them, by that name: a name earlier versions gave it (`earlierTables(of:_:)`, the first of those tables
+    /// with the index's columns), or `nil` when the store has no such table. A store that can save makes them again
+    /// under their names when it opens (see `repair`); a read-only one cannot, and fetches through the earlier
+    /// table, or without an index: the predicate decides either way, so no row is missed. A migration stage's store,
+    /// which the migration renames them under afterwards, uses them the same way, without a warning (`warns` false).
     static func readOnlyTables(_ schema: Schema, in database: SQLiteDatabase, warns: Bool = true) throws
         -> [String: String?]
     {
         let entities = schema.entities.filter { $0.superentity == nil }.map(\.tableEntity)
         let indexes = entities.flatMap { entity in entity.spatialIndices.map { (entity.name, $0) } }
-        guard indexes.contains(where: { table(of: $0, $1) != legacyTable(of: $0, $1) }) else { return [:] }
+        guard indexes.contains(where: { !earlierTables(of: $0, $1).isEmpty }) else { return [:] }
         let tables = Set(
             try database.rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap {
                 if case .text(let name) = $0.first { return name } else { return nil }
@@ -112,24 +112,23 @@ enum SQLiteSpatialIndex {
         var found: [String: String?] = [:]
         for (entity, columns) in indexes where !tables.contains(table(of: entity, columns)) {
             let name = table(of: entity, columns)
-            let legacy = legacyTable(of: entity, columns)
             let wanted = ["id"] + columns.flatMap { ["\($0)_min", "\($0)_max"] }
-            var legacyColumns: [String] = []
-            if tables.contains(legacy) {
-                for row in try database.rows("SELECT name FROM pragma_table_info(?)", [.string(legacy)]) {
-                    if case .text(let column) = row.first { legacyColumns.append(column) }
+            var earlier: String?
+            for candidate in earlierTables(of: entity, columns) where earlier == nil && tables.contains(candidate) {
+                var candidateColumns: [String] = []
+                for row in try database.rows("SELECT name FROM pragma_table_info(?)", [.string(candidate)]) {
+                    if case .text(let column) = row.first { candidateColumns.append(column) }
                 }
+                if candidateColumns == wanted { earlier = candidate }
             }
             let index = "\(entity).(\(columns.joined(separator: ", ")))"
-            if legacyColumns == wanted {
-                found[name] = legacy
-                guard warns else { continue }
+            found[name] = .some(earlier)
+            guard warns else { continue }
+            if let earlier {
                 Log.warningOnce(
-                    "the read-only store holds the .rtree index of \(index) under its older name \(legacy), and "
+                    "the read-only store holds the .rtree index of \(index) under its older name \(earlier), and "
                         + "fetches use it; nothing is lost (open the store with allowsSave: true once to rename it)")
             } else {
-                found[name] = String?.none
-                guard warns else { continue }
                 Log.warningOnce(
                     "the read-only store has no .rtree index of \(index), so fetches bounding it read the table "
                         + "without it; nothing is lost (open the store with allowsSave: true once to make it)")

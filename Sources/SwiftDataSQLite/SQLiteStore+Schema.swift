@@ -89,9 +89,10 @@ extension SQLiteStore {
         func hasSpatialIndexes(_ tables: Set<String>) -> Bool {
             tableEntities.allSatisfy { SQLiteSpatialIndex.missing($0, tables: tables).isEmpty }
         }
-        // Indexes a store made before names were unambiguous may hold under older names; looked for only when the
-        // models have such indexes.
-        let renamed = renamedIndexes(of: tableEntities)
+        // Indexes a store made by an earlier version may hold under earlier names; looked for only when the models
+        // have such indexes.
+        let allIndexes = storeIndexes(of: tableEntities)
+        let renamed = allIndexes.filter { !$0.earlierNames.isEmpty }
         func hasIndexNames() throws -> Bool {
             guard !renamed.isEmpty else { return true }
             let names = try indexNames(database)
@@ -117,19 +118,12 @@ extension SQLiteStore {
                             configuration: configuration, identifier: identifier, tables: tables, external: external)
                         SQLiteTestHooks.beforeSchemaCommit?()
                     }
-                    // A store written before `.rtree` index names were unambiguous has some under older names.
+                    // A store written by an earlier version may have `.rtree` indexes under earlier names.
                     let current = try readTables(database, configuration: configuration)
                     if !hasSpatialIndexes(current) {
                         try SQLiteSpatialIndex.repair(tableEntities, tables: current, in: database)
                     }
-                    if try !hasIndexNames() {
-                        let all = tableEntities.flatMap { entity in
-                            StoreLayout.tableIndexes(of: entity).map { index(entity, $0) }.map {
-                                ($0.name, $0.statement)
-                            }
-                        }
-                        try renameIndexes(renamed, allIndexes: all, in: database)
-                    }
+                    if try !hasIndexNames() { try renameIndexes(renamed, allIndexes: allIndexes, in: database) }
                     return identifier
                 }
             }
@@ -327,12 +321,25 @@ extension SQLiteStore {
     }
 
     /// The index of a foreign-key column, followed by its position column when it has one: loading the members of a
-    /// to-many inverse reads them in their owners' order from the index instead of sorting them.
+    /// to-many inverse reads them in their owners' order from the index instead of sorting them. Named as
+    /// `Schema.foreignKeyIndexName` says.
     static func foreignKeyIndex(_ entity: Schema.Entity, _ relationship: Schema.Relationship) -> String {
         let dialect = SQLiteDialect()
         let columns = [relationship.name] + (relationship.positionColumn.map { [$0] } ?? [])
-        return "CREATE INDEX \(dialect.quote("\(entity.name)_\(relationship.name)")) ON \(dialect.quote(entity.name)) "
+        let name = Schema.foreignKeyIndexName(of: entity.name, relationship.name)
+        return "CREATE INDEX \(dialect.quote(name)) ON \(dialect.quote(entity.name)) "
             + "(\(columns.map(dialect.quote).joined(separator: ", ")))"
+    }
+
+    /// The indexes of the foreign keys of a table's entity, each with the names earlier versions gave it (see
+    /// `Schema.earlierForeignKeyIndexName`) and the statement that creates it.
+    static func foreignKeyIndexes(_ entity: Schema.Entity) -> [StoreIndex] {
+        entity.orderedRelationships.filter { $0.storage == .column }.map { relationship in
+            StoreIndex(
+                name: Schema.foreignKeyIndexName(of: entity.name, relationship.name),
+                earlierNames: Schema.earlierForeignKeyIndexName(of: entity.name, relationship.name).map { [$0] } ?? [],
+                statement: foreignKeyIndex(entity, relationship))
+        }
     }
 
     /// The join tables an entity owns, created on their own.
@@ -355,32 +362,38 @@ extension SQLiteStore {
             + SQLiteSpatialIndex.createStatements(entity)
     }
 
-    /// The name of a unique constraint's or index's index (`<Entity>_unique_<columns>` or
-    /// `<Entity>_index_<columns>`, the columns as `Schema.indexNameColumns` writes them; a subentity's unique index,
-    /// which covers its rows only, is named after it), the name stores written before names were unambiguous gave it,
-    /// and the statement that creates it.
-    static func index(_ entity: Schema.Entity, _ index: StoreLayout.TableIndex)
-        -> (name: String, legacyName: String, statement: String)
-    {
+    /// An index the store makes: its name, the names stores made by earlier versions gave it, and the statement that
+    /// creates it.
+    struct StoreIndex {
+        let name: String
+        let earlierNames: [String]
+        let statement: String
+    }
+
+    /// A unique constraint's or index's index, named as `Schema.indexName` says (a subentity's unique index, which
+    /// covers its rows only, after the subentity).
+    static func index(_ entity: Schema.Entity, _ index: StoreLayout.TableIndex) -> StoreIndex {
         let dialect = SQLiteDialect()
-        let prefix = "\(entity.name)_\(index.isUnique ? "unique" : "index")_"
-        let name = prefix + Schema.indexNameColumns(index.columns) + index.nameSuffix
+        let kind: Schema.IndexKind = index.isUnique ? .unique : .index
+        let subentity = index.entities?.first
+        let name = Schema.indexName(kind, of: subentity ?? entity.name, index.columns)
         let terms = index.columns.map { column in
             dialect.quote(column) + (collation(of: entity.attributesByName[column]).map { " COLLATE \($0)" } ?? "")
         }
         let statement =
             "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(dialect.quote(name)) ON \(dialect.quote(entity.name)) (\(terms.joined(separator: ", ")))"
             + (index.entities.map { StoreLayout.entityClause($0, in: dialect) } ?? "")
-        return (name, prefix + Schema.legacyIndexNameColumns(index.columns) + index.nameSuffix, statement)
+        return StoreIndex(
+            name: name,
+            earlierNames: Schema.earlierIndexNames(kind, table: entity.name, index.columns, subentity: subentity),
+            statement: statement)
     }
 
-    /// The indexes of the tables of `entities` (table entities) whose names differ from those older stores gave them
-    /// (see `index(_:_:)`): those a store made before may hold under their old names.
-    static func renamedIndexes(of entities: [Schema.Entity])
-        -> [(name: String, legacyName: String, statement: String)]
-    {
+    /// The indexes of the tables of `entities` (table entities): their unique constraints', indexes' and foreign
+    /// keys' indexes.
+    static func storeIndexes(of entities: [Schema.Entity]) -> [StoreIndex] {
         entities.flatMap { entity in
-            StoreLayout.tableIndexes(of: entity).map { index(entity, $0) }.filter { $0.name != $0.legacyName }
+            StoreLayout.tableIndexes(of: entity).map { index(entity, $0) } + foreignKeyIndexes(entity)
         }
     }
 
@@ -392,19 +405,18 @@ extension SQLiteStore {
             })
     }
 
-    /// Gives the indexes a store made before names were unambiguous holds under their old names (`renamed`, see
-    /// `renamedIndexes`) their names, in the caller's transaction. SQLite cannot rename an index: each is dropped
-    /// and made again. An old name that is also the name of another index of the models (`[a, b]` and `[a_b]` were
-    /// both `_a_b`) may stand for either, so that index is made again too.
-    static func renameIndexes(
-        _ renamed: [(name: String, legacyName: String, statement: String)],
-        allIndexes: [(name: String, statement: String)],
-        in database: SQLiteDatabase
-    ) throws {
+    /// Gives the indexes a store made by an earlier version holds under earlier names (`renamed`, those of
+    /// `storeIndexes` with earlier names) their names, in the caller's transaction. SQLite cannot rename an index:
+    /// each is dropped and made again. An earlier name may also be the name, or an earlier name, of another index
+    /// of the models (`[a, b]` and `[a_b]` were both `_a_b`), and stand for either, so every index of `allIndexes`
+    /// the store then lacks is made again.
+    static func renameIndexes(_ renamed: [StoreIndex], allIndexes: [StoreIndex], in database: SQLiteDatabase) throws {
         var existing = try indexNames(database)
-        for index in renamed where !existing.contains(index.name) && existing.contains(index.legacyName) {
-            try database.executeScript("DROP INDEX \(SQLiteDialect().quote(index.legacyName))")
-            existing.remove(index.legacyName)
+        for index in renamed where !existing.contains(index.name) {
+            for earlier in index.earlierNames where existing.contains(earlier) {
+                try database.executeScript("DROP INDEX \(SQLiteDialect().quote(earlier))")
+                existing.remove(earlier)
+            }
         }
         for index in allIndexes where !existing.contains(index.name) {
             try database.executeScript(index.statement)

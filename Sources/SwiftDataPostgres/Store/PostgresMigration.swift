@@ -140,14 +140,17 @@ struct PostgresMigration: SchemaMigrationTarget {
                 "ALTER TABLE \(table) ALTER COLUMN \(dialect.quote(definition.name)) "
                     + (definition.isRequired ? "SET NOT NULL" : "DROP NOT NULL"))
         }
-        // A renamed column keeps its index, under the old relationship's name: drop the old names' and the new.
+        // A renamed column keeps its index, under the old relationship's name: drop the old names' and the new (and
+        // the names earlier versions gave them).
         let oldRelationships = recordedEntity(entity.name)?.relationships ?? []
         let columnRelationships = entity.orderedRelationships.filter { $0.storage == .column }
         for name in Set(
             oldRelationships.filter { $0.storage == "column" }.map(\.name) + columnRelationships.map(\.name))
         {
-            try connection.execute(
-                "DROP INDEX IF EXISTS \(dialect.quote(PostgresSchemaSQL.indexName("\(entity.name)_\(name)")))")
+            let names =
+                [PostgresSchemaSQL.foreignKeyIndexName(entity.name, name)]
+                + PostgresSchemaSQL.earlierForeignKeyIndexNames(entity.name, name)
+            for index in names { try connection.execute("DROP INDEX IF EXISTS \(dialect.quote(index))") }
         }
         for relationship in columnRelationships {
             try connection.execute(PostgresSchemaSQL.foreignKeyIndex(entity, relationship))
@@ -336,23 +339,18 @@ struct PostgresMigration: SchemaMigrationTarget {
     }
 
     /// Drops the entity's unique and plain indexes, and creates those of the models. Index names are matched by
-    /// their exact prefix (`LIKE` would take `_` for any character, and drop a user's `Item_indexed` too), and a
-    /// name shortened past its prefix (see `PostgresSchemaSQL.indexName`) by the names of the indexes the store
-    /// records.
+    /// their exact beginnings (`LIKE` would take `_` for any character, and drop a user's `Item_indexed` too; see
+    /// `Schema.indexNamePrefixes`), and a name shortened past its beginning (see `PostgresSchemaSQL.indexName`) by
+    /// the names of the indexes the store records.
     mutating func createIndexes(of entity: Schema.Entity) throws {
-        for name in recordedEntity(entity.name).map(PostgresSchemaSQL.indexNames) ?? [] {
-            try connection.execute("DROP INDEX IF EXISTS \(dialect.quote(name))")
-        }
+        // Only the table's: an earlier name of one of its indexes may be another table's index's name now.
+        let recordedNames = Set(recordedEntity(entity.name).map(PostgresSchemaSQL.indexNames) ?? [])
+        let prefixes = PostgresSchemaSQL.indexNamePrefixes(of: entity.selfAndDescendants.map(\.name))
         let result = try connection.preparedQuery(
-            """
-            SELECT indexname::text FROM pg_indexes WHERE schemaname = $1 AND tablename = $2 \
-            AND (starts_with(indexname, $3) OR starts_with(indexname, $4))
-            """,
-            [
-                .text(configuration.postgresSchema), .text(entity.name), .text("\(entity.name)_unique_"),
-                .text("\(entity.name)_index_"),
-            ])
-        for name in try (0..<result.rowCount).compactMap({ try result.string($0, 0) }) {
+            "SELECT indexname::text FROM pg_indexes WHERE schemaname = $1 AND tablename = $2",
+            [.text(configuration.postgresSchema), .text(entity.name)])
+        for name in try (0..<result.rowCount).compactMap({ try result.string($0, 0) })
+        where recordedNames.contains(name) || prefixes.contains(where: name.hasPrefix) {
             try connection.execute("DROP INDEX \(dialect.quote(name))")
         }
         for statement in PostgresSchemaSQL.indexStatements(entity) { try connection.execute(statement) }

@@ -117,36 +117,38 @@ extension PostgresRowStore {
 
     /// Brings the indexes of a store already current to what the models have, in the opening transaction: the
     /// indexes that stand for `.rtree` indexes (see `PostgresSchemaSQL.spatialColumns`), which stores made before
-    /// PostgreSQL had them lack, and the indexes stores made before names were unambiguous hold under older names
-    /// (see `Schema.indexNameColumns`), renamed. An old name that is also the name of another index of the models
-    /// (`[a, b]` and `[a_b]` were both `_a_b`) may stand for either: it is dropped and both are made again. One look
-    /// at `pg_indexes`, only when the models have such indexes.
+    /// PostgreSQL had them lack, and the indexes stores made by earlier versions hold under earlier names (see
+    /// `Schema.earlierIndexNames`), renamed. An earlier name that is also the name, or an earlier name, of another
+    /// index of the models (`[a, b]` and `[a_b]` were both `_a_b`) may stand for either: it is dropped and both are
+    /// made again. One look at `pg_indexes`, only when the models have such indexes.
     private static func repairIndexes(_ connection: PostgresConnection, schema: Schema, namespace: String) throws {
-        let all = schema.entities.filter { $0.superentity == nil }.flatMap { PostgresSchemaSQL.indexes($0.tableEntity) }
-        let wanted = all.filter { $0.isSpatial || $0.name != $0.legacyName }
+        let all = schema.entities.filter { $0.superentity == nil }.flatMap {
+            PostgresSchemaSQL.indexes($0.tableEntity) + PostgresSchemaSQL.foreignKeyIndexes($0.tableEntity)
+        }
+        let wanted = all.filter { $0.isSpatial || !$0.earlierNames.isEmpty }
         guard !wanted.isEmpty else { return }
         let result = try connection.preparedQuery(
             "SELECT indexname::text FROM pg_indexes WHERE schemaname = $1", [.text(namespace)])
         var existing = Set(try (0..<result.rowCount).compactMap { try result.string($0, 0) })
-        // How many of the models' indexes an old name may stand for: its own, and those it was the old name of.
+        // How many of the models' indexes a name may stand for: its own, and those it was an earlier name of.
         var standsFor: [String: Int] = [:]
         for index in all {
-            standsFor[index.name, default: 0] += 1
-            if index.legacyName != index.name { standsFor[index.legacyName, default: 0] += 1 }
+            for name in Set([index.name] + index.earlierNames) { standsFor[name, default: 0] += 1 }
         }
         var dropped: Set<String> = []
         let dialect = PostgreSQLDialect()
-        for index in wanted where index.name != index.legacyName && !existing.contains(index.name) {
-            guard existing.contains(index.legacyName) else { continue }
-            let legacy = "\(dialect.quote(namespace)).\(dialect.quote(index.legacyName))"
-            if standsFor[index.legacyName] == 1 {
-                try connection.execute("ALTER INDEX \(legacy) RENAME TO \(dialect.quote(index.name))")
-                existing.insert(index.name)
-            } else {
-                try connection.execute("DROP INDEX \(legacy)")
-                dropped.insert(index.legacyName)
+        for index in wanted where !existing.contains(index.name) {
+            for earlier in index.earlierNames where existing.contains(earlier) {
+                let quoted = "\(dialect.quote(namespace)).\(dialect.quote(earlier))"
+                if standsFor[earlier] == 1 && !existing.contains(index.name) {
+                    try connection.execute("ALTER INDEX \(quoted) RENAME TO \(dialect.quote(index.name))")
+                    existing.insert(index.name)
+                } else {
+                    try connection.execute("DROP INDEX \(quoted)")
+                    dropped.insert(earlier)
+                }
+                existing.remove(earlier)
             }
-            existing.remove(index.legacyName)
         }
         let made = Set(wanted.map(\.name)).union(dropped)
         for index in all where !existing.contains(index.name) && made.contains(index.name) {

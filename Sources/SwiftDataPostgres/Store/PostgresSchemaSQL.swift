@@ -78,11 +78,32 @@ enum PostgresSchemaSQL {
             + indexStatements(entity)
     }
 
-    /// The index of a foreign-key column, followed by its position column when it has one.
+    /// The index of a foreign-key column, followed by its position column when it has one (named as
+    /// `Schema.foreignKeyIndexName` says).
     static func foreignKeyIndex(_ entity: Schema.Entity, _ relationship: Schema.Relationship) -> String {
         let columns = [relationship.name] + (relationship.positionColumn.map { [$0] } ?? [])
-        return "CREATE INDEX \(dialect.quote(indexName("\(entity.name)_\(relationship.name)"))) "
+        return "CREATE INDEX \(dialect.quote(foreignKeyIndexName(entity.name, relationship.name))) "
             + "ON \(dialect.quote(entity.name)) (\(columns.map(dialect.quote).joined(separator: ", ")))"
+    }
+
+    /// The name of a foreign key's index, shortened to PostgreSQL's 63 bytes (see `indexName(_:)`).
+    static func foreignKeyIndexName(_ entity: String, _ relationship: String) -> String {
+        indexName(Schema.foreignKeyIndexName(of: entity, relationship))
+    }
+
+    /// The names earlier versions gave a foreign key's index, when they differ from its name.
+    static func earlierForeignKeyIndexNames(_ entity: String, _ relationship: String) -> [String] {
+        Schema.earlierForeignKeyIndexName(of: entity, relationship).map { [indexName($0)] } ?? []
+    }
+
+    /// The indexes of the foreign keys of an entity's table (see `foreignKeyIndex`).
+    static func foreignKeyIndexes(_ entity: Schema.Entity) -> [NamedIndex] {
+        entity.orderedRelationships.filter { $0.storage == .column }.map { relationship in
+            NamedIndex(
+                name: foreignKeyIndexName(entity.name, relationship.name),
+                earlierNames: earlierForeignKeyIndexNames(entity.name, relationship.name),
+                statement: foreignKeyIndex(entity, relationship), isSpatial: false)
+        }
     }
 
     /// A join table, with the index of its member column.
@@ -104,12 +125,12 @@ enum PostgresSchemaSQL {
         indexes(entity).map(\.statement)
     }
 
-    /// An index of an entity's table: its name, the name stores made before names were unambiguous gave it (the
-    /// same when no column's name holds an `_`; see `Schema.indexNameColumns`), the statement that creates it, and
-    /// whether it stands for a column of an `.rtree` index.
+    /// An index of an entity's table: its name, the names stores made by earlier versions gave it when they differ
+    /// (see `Schema.earlierIndexNames`), the statement that creates it, and whether it stands for a column of an
+    /// `.rtree` index.
     struct NamedIndex {
         let name: String
-        let legacyName: String
+        let earlierNames: [String]
         let statement: String
         let isSpatial: Bool
     }
@@ -126,10 +147,9 @@ enum PostgresSchemaSQL {
     private static func spatialIndexes(_ entity: Schema.Entity) -> [NamedIndex] {
         let plain = Set(StoreLayout.tableIndexes(of: entity).filter { !$0.isUnique }.map(\.columns))
         return spatialColumns(of: entity.spatialIndices).filter { !plain.contains([$0]) }.map { column in
-            let name = indexName(table: entity.name, [column], unique: false, suffix: "")
+            let name = indexName(of: entity.name, [column], unique: false)
             return NamedIndex(
-                name: name,
-                legacyName: indexName(table: entity.name, [column], unique: false, suffix: "", legacy: true),
+                name: name, earlierNames: earlierIndexNames(table: entity.name, [column], unique: false),
                 statement:
                     "CREATE INDEX \(dialect.quote(name)) ON \(dialect.quote(entity.name)) (\(dialect.quote(column)))",
                 isSpatial: true)
@@ -154,46 +174,59 @@ enum PostgresSchemaSQL {
                 comparesAsString(entity.attributesByName[column])
                     ? "(normalize(\(dialect.quote(column)), NFC) COLLATE \"C\")" : dialect.quote(column)
             }
-            let name = indexName(table: entity.name, index.columns, unique: index.isUnique, suffix: index.nameSuffix)
-            let legacyName = indexName(
-                table: entity.name, index.columns, unique: index.isUnique, suffix: index.nameSuffix, legacy: true)
+            let subentity = index.entities?.first
+            let name = indexName(of: subentity ?? entity.name, index.columns, unique: index.isUnique)
+            let earlierNames = earlierIndexNames(
+                table: entity.name, index.columns, unique: index.isUnique, subentity: subentity)
             let statement =
                 "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(dialect.quote(name)) "
                 + "ON \(dialect.quote(entity.name)) (\(terms.joined(separator: ", ")))"
                 + (index.entities.map { StoreLayout.entityClause($0, in: dialect) } ?? "")
-            return NamedIndex(name: name, legacyName: legacyName, statement: statement, isSpatial: false)
+            return NamedIndex(name: name, earlierNames: earlierNames, statement: statement, isSpatial: false)
         }
     }
 
-    /// The name of a unique constraint's or index's index: `<table>_unique_<columns>` or `<table>_index_<columns>`,
-    /// the columns as `Schema.indexNameColumns` writes them (`legacy`: joined by `_`, as stores made before names
-    /// were unambiguous have them), then `suffix`; shortened to PostgreSQL's 63 bytes (see `indexName(_:)`).
-    private static func indexName(
-        table: String, _ columns: [String], unique: Bool, suffix: String, legacy: Bool = false
-    ) -> String {
-        let columns = legacy ? Schema.legacyIndexNameColumns(columns) : Schema.indexNameColumns(columns)
-        return indexName("\(table)_\(unique ? "unique" : "index")_\(columns)\(suffix)")
+    /// The name of a unique constraint's or index's index (see `Schema.indexName`; `entity` is the table's, or the
+    /// subentity's whose rows it covers), shortened to PostgreSQL's 63 bytes (see `indexName(_:)`).
+    private static func indexName(of entity: String, _ columns: [String], unique: Bool) -> String {
+        indexName(Schema.indexName(unique ? .unique : .index, of: entity, columns))
+    }
+
+    /// The names stores made by earlier versions gave a unique constraint's or index's index, when they differ from
+    /// its name (see `Schema.earlierIndexNames`), shortened as `indexName(_:)` does.
+    private static func earlierIndexNames(table: String, _ columns: [String], unique: Bool, subentity: String? = nil)
+        -> [String]
+    {
+        let names = Schema.earlierIndexNames(unique ? .unique : .index, table: table, columns, subentity: subentity)
+        let name = indexName(of: subentity ?? table, columns, unique: unique)
+        return names.map(indexName).filter { $0 != name }
     }
 
     /// The names of the unique constraints' and indexes' indexes of a table as the store records it (`indexStatements`
-    /// names them so), with the names stores made before names were unambiguous gave them.
+    /// names them so), with the names stores made by earlier versions gave them.
     static func indexNames(of table: StoredSchema.StoredEntity) -> [String] {
-        var indexes = (table.uniquenessConstraints ?? []).map { ($0, true, "") }
+        var indexes = (table.uniquenessConstraints ?? []).map { ($0, true, String?.none) }
         for entity in table.subentities ?? [] {
-            indexes += (entity.uniquenessConstraints ?? []).map { ($0, true, "_\(entity.name)") }
+            indexes += (entity.uniquenessConstraints ?? []).map { ($0, true, entity.name) }
         }
         let plain =
             (table.indices ?? []) + (table.subentities ?? []).flatMap { $0.indices ?? [] }
             + spatialColumns(of: table.spatialIndices ?? []).map { [$0] }
-        indexes += plain.map { ($0, false, "") }
+        indexes += plain.map { ($0, false, nil) }
         var names: [String] = []
-        for (columns, unique, suffix) in indexes {
-            for legacy in [false, true] {
-                let name = indexName(table: table.name, columns, unique: unique, suffix: suffix, legacy: legacy)
-                if !names.contains(name) { names.append(name) }
-            }
+        for (columns, unique, subentity) in indexes {
+            let all =
+                [indexName(of: subentity ?? table.name, columns, unique: unique)]
+                + earlierIndexNames(table: table.name, columns, unique: unique, subentity: subentity)
+            for name in all where !names.contains(name) { names.append(name) }
         }
         return names
+    }
+
+    /// The beginnings of the names of the unique constraints' and indexes' indexes of the entities `names` (see
+    /// `Schema.indexNamePrefixes`).
+    static func indexNamePrefixes(of names: [String]) -> [String] {
+        names.flatMap { name in [Schema.IndexKind.unique, .index].flatMap { Schema.indexNamePrefixes($0, of: name) } }
     }
 
     /// A name PostgreSQL keeps whole: names beyond 63 bytes are shortened, with a hash of the whole name.

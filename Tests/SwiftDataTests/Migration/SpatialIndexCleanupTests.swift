@@ -53,7 +53,7 @@ enum SpatialNeighbours {
         let container = try makeContainer(SpatialNeighbours.Changed.Zone.self, Area.self, Box.self, in: location)
         let tables = try sqlite(
             location.store(), "SELECT name FROM sqlite_master WHERE sql LIKE 'CREATE VIRTUAL TABLE%' ORDER BY name")
-        #expect(tables == "ZONE_RTREE_Box_rtree_x\nZone_rtree_Area_rtree_x\nZone_rtree_x\n")
+        #expect(tables == "14ZONE_RTREE_Box5rtree1x\n15Zone_rtree_Area5rtree1x\nZone_rtree_x\n")
         let context = ModelContext(container)
         context.insert(SpatialNeighbours.Changed.Zone(x: 2))
         context.insert(Area(x: 2))

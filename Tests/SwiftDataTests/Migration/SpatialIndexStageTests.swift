@@ -81,8 +81,8 @@ enum SpatialStagePlan: SchemaMigrationPlan {
         _ = try sqlite(
             location.store(),
             """
-            DROP TRIGGER "Pin_rtree_3x_y_insert"; DROP TRIGGER "Pin_rtree_3x_y_update";
-            DROP TRIGGER "Pin_rtree_3x_y_delete"; DROP TABLE "Pin_rtree_3x_y";
+            DROP TRIGGER "3Pin5rtree3x_y_insert"; DROP TRIGGER "3Pin5rtree3x_y_update";
+            DROP TRIGGER "3Pin5rtree3x_y_delete"; DROP TABLE "3Pin5rtree3x_y";
             CREATE VIRTUAL TABLE "Pin_rtree_x_y" USING rtree("id", "x_y_min", "x_y_max");
             INSERT INTO "Pin_rtree_x_y" SELECT "_pk", coalesce("x_y", -9e999), coalesce("x_y", 9e999) FROM "Pin";
             CREATE TRIGGER "Pin_rtree_x_y_insert" AFTER INSERT ON "Pin" BEGIN
@@ -98,7 +98,7 @@ enum SpatialStagePlan: SchemaMigrationPlan {
         #expect(tags.map(\.value) == [2, 3])
         let tables = try sqlite(
             location.store(), "SELECT name FROM sqlite_master WHERE sql LIKE 'CREATE VIRTUAL TABLE%' ORDER BY name")
-        #expect(tables == "Pin_rtree_3x_y\n", "the index has its name once the store is migrated")
+        #expect(tables == "3Pin5rtree3x_y\n", "the index has its name once the store is migrated")
         let bounded = try ModelContext(container).fetch(
             FetchDescriptor(predicate: #Predicate<SpatialStageV2.Pin> { $0.x_y < 2.5 }))
         #expect(bounded.count == 2)

@@ -83,8 +83,7 @@ enum IndexNamesChanged {
 @Suite struct IndexNameTests {
     typealias Pair = IndexNames.Pair
 
-    /// The names of the indexes of the store's table `table` that the store made (`<table>_unique_` or
-    /// `<table>_index_`).
+    /// The names of the indexes of the store's table `table` (without its primary key's).
     static func indexNames(_ location: StoreLocation, table: String) throws -> [String] {
         let names: [String]
         switch location.kind {
@@ -101,12 +100,19 @@ enum IndexNamesChanged {
                 """)
             names = try (0..<result.rowCount).compactMap { try result.string($0, 0) }
         }
-        return names.filter { $0.hasPrefix("\(table)_unique_") || $0.hasPrefix("\(table)_index_") }.sorted()
+        return names.filter { !$0.hasPrefix("sqlite_autoindex_") && !$0.hasSuffix("_pkey") }.sorted()
     }
 
-    /// A store of `IndexNames.Old` with one model, holding its index and unique constraint under the names older
-    /// stores gave them (`Old_index_x_y`, `Old_unique_u_v`).
-    static func storeWithOldNames(_ store: StoreKind) throws -> StoreLocation {
+    /// The names stores made by earlier versions gave the index and unique constraint of `IndexNames.Old`: the
+    /// oldest (`Old_index_x_y`, `Old_unique_u_v`), or those of the version before this one (`Old_index_3x_y`, ...).
+    static func oldNames(previousVersion: Bool) -> (index: String, unique: String) {
+        previousVersion ? ("Old_index_3x_y", "Old_unique_3u_v") : ("Old_index_x_y", "Old_unique_u_v")
+    }
+
+    /// A store of `IndexNames.Old` with one model, holding its index and unique constraint under the names an
+    /// earlier version gave them (see `oldNames`).
+    static func storeWithOldNames(_ store: StoreKind, previousVersion: Bool = false) throws -> StoreLocation {
+        let (index, unique) = oldNames(previousVersion: previousVersion)
         let location = store.location()
         do {
             let context = ModelContext(try location.container(IndexNames.Old.self))
@@ -118,15 +124,15 @@ enum IndexNamesChanged {
             try Self.execute(
                 location,
                 """
-                DROP INDEX "Old_index_3x_y"; CREATE INDEX "Old_index_x_y" ON "Old" ("x_y");
-                DROP INDEX "Old_unique_3u_v"; CREATE UNIQUE INDEX "Old_unique_u_v" ON "Old" ("u_v");
+                DROP INDEX "3Old5index3x_y"; CREATE INDEX "\(index)" ON "Old" ("x_y");
+                DROP INDEX "3Old6unique3u_v"; CREATE UNIQUE INDEX "\(unique)" ON "Old" ("u_v");
                 """)
         case .postgres:
             try Self.execute(
                 location,
                 """
-                ALTER INDEX "Old_index_3x_y" RENAME TO "Old_index_x_y"; \
-                ALTER INDEX "Old_unique_3u_v" RENAME TO "Old_unique_u_v"
+                ALTER INDEX "3Old5index3x_y" RENAME TO "\(index)"; \
+                ALTER INDEX "3Old6unique3u_v" RENAME TO "\(unique)"
                 """)
         }
         return location
@@ -157,10 +163,10 @@ enum IndexNamesChanged {
         #expect(try context.fetchCount(FetchDescriptor<Pair>()) == 2)
         let names = try Self.indexNames(location, table: "Pair")
         #expect(names.count == 6)
-        #expect(names.contains("Pair_unique_3a_b") && names.contains("Pair_unique_a_b"))
-        #expect(names.contains("Pair_index_3c_d") && names.contains("Pair_index_c_d"))
+        #expect(names.contains("4Pair6unique3a_b") && names.contains("Pair_unique_a_b"))
+        #expect(names.contains("4Pair5index3c_d") && names.contains("Pair_index_c_d"))
         // The two long ones pass PostgreSQL's 63 bytes: shortened, with a hash of the whole name.
-        let long = names.filter { !$0.hasPrefix("Pair_unique_") && !$0.contains("c_d") }
+        let long = names.filter { !$0.contains("unique") && !$0.contains("c_d") }
         #expect(long.count == 2)
         if store == .postgres { #expect(long.allSatisfy { $0.utf8.count <= 63 }) }
 
@@ -168,25 +174,25 @@ enum IndexNamesChanged {
         tags.insert(IndexNames.Tag(a_b: "1", a: "x", b: "y"))
         tags.insert(IndexNames.Tag(a_b: "2", a: "x", b: "z"))
         try tags.save()
-        #expect(try Self.indexNames(location, table: "Tag") == ["Tag_unique_3a_b", "Tag_unique_a_b"])
+        #expect(try Self.indexNames(location, table: "Tag") == ["3Tag6unique3a_b", "Tag_unique_a_b"])
     }
 
-    /// A store made before names were unambiguous holds `Old_index_x_y` and `Old_unique_u_v`: opening it gives them
-    /// their names, and the unique constraint still holds.
-    @Test(arguments: StoreKind.all) func indexesUnderTheirOldNamesGetTheirNamesWhenTheStoreOpens(store: StoreKind)
-        throws
-    {
-        let location = try Self.storeWithOldNames(store)
-        #expect(try Self.indexNames(location, table: "Old") == ["Old_index_x_y", "Old_unique_u_v"])
+    /// A store made by an earlier version holds `Old_index_x_y` and `Old_unique_u_v` (or `Old_index_3x_y` and
+    /// `Old_unique_3u_v`): opening it gives them their names, and the unique constraint still holds.
+    @Test(arguments: StoreKind.all, [false, true])
+    func indexesUnderTheirOldNamesGetTheirNamesWhenTheStoreOpens(store: StoreKind, previousVersion: Bool) throws {
+        let location = try Self.storeWithOldNames(store, previousVersion: previousVersion)
+        let old = Self.oldNames(previousVersion: previousVersion)
+        #expect(try Self.indexNames(location, table: "Old") == [old.index, old.unique])
         let context = ModelContext(try location.container(IndexNames.Old.self))
-        #expect(try Self.indexNames(location, table: "Old") == ["Old_index_3x_y", "Old_unique_3u_v"])
+        #expect(try Self.indexNames(location, table: "Old") == ["3Old5index3x_y", "3Old6unique3u_v"])
         // The unique constraint holds: a second model with the same value replaces the first.
         context.insert(IndexNames.Old(1))
         try context.save()
         #expect(try context.fetchCount(FetchDescriptor<IndexNames.Old>()) == 1)
     }
 
-    /// The definitions of the store's indexes of `table` made by the store, as `name: columns`.
+    /// The definitions of the indexes of the store's table `table`, as `name: columns`.
     static func indexColumns(_ location: StoreLocation, table: String) throws -> [String] {
         switch location.kind {
         case .sqlite:
@@ -194,8 +200,7 @@ enum IndexNamesChanged {
                 location.store(),
                 """
                 SELECT m.name || ': ' || group_concat(i.name, ', ') FROM sqlite_master m, pragma_index_info(m.name) i \
-                WHERE m.type = 'index' AND m.tbl_name = '\(table)' AND m.name LIKE '\(table)\\_index\\_%' ESCAPE '\\' \
-                GROUP BY m.name ORDER BY m.name
+                WHERE m.type = 'index' AND m.tbl_name = '\(table)' GROUP BY m.name ORDER BY m.name
                 """
             ).split(separator: "\n").map(String.init)
         case .postgres:
@@ -208,7 +213,7 @@ enum IndexNamesChanged {
                 CROSS JOIN LATERAL unnest(x.indkey) WITH ORDINALITY AS k(attnum, n) \
                 JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum \
                 WHERE s.nspname = '\(location.postgresSchema)' AND t.relname = '\(table)' \
-                AND starts_with(c.relname, '\(table)_index_') GROUP BY c.relname ORDER BY 1
+                GROUP BY c.relname ORDER BY 1
                 """)
             return try (0..<result.rowCount).compactMap { try result.string($0, 0) }
         }
@@ -222,11 +227,11 @@ enum IndexNamesChanged {
         try Self.execute(
             location,
             """
-            DROP INDEX "Pair_index_3c_d"; DROP INDEX "Pair_index_c_d"; CREATE INDEX "Pair_index_c_d" ON "Pair" ("c_d")
+            DROP INDEX "4Pair5index3c_d"; DROP INDEX "Pair_index_c_d"; CREATE INDEX "Pair_index_c_d" ON "Pair" ("c_d")
             """)
         let context = ModelContext(try location.container(Pair.self))
         let indexes = try Self.indexColumns(location, table: "Pair")
-        #expect(indexes.contains("Pair_index_3c_d: c_d"))
+        #expect(indexes.contains("4Pair5index3c_d: c_d"))
         #expect(indexes.contains("Pair_index_c_d: c, d"))
         context.insert(Pair(1, a_b: 1, a: 1))
         try context.save()
@@ -238,15 +243,17 @@ enum IndexNamesChanged {
     @Test(arguments: StoreKind.all) func aMigrationGivesIndexesUnderOldNamesTheirNames(store: StoreKind) throws {
         let location = try Self.storeWithOldNames(store)
         let context = ModelContext(try location.container(IndexNamesChanged.Old.self))
-        #expect(try Self.indexNames(location, table: "Old") == ["Old_index_3x_y", "Old_unique_3u_v"])
+        #expect(try Self.indexNames(location, table: "Old") == ["3Old5index3x_y", "3Old6unique3u_v"])
         context.insert(IndexNamesChanged.Old(1))
         try context.save()
         #expect(try context.fetchCount(FetchDescriptor<IndexNamesChanged.Old>()) == 1)
     }
 
-    /// A read-only store holding an `.rtree` index of a column with `_` under its old name cannot make it again: a
-    /// bounded fetch uses the index under its old name, and finds every row. Before, it failed ("no such table").
-    @Test func aReadOnlyStoreFetchesThroughAnRTreeIndexUnderItsOldName() throws {
+    /// A read-only store holding an `.rtree` index of a column with `_` under an old name (the oldest versions', or
+    /// the previous one's) cannot make it again: a bounded fetch uses the index under its old name, and finds every
+    /// row. Before, it failed ("no such table").
+    @Test(arguments: ["Mark_rtree_x_y", "Mark_rtree_3x_y"])
+    func aReadOnlyStoreFetchesThroughAnRTreeIndexUnderItsOldName(oldName: String) throws {
         typealias Mark = SpatialNames.Mark
         let location = StoreKind.sqlite.location()
         do {
@@ -257,10 +264,10 @@ enum IndexNamesChanged {
         _ = try sqlite(
             location.store(),
             """
-            DROP TRIGGER "Mark_rtree_3x_y_insert"; DROP TRIGGER "Mark_rtree_3x_y_update";
-            DROP TRIGGER "Mark_rtree_3x_y_delete"; DROP TABLE "Mark_rtree_3x_y";
-            CREATE VIRTUAL TABLE "Mark_rtree_x_y" USING rtree("id", "x_y_min", "x_y_max");
-            INSERT INTO "Mark_rtree_x_y" SELECT "_pk", coalesce("x_y", -9e999), coalesce("x_y", 9e999) FROM "Mark";
+            DROP TRIGGER "4Mark5rtree3x_y_insert"; DROP TRIGGER "4Mark5rtree3x_y_update";
+            DROP TRIGGER "4Mark5rtree3x_y_delete"; DROP TABLE "4Mark5rtree3x_y";
+            CREATE VIRTUAL TABLE "\(oldName)" USING rtree("id", "x_y_min", "x_y_max");
+            INSERT INTO "\(oldName)" SELECT "_pk", coalesce("x_y", -9e999), coalesce("x_y", 9e999) FROM "Mark";
             """)
         let context = ModelContext(try location.container(Mark.self, allowsSave: false))
         let found = try context.fetch(
@@ -269,7 +276,7 @@ enum IndexNamesChanged {
         #expect(found.map(\.x_y) == [2, 3])
         #expect(
             try sqlite(location.store(), "SELECT name FROM sqlite_master WHERE sql LIKE 'CREATE VIRTUAL TABLE%'")
-                == "Mark_rtree_x_y\n", "the store is as it was")
+                == "\(oldName)\n", "the store is as it was")
     }
 
     /// The same, when the table under the old name is not the index of that column (its columns differ): the fetch
@@ -285,8 +292,8 @@ enum IndexNamesChanged {
         _ = try sqlite(
             location.store(),
             """
-            DROP TRIGGER "Mark_rtree_3x_y_insert"; DROP TRIGGER "Mark_rtree_3x_y_update";
-            DROP TRIGGER "Mark_rtree_3x_y_delete"; DROP TABLE "Mark_rtree_3x_y";
+            DROP TRIGGER "4Mark5rtree3x_y_insert"; DROP TRIGGER "4Mark5rtree3x_y_update";
+            DROP TRIGGER "4Mark5rtree3x_y_delete"; DROP TABLE "4Mark5rtree3x_y";
             CREATE VIRTUAL TABLE "Mark_rtree_x_y" USING rtree("id", "x_min", "x_max", "y_min", "y_max");
             """)
         let context = ModelContext(try location.container(Mark.self, allowsSave: false))

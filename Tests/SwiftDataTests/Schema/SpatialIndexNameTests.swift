@@ -43,14 +43,14 @@ enum SpatialNames {
         context.insert(Spot(a_b: 1, a: 10, b: 20))
         context.insert(Spot(a_b: 5, a: 1, b: 2))
         try context.save()
-        #expect(try virtualTables(location.store()) == "Spot_rtree_3a_b\nSpot_rtree_a_b\n")
+        #expect(try virtualTables(location.store()) == "4Spot5rtree3a_b\nSpot_rtree_a_b\n")
         let byColumn = try context.fetch(FetchDescriptor(predicate: #Predicate<Spot> { $0.a_b > 4 && $0.a_b < 6 }))
         #expect(byColumn.map(\.a) == [1])
         let (west, east, south, north): (Double, Double, Double, Double) = (9, 11, 19, 21)
         let box = #Predicate<Spot> { $0.a > west && $0.a < east && $0.b > south && $0.b < north }
         let byBox = try context.fetch(FetchDescriptor(predicate: box))
         #expect(byBox.map(\.a_b) == [1])
-        #expect(try sqlite(location.store(), "SELECT count(*) FROM Spot_rtree_3a_b") == "2\n")
+        #expect(try sqlite(location.store(), "SELECT count(*) FROM \"4Spot5rtree3a_b\"") == "2\n")
         #expect(try sqlite(location.store(), "SELECT count(*) FROM Spot_rtree_a_b") == "2\n")
     }
 
@@ -68,8 +68,8 @@ enum SpatialNames {
         _ = try sqlite(
             location.store(),
             """
-            DROP TRIGGER "Mark_rtree_3x_y_insert"; DROP TRIGGER "Mark_rtree_3x_y_update";
-            DROP TRIGGER "Mark_rtree_3x_y_delete"; DROP TABLE "Mark_rtree_3x_y";
+            DROP TRIGGER "4Mark5rtree3x_y_insert"; DROP TRIGGER "4Mark5rtree3x_y_update";
+            DROP TRIGGER "4Mark5rtree3x_y_delete"; DROP TABLE "4Mark5rtree3x_y";
             CREATE VIRTUAL TABLE "Mark_rtree_x_y" USING rtree("id", "x_y_min", "x_y_max");
             INSERT INTO "Mark_rtree_x_y" SELECT "_pk", coalesce("x_y", -9e999), coalesce("x_y", 9e999) FROM "Mark";
             CREATE TRIGGER "Mark_rtree_x_y_insert" AFTER INSERT ON "Mark" BEGIN
@@ -78,15 +78,15 @@ enum SpatialNames {
             """)
         #expect(try virtualTables(location.store()) == "Mark_rtree_x_y\n")
         let context = ModelContext(try makeContainer(Mark.self, in: location))
-        #expect(try virtualTables(location.store()) == "Mark_rtree_3x_y\n")
+        #expect(try virtualTables(location.store()) == "4Mark5rtree3x_y\n")
         let triggers = try sqlite(
             location.store(), "SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name")
-        #expect(triggers == "Mark_rtree_3x_y_delete\nMark_rtree_3x_y_insert\nMark_rtree_3x_y_update\n")
+        #expect(triggers == "4Mark5rtree3x_y_delete\n4Mark5rtree3x_y_insert\n4Mark5rtree3x_y_update\n")
         context.insert(Mark(x_y: 3))
         try context.save()
         let found = try context.fetch(
             FetchDescriptor(predicate: #Predicate<Mark> { $0.x_y > 1.5 }, sortBy: [SortDescriptor(\.x_y)]))
         #expect(found.map(\.x_y) == [2, 3])
-        #expect(try sqlite(location.store(), "SELECT count(*) FROM Mark_rtree_3x_y") == "3\n")
+        #expect(try sqlite(location.store(), "SELECT count(*) FROM \"4Mark5rtree3x_y\"") == "3\n")
     }
 }
