@@ -111,6 +111,8 @@ extension SQLiteStore {
                     let tables = try readTables(database, configuration: configuration)
                     let stored = try readMetadata(database, tables: tables, configuration: configuration)
                     let identifier = stored.identifier ?? UUID().uuidString
+                    // Indexes under earlier names go first: such a name may be that of an index the migration makes.
+                    let dropped = try stored.identifier != nil && dropEarlierNames(of: renamed, in: database)
                     if stored.identifier == nil || !isCurrent(stored, schema: schema) || !tables.contains(historyTable)
                     {
                         try migrate(
@@ -123,7 +125,7 @@ extension SQLiteStore {
                     if !hasSpatialIndexes(current) {
                         try SQLiteSpatialIndex.repair(tableEntities, tables: current, in: database)
                     }
-                    if try !hasIndexNames() { try renameIndexes(renamed, allIndexes: allIndexes, in: database) }
+                    if try dropped || !hasIndexNames() { try makeMissingIndexes(allIndexes, in: database) }
                     return identifier
                 }
             }
@@ -405,19 +407,29 @@ extension SQLiteStore {
             })
     }
 
-    /// Gives the indexes a store made by an earlier version holds under earlier names (`renamed`, those of
-    /// `storeIndexes` with earlier names) their names, in the caller's transaction. SQLite cannot rename an index:
-    /// each is dropped and made again. An earlier name may also be the name, or an earlier name, of another index
-    /// of the models (`[a, b]` and `[a_b]` were both `_a_b`), and stand for either, so every index of `allIndexes`
-    /// the store then lacks is made again.
-    static func renameIndexes(_ renamed: [StoreIndex], allIndexes: [StoreIndex], in database: SQLiteDatabase) throws {
+    /// Drops the indexes a store made by an earlier version holds under earlier names (of `renamed`, those of
+    /// `storeIndexes` with earlier names, each the store lacks under its name), in the caller's transaction, and
+    /// returns whether it dropped any: `makeMissingIndexes` then makes them again under their names (SQLite cannot
+    /// rename an index).
+    static func dropEarlierNames(of renamed: [StoreIndex], in database: SQLiteDatabase) throws -> Bool {
+        guard !renamed.isEmpty else { return false }
         var existing = try indexNames(database)
+        var dropped = false
         for index in renamed where !existing.contains(index.name) {
             for earlier in index.earlierNames where existing.contains(earlier) {
                 try database.executeScript("DROP INDEX \(SQLiteDialect().quote(earlier))")
                 existing.remove(earlier)
+                dropped = true
             }
         }
+        return dropped
+    }
+
+    /// Makes the indexes of `allIndexes` the store lacks, in the caller's transaction: those `dropEarlierNames`
+    /// dropped. An earlier name may also be the name, or an earlier name, of another index of the models (`[a, b]`
+    /// and `[a_b]` were both `_a_b`) and stand for either, so every index the store lacks is made.
+    static func makeMissingIndexes(_ allIndexes: [StoreIndex], in database: SQLiteDatabase) throws {
+        var existing = try indexNames(database)
         for index in allIndexes where !existing.contains(index.name) {
             try database.executeScript(index.statement)
             existing.insert(index.name)

@@ -91,6 +91,9 @@ extension PostgresRowStore {
                 model: foreign.name, suggestion: "Use another PostgreSQL schema (postgresSchema:)")
         }
         for statement in PostgresSchemaSQL.storeTables { try connection.execute(statement) }
+        // Indexes under earlier names go first: such a name may be that of an index the migration makes.
+        let dropped =
+            stored.schema == nil ? [] : try renameEarlierIndexes(connection, schema: schema, namespace: namespace)
         let identifier = stored.identifier ?? UUID().uuidString
         var migration = PostgresMigration(
             connection: connection, recorded: stored.schema ?? StoredSchema(entities: []),
@@ -105,7 +108,9 @@ extension PostgresRowStore {
         }
         try LightweightMigration.migrate(&migration, to: schema, checkingForeignTables: stored.schema == nil)
         // The entities the migration left alone keep their indexes, under the names they had.
-        if stored.schema != nil { try repairIndexes(connection, schema: schema, namespace: namespace) }
+        if stored.schema != nil {
+            try repairIndexes(connection, schema: schema, namespace: namespace, dropped: dropped)
+        }
         let json = String(decoding: try JSONEncoder().encode(migration.recorded), as: UTF8.self)
         try connection.preparedQuery(
             """
@@ -115,21 +120,32 @@ extension PostgresRowStore {
         return identifier
     }
 
-    /// Brings the indexes of a store already current to what the models have, in the opening transaction: the
-    /// indexes that stand for `.rtree` indexes (see `PostgresSchemaSQL.spatialColumns`), which stores made before
-    /// PostgreSQL had them lack, and the indexes stores made by earlier versions hold under earlier names (see
-    /// `Schema.earlierIndexNames`), renamed. An earlier name that is also the name, or an earlier name, of another
-    /// index of the models (`[a, b]` and `[a_b]` were both `_a_b`) may stand for either: it is dropped and both are
-    /// made again. One look at `pg_indexes`, only when the models have such indexes.
-    private static func repairIndexes(_ connection: PostgresConnection, schema: Schema, namespace: String) throws {
-        let all = schema.entities.filter { $0.superentity == nil }.flatMap {
+    /// The indexes of the models' tables (see `PostgresSchemaSQL.indexes`), with those of their foreign keys.
+    private static func storeIndexes(_ schema: Schema) -> [PostgresSchemaSQL.NamedIndex] {
+        schema.entities.filter { $0.superentity == nil }.flatMap {
             PostgresSchemaSQL.indexes($0.tableEntity) + PostgresSchemaSQL.foreignKeyIndexes($0.tableEntity)
         }
-        let wanted = all.filter { $0.isSpatial || !$0.earlierNames.isEmpty }
-        guard !wanted.isEmpty else { return }
+    }
+
+    /// The names of the indexes of a PostgreSQL schema.
+    private static func indexNames(_ connection: PostgresConnection, namespace: String) throws -> Set<String> {
         let result = try connection.preparedQuery(
             "SELECT indexname::text FROM pg_indexes WHERE schemaname = $1", [.text(namespace)])
-        var existing = Set(try (0..<result.rowCount).compactMap { try result.string($0, 0) })
+        return Set(try (0..<result.rowCount).compactMap { try result.string($0, 0) })
+    }
+
+    /// Gives the indexes stores made by earlier versions hold under earlier names (see `Schema.earlierIndexNames`)
+    /// their names, in the opening transaction, and returns the earlier names it dropped instead: one that is also
+    /// the name, or an earlier name, of another index of the models (`[a, b]` and `[a_b]` were both `_a_b`) may stand
+    /// for either, so it is dropped, and `repairIndexes` makes both again. One look at `pg_indexes`, only when the
+    /// models have indexes with earlier names.
+    private static func renameEarlierIndexes(_ connection: PostgresConnection, schema: Schema, namespace: String)
+        throws -> Set<String>
+    {
+        let all = storeIndexes(schema)
+        let renamed = all.filter { !$0.earlierNames.isEmpty }
+        guard !renamed.isEmpty else { return [] }
+        var existing = try indexNames(connection, namespace: namespace)
         // How many of the models' indexes a name may stand for: its own, and those it was an earlier name of.
         var standsFor: [String: Int] = [:]
         for index in all {
@@ -137,7 +153,7 @@ extension PostgresRowStore {
         }
         var dropped: Set<String> = []
         let dialect = PostgreSQLDialect()
-        for index in wanted where !existing.contains(index.name) {
+        for index in renamed where !existing.contains(index.name) {
             for earlier in index.earlierNames where existing.contains(earlier) {
                 let quoted = "\(dialect.quote(namespace)).\(dialect.quote(earlier))"
                 if standsFor[earlier] == 1 && !existing.contains(index.name) {
@@ -150,6 +166,22 @@ extension PostgresRowStore {
                 existing.remove(earlier)
             }
         }
+        return dropped
+    }
+
+    /// Brings the indexes of a store already current (or just migrated) to what the models have, in the opening
+    /// transaction: the indexes that stand for `.rtree` indexes (see `PostgresSchemaSQL.spatialColumns`), which
+    /// stores made before PostgreSQL had them lack, and the indexes stores made by earlier versions hold under earlier
+    /// names, renamed (see `renameEarlierIndexes`, which gave the migration the names it dropped, `dropped`), or made
+    /// again when such a name may stand for several. Looks at `pg_indexes` only when the models have such indexes.
+    private static func repairIndexes(
+        _ connection: PostgresConnection, schema: Schema, namespace: String, dropped earlier: Set<String> = []
+    ) throws {
+        let all = storeIndexes(schema)
+        let wanted = all.filter { $0.isSpatial || !$0.earlierNames.isEmpty }
+        guard !wanted.isEmpty || !earlier.isEmpty else { return }
+        let dropped = earlier.union(try renameEarlierIndexes(connection, schema: schema, namespace: namespace))
+        var existing = try indexNames(connection, namespace: namespace)
         let made = Set(wanted.map(\.name)).union(dropped)
         for index in all where !existing.contains(index.name) && made.contains(index.name) {
             try connection.execute(index.statement)

@@ -213,4 +213,36 @@ enum IndexNameClashes {
         #expect(try fresh.fetch(FetchDescriptor<IndexNameClashes.Coil_index>()).first?.a?.size == 1)
         #expect(try fresh.fetchCount(FetchDescriptor<IndexNameClashes.Shelf_index>()) == 1)
     }
+
+    /// A store the previous version made of `Shelf_index` and `Coil_index` holds their indexes under the names it
+    /// gave them (`Shelf_index_index_a`, `Coil_index_a`): models that add `Shelf` and `Coil`, whose indexes have
+    /// those names now, open it, the migration finding their names free, and every index has its name.
+    @Test(arguments: StoreKind.all) func aMigrationMakesIndexesUnderNamesEarlierVersionsGaveOthers(store: StoreKind)
+        throws
+    {
+        typealias Models = IndexNameClashes
+        let location = store.location()
+        do {
+            let context = ModelContext(
+                try location.container(Models.Shelf_index.self, Models.Knot.self, Models.Coil_index.self))
+            context.insert(Models.Shelf_index(a: 1))
+            context.insert(Models.Coil_index(a: Models.Knot(size: 1)))
+            try context.save()
+            try Self.rename(
+                location, index: "11Shelf_index5index1a", to: "Shelf_index_index_a", container: context.container)
+            try Self.rename(location, index: "10Coil_index1a", to: "Coil_index_a", container: context.container)
+        }
+        let context = ModelContext(
+            try location.container(
+                Models.Shelf_index.self, Models.Shelf.self, Models.Knot.self, Models.Coil_index.self, Models.Coil.self))
+        context.insert(Models.Shelf(index: 1, a: 1))
+        context.insert(Models.Coil(a: 1))
+        try context.save()
+        func names(_ table: String) throws -> [String] { try IndexNameTests.indexNames(location, table: table) }
+        #expect(try names("Shelf_index") == ["11Shelf_index5index1a"])
+        #expect(try names("Shelf") == ["Shelf_index_index_a"])
+        #expect(try names("Coil_index") == ["10Coil_index1a"])
+        #expect(try names("Coil") == ["Coil_index_a"])
+        #expect(try context.fetch(FetchDescriptor<Models.Coil_index>()).first?.a?.size == 1)
+    }
 }
