@@ -39,6 +39,16 @@ enum IndexNameClashes {
         init(a: Int) { self.a = a }
     }
 
+    /// `Shelf_index` with a unique constraint more: its indexes change in a migration, its table does not.
+    enum Changed {
+        @Model final class Shelf_index {
+            #Index<Shelf_index>([\.a])
+            #Unique<Shelf_index>([\.a])
+            var a: Int
+            init(a: Int) { self.a = a }
+        }
+    }
+
     /// A model with an index `[index, a]`.
     @Model final class Shelf {
         #Index<Shelf>([\.index, \.a])
@@ -244,5 +254,28 @@ enum IndexNameClashes {
         #expect(try names("Coil_index") == ["10Coil_index1a"])
         #expect(try names("Coil") == ["Coil_index_a"])
         #expect(try context.fetch(FetchDescriptor<Models.Coil_index>()).first?.a?.size == 1)
+    }
+
+    /// A migration that changes the indexes of `Shelf_index` (and not its table) finds them under their names, each
+    /// part after its length, and makes them again: before, the index `[a]` was left in place, and making it again
+    /// failed.
+    @Test(arguments: StoreKind.all) func aMigrationFindsIndexesWhoseNamesWriteEachPartAfterItsLength(store: StoreKind)
+        throws
+    {
+        let location = store.location()
+        do {
+            let context = ModelContext(try location.container(IndexNameClashes.Shelf_index.self))
+            context.insert(IndexNameClashes.Shelf_index(a: 1))
+            try context.save()
+        }
+        let context = ModelContext(try location.container(IndexNameClashes.Changed.Shelf_index.self))
+        #expect(
+            try IndexNameTests.indexNames(location, table: "Shelf_index") == [
+                "11Shelf_index5index1a", "11Shelf_index6unique1a",
+            ])
+        // The new unique constraint holds: a model with the same value takes the first one's row.
+        context.insert(IndexNameClashes.Changed.Shelf_index(a: 1))
+        try context.save()
+        #expect(try context.fetchCount(FetchDescriptor<IndexNameClashes.Changed.Shelf_index>()) == 1)
     }
 }

@@ -238,10 +238,11 @@ enum IndexNamesChanged {
         #expect(try context.fetchCount(FetchDescriptor<Pair>()) == 1)
     }
 
-    /// A store holding indexes under their old names that migrates: the migrated table's indexes get their names,
-    /// and none is left under an old one.
-    @Test(arguments: StoreKind.all) func aMigrationGivesIndexesUnderOldNamesTheirNames(store: StoreKind) throws {
-        let location = try Self.storeWithOldNames(store)
+    /// A store holding indexes under their old names (the oldest versions', or the previous one's) that migrates: the
+    /// migrated table's indexes get their names, and none is left under an old one.
+    @Test(arguments: StoreKind.all, [false, true])
+    func aMigrationGivesIndexesUnderOldNamesTheirNames(store: StoreKind, previousVersion: Bool) throws {
+        let location = try Self.storeWithOldNames(store, previousVersion: previousVersion)
         let context = ModelContext(try location.container(IndexNamesChanged.Old.self))
         #expect(try Self.indexNames(location, table: "Old") == ["3Old5index3x_y", "3Old6unique3u_v"])
         context.insert(IndexNamesChanged.Old(1))
