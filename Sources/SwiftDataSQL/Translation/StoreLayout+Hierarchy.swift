@@ -9,10 +9,6 @@ extension StoreLayout {
         package let columns: [String]
         package let isUnique: Bool
         package let entities: [String]?
-
-        /// The suffix that tells a subentity's index from the root's on the same columns: `_` and the subentity's
-        /// name, or nothing.
-        package var nameSuffix: String { entities.map { "_\($0[0])" } ?? "" }
     }
 
     /// The column of a persisted property: an attribute's, or a to-one relationship's foreign key; `nil` for a
