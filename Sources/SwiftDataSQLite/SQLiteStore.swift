@@ -222,19 +222,29 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
         subentityProperties: [SubentityProperties],
         row: (_ owner: Int64, _ member: Int64, any _RowReader) throws -> Void
     ) throws {
-        let memberColumns = columnNames(properties, of: destination, subentityProperties: subentityProperties).map {
-            "d.\(dialect.quote($0))"
-        }
+        let memberNames = columnNames(properties, of: destination, subentityProperties: subentityProperties)
+        let memberColumns = memberNames.map { "d.\(dialect.quote($0))" }
         let key = dialect.quote(SQLiteStore.keyColumn)
         let table = dialect.quote(StoreLayout.table(of: destination))
         let select: (String) -> String
+        // The column the owner's key is read from: column 1, unless the members' own columns hold it.
+        var ownerColumn: Int32 = 1
         switch relationship.storage {
         case .inverseColumn:
             guard let inverse = relationship.inverse else { return }
             let column = "d.\(dialect.quote(inverse.name))"
             let order = ([column] + (inverse.positionColumn.map { ["d.\(dialect.quote($0))"] } ?? []) + ["d.\(key)"])
+            // When the members' columns include the foreign key, it is read from there and not selected twice
+            // (column 1, which the reader's contract leaves to the store, is then a constant).
+            let owner: String
+            if let offset = memberNames.firstIndex(of: inverse.name) {
+                ownerColumn = 2 + Int32(offset)
+                owner = "NULL"
+            } else {
+                owner = column
+            }
             select = { condition in
-                "SELECT \((["d.\(key)", column] + memberColumns).joined(separator: ", ")) FROM \(table) AS d WHERE \(column) \(condition) ORDER BY \(order.joined(separator: ", "))"
+                "SELECT \((["d.\(key)", owner] + memberColumns).joined(separator: ", ")) FROM \(table) AS d WHERE \(column) \(condition) ORDER BY \(order.joined(separator: ", "))"
             }
             if let range = SQLiteStore.consecutive(owners) {
                 // Owners with consecutive keys (every owner of a table without gaps: a walk of all the parents) are
@@ -247,7 +257,7 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
                     try statement.bind(range.lowerBound, 1)
                     statement.externalFiles = external
                     while try statement.step() {
-                        let owner = statement.columnInteger(1)
+                        let owner = statement.columnInteger(ownerColumn)
                         guard owner <= range.upperBound else { break }
                         try row(owner, statement.columnInteger(0), statement)
                     }
@@ -270,7 +280,7 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
                 try statement.bind(chunk.map { .int64($0) })
                 statement.externalFiles = external
                 while try statement.step() {
-                    try row(statement.columnInteger(1), statement.columnInteger(0), statement)
+                    try row(statement.columnInteger(ownerColumn), statement.columnInteger(0), statement)
                 }
             }
         }

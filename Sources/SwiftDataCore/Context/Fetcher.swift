@@ -200,7 +200,7 @@ struct Fetcher {
             subentityProperties: request.subentityProperties
         ) { materialize in
             try binding.store.fetch(request, plan: plan) { key, reader in
-                results.append(try materialize(key, reader, 1))
+                results.append(try materialize(key, reader, 1, nil))
             }
         }
         return results.models(of: T.self)
@@ -208,7 +208,8 @@ struct Fetcher {
 
     /// Runs `body` with a function that turns a row (its key, and its properties from a reader's column onward)
     /// into the context's object for it: the registered one, refreshed where it has no unsaved changes, or a new
-    /// one. To-one relationships stored in the row resolve to registered models or to models loaded later; one
+    /// one. Rows of the members of a relationship come with the key of their owner (`nil` otherwise): a member's
+    /// reference to its owner (`linking`) is that key, not read again from the row. To-one relationships stored in the row resolve to registered models or to models loaded later; one
     /// whose target holds the model back (`linking`, the inverse of the relationship whose members are loading, or
     /// a registered target whose inverse is loaded) is linked rather than held (see `_PersistentState`). For an
     /// entity with subentities, the row's entity name comes first, and each row becomes a model of its own class
@@ -216,7 +217,7 @@ struct Fetcher {
     func withMaterializer<T: PersistentModel>(
         _ type: T.Type, binding: EntityBinding, properties: [Int], linking: Schema.Relationship? = nil,
         subentityProperties: [SubentityProperties] = [], keysAreDistinct: Bool = true,
-        _ body: (_ materialize: (Int64, any _RowReader, Int32) throws -> T) throws -> Void
+        _ body: (_ materialize: (Int64, any _RowReader, Int32, Int64?) throws -> T) throws -> Void
     ) throws {
         var pending: [PendingReference] = []
         if binding.entity.fetchReadsEntity {
@@ -238,7 +239,7 @@ struct Fetcher {
     func withMaterializer<T: PersistentModel>(
         _ type: T.Type, binding: EntityBinding, properties: [Int], columns: [Int32]?,
         linking: Schema.Relationship?, keysAreDistinct: Bool = true, pending: inout [PendingReference],
-        _ body: (_ materialize: (Int64, any _RowReader, Int32) throws -> T) throws -> Void
+        _ body: (_ materialize: (Int64, any _RowReader, Int32, Int64?) throws -> T) throws -> Void
     ) throws {
         // A class's columns given in order from the first (a hierarchy's root class, or a subclass whose own columns
         // follow its superclasses') are read as when none are given.
@@ -290,7 +291,7 @@ struct Fetcher {
                 references[offset] != nil && references[offset] === linking && inverses[offset] != nil
                     && destinations[offset] != nil
             } : []
-        try body { key, reader, first in
+        try body { key, reader, first, owner in
             let model: T
             let isNew: Bool
             // Whether the row's attributes are loaded, and its to-one relationships left not loaded.
@@ -342,10 +343,11 @@ struct Fetcher {
                 if !isNew, changes.contains(property) { continue }
                 let column = first + (contiguous ? Int32(offset) : offsets[offset])
                 if !linksOwner.isEmpty, linksOwner[offset] {
-                    // The inverse of the relationship whose members are loading: its owner holds the model.
+                    // The inverse of the relationship whose members are loading: its owner holds the model. The row's
+                    // key of it is the owner's, which the store has read already.
                     let target: Int64?
                     do {
-                        target = try reader.relatedKey(column)
+                        target = try owner ?? reader.relatedKey(column)
                     } catch {
                         throw naming(error, property: property, binding: binding)
                     }

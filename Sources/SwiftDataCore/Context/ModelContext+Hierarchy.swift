@@ -9,7 +9,7 @@ extension ModelContext {
     func withHierarchyMaterializer<T: PersistentModel>(
         _ type: T.Type, binding: EntityBinding, properties: [Int], linking: Schema.Relationship?,
         subentityProperties: [SubentityProperties], keysAreDistinct: Bool = true, pending: inout [PendingReference],
-        _ body: (_ materialize: (Int64, any _RowReader, Int32) throws -> T) throws -> Void
+        _ body: (_ materialize: (Int64, any _RowReader, Int32, Int64?) throws -> T) throws -> Void
     ) throws {
         var starts: [ObjectIdentifier: Int32] = [:]
         var next = Int32(properties.count)
@@ -40,14 +40,14 @@ extension ModelContext {
             guard index < plans.count else {
                 let classes = materializers
                 let fallback = classes.firstIndex { $0.name == binding.entity.name }
-                return try body { key, reader, first in
+                return try body { key, reader, first, owner in
                     // A row of an entity the container lacks loads as the fetched class.
                     let entityName = reader.isNull(first) ? binding.entity.name : try reader.string(first)
                     guard let found = classes.firstIndex(where: { $0.name == entityName }) ?? fallback else {
                         throw SwiftDataError.corruptValue("\(binding.entity.name) has no class for row \(key)")
                     }
                     // unsafeDowncast: each class of the plans is T or one of its subclasses.
-                    return unsafeDowncast(try classes[found].materialize(key, reader, first + 1), to: T.self)
+                    return unsafeDowncast(try classes[found].materialize(key, reader, first + 1, owner), to: T.self)
                 }
             }
             let plan = plans[index]
@@ -61,7 +61,7 @@ extension ModelContext {
                 ) { materialize in
                     // The class's materializer serves the rows of the nested calls, which end before it does.
                     try withoutActuallyEscaping(materialize) { materialize in
-                        materializers.append((plan.binding.entity.name, { try materialize($0, $1, $2) }))
+                        materializers.append((plan.binding.entity.name, { try materialize($0, $1, $2, $3) }))
                         defer { materializers.removeLast() }
                         try nest(index + 1)
                     }
@@ -163,9 +163,9 @@ extension ModelContext {
     }
 }
 
-/// Turns a row (its key, and its properties from a reader's column onward) into the context's model for it, of a class
-/// the caller knows.
-typealias RowMaterializer = (Int64, any _RowReader, Int32) throws -> AnyObject
+/// Turns a row (its key, its properties from a reader's column onward, and the key of the owner whose members are
+/// loading, if they are) into the context's model for it, of a class the caller knows.
+typealias RowMaterializer = (Int64, any _RowReader, Int32, Int64?) throws -> AnyObject
 
 /// A to-one relationship of a model being loaded whose related model is found after the rows are read.
 struct PendingReference {

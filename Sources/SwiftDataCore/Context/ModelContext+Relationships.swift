@@ -200,7 +200,7 @@ extension ModelContext {
                 of: relationship, owners: owners.map { $0._$persistentState.key }, destination: destination.entity,
                 properties: destination.fetchedProperties, subentityProperties: destination.subentityProperties
             ) { owner, member, reader in
-                let model = try materialize(member, reader, 2)
+                let model = try materialize(member, reader, 2, owner)
                 if let current = run, current.owner != owner {
                     runs[current.owner, default: []].append(current.start..<loaded.count)
                     run = nil
