@@ -301,9 +301,10 @@ struct Fetcher {
                 isNew = false
             } else {
                 model = T(backingData: backingData)
-                // As `registry.register`, for a state with its initial values.
+                // As `registry.register`, for a state with its initial values, and a key the map does not hold (it
+                // was looked up above, or the map was empty and rows do not repeat keys).
                 model._$persistentState.registerNew(in: context, key: key, binding: binding, map: map)
-                map.set(model, for: key, isNew: wasEmpty)
+                map.append(model, for: key)
                 // A value that fails to load is read again below, which names its property in the error.
                 rowLoaded = loadsRows && (try? model._$loadRow(properties.count, from: reader, column: first)) == true
                 if isPlain {

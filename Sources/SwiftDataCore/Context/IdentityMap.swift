@@ -85,6 +85,14 @@ final class IdentityMap {
             model._$persistentState.identityPosition = Int32(position)
             return
         }
+        model._$persistentState.identityPosition = Int32(entries.count)
+        append(model, for: key)
+    }
+
+    /// Makes `model` the object for the row `key`, which the map does not hold, at position `count`, which the caller
+    /// has already stored in the model's state (`identityPosition`) along with its other fields: a fetch's new model
+    /// is registered in one access to its state.
+    func append(_ model: any PersistentModel, for key: Int64) {
         if isIndexed {
             if (entries.count + 1) * 4 > slots.count * 3 {
                 rehash(capacity: slots.count * 2)
@@ -97,7 +105,6 @@ final class IdentityMap {
                 rehash(capacity: Self.capacity(for: entries.count))
             }
         }
-        model._$persistentState.identityPosition = Int32(entries.count)
         entries.append(Entry(key: key, model: model))
         if isIndexed { insertSlot(key: key, entry: entries.count - 1) }
     }

@@ -201,13 +201,15 @@ public struct _PersistentState: ~Copyable {
     }
 
     /// `register(in:key:binding:map:)` for the state of a model a fetch has just made, whose other fields still have
-    /// their initial values: it sets only what registering changes.
+    /// their initial values: it sets only what registering changes, with the model's position in `map`, where the
+    /// caller then appends it (`IdentityMap.append`).
     mutating func registerNew(in context: ModelContext, key: Int64, binding: EntityBinding, map: IdentityMap) {
         self.context = context
         status = .registered
         self.key = key
         self.binding = binding
         identityMap = map
+        identityPosition = Int32(map.count)
     }
 
     /// Makes this the state of a saved model registered in `context` for the row `key`, forgetting the rest. Only
