@@ -31,6 +31,23 @@ final class ModelRegistry {
     /// registered) happened since the lists started. Then the pending lists are the lists themselves, unfiltered.
     @exclusivity(unchecked) private var listsArePending = true
 
+    /// The anchor the context's models hold (see `ContextAnchor`), while one of them does: not retained, since it
+    /// retains the context, which owns the registry; its `deinit` clears it.
+    @exclusivity(unchecked) private unowned(unsafe) var anchor: ContextAnchor?
+
+    /// The anchor a model of `context` (the context that owns this registry) holds to keep it alive.
+    func anchor(of context: ModelContext) -> ContextAnchor {
+        if let anchor { return anchor }
+        let made = ContextAnchor(context)
+        anchor = made
+        return made
+    }
+
+    /// The anchor `gone` is going away (no model holds it any more).
+    func anchorWentAway(_ gone: ContextAnchor) {
+        if anchor === gone { anchor = nil }
+    }
+
     // MARK: Identity maps
 
     /// The identity map of a model type, created on first use.

@@ -27,7 +27,12 @@ public struct _PersistentState: ~Copyable {
     /// The managing context, retained: a model keeps its context, and through it the store, alive for as long as
     /// the program holds the model. The context keeps a model alive only while it has unsaved changes (see
     /// `ModelRegistry`), so the two refer to each other only until those changes are saved or rolled back.
-    @usableFromInline package var context: ModelContext? = nil
+    @usableFromInline package var context: ModelContext? {
+        @inlinable get { anchor?.context }
+        set { anchor = newValue.map { $0.registry.anchor(of: $0) } }
+    }
+    /// What keeps `context` alive (see `ContextAnchor`).
+    @usableFromInline var anchor: ContextAnchor?
     @usableFromInline package var status = Status.unmanaged
     /// Whether the model is in its context's list of changed models.
     package var isInChangedList = false
@@ -89,7 +94,7 @@ public struct _PersistentState: ~Copyable {
     /// Whether `context` manages the model. Compared in place: reading `context` out of the state, which code reaching
     /// it through `any PersistentModel` borrows, would retain and release the context (a weakly referenced object,
     /// so through the runtime's slow path).
-    package func isManaged(by context: ModelContext) -> Bool { self.context === context }
+    package func isManaged(by context: ModelContext) -> Bool { anchor?.context === context }
 
     /// Notes that persisted property `property` changed, in one access to the state; returns whether the model was not
     /// in its context's list of changed models yet (it is now marked as in it).

@@ -1,0 +1,14 @@
+/// What a managed model holds to keep its context alive: one object per context, shared by the context's models,
+/// that holds the context. A context is weakly referenced (by its container and observers), so each retain and
+/// release of the context itself takes the runtime's slow path; the anchor is never weakly referenced, so a model
+/// registering and going away pays the fast path. It goes away with the last model that holds it, releasing the
+/// context; the context's registry makes a new one for the next model.
+@usableFromInline
+final class ContextAnchor {
+    /// The context the models holding this anchor keep alive.
+    @usableFromInline let context: ModelContext
+
+    init(_ context: ModelContext) { self.context = context }
+
+    deinit { context.registry.anchorWentAway(self) }
+}
