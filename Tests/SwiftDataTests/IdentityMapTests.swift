@@ -20,7 +20,14 @@ import Testing
                 // Registered as a context registers it: its state knows the map, and tells it when the model goes.
                 model._$persistentState.key = key
                 model._$persistentState.identityMap = map
-                map.set(model, for: key)
+                if reference[key] == nil, random.next() % 2 == 0 {
+                    // As a fetch registers a new row: the state takes its position with its other fields, and the
+                    // map appends the model without touching the state.
+                    model._$persistentState.identityPosition = Int32(map.count)
+                    map.append(model, for: key)
+                } else {
+                    map.set(model, for: key)
+                }
                 reference[key] = model
             case 5..<8:
                 if let model = reference[key] {
