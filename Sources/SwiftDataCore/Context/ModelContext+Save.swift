@@ -222,10 +222,14 @@ extension ModelContext {
         undo.noteSave()
         publishSave(inserted: insertedIdentifiers, updated: updatedIdentifiers, deleted: deletedIdentifiers)
         let lateError = runCallsMadeWhileWriting()
-        // A copy of a dictionary that has the keys already, filled in place (see `DidSaveInfo`).
+        // A dictionary that has the keys already, filled in place (see `DidSaveInfo`): the one the last save posted,
+        // which it emptied, when it has the same keys, else a copy of the template.
         let template = operation.historyNumbers.isEmpty ? DidSaveInfo.withoutTokens : DidSaveInfo.withTokens
-        var userInfo = template.userInfo
-        // The copy gets storage of its own here, before its positions are taken.
+        var userInfo = didSaveInfo.count == template.keys.count ? didSaveInfo : template.userInfo
+        // Held here alone (unless an observer kept the last one), so that filling it copies nothing; a save that an
+        // observer of this one makes starts from the template.
+        didSaveInfo = [:]
+        // A copy gets storage of its own here, laid out as the template's, before its positions are taken.
         userInfo.reserveCapacity(template.keys.count)
         var position = userInfo.startIndex
         for key in template.keys {
@@ -240,6 +244,15 @@ extension ModelContext {
             userInfo.formIndex(after: &position)
         }
         NotificationCenter.default.post(name: ModelContext.didSave, object: self, userInfo: userInfo)
+        // Kept for the next save with its values emptied, so that it holds no identifiers meanwhile. An observer that
+        // kept the notification keeps its values: the dictionary is then copied here first, laid out alike.
+        userInfo.reserveCapacity(template.keys.count)
+        position = userInfo.startIndex
+        while position != userInfo.endIndex {
+            userInfo.values[position] = [PersistentIdentifier]()
+            userInfo.formIndex(after: &position)
+        }
+        didSaveInfo = userInfo
         if let lateError {
             throw (lateError as? SwiftDataError ?? .storeError).with(
                 reason:

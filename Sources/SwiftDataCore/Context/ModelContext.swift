@@ -69,6 +69,9 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
     private(set) lazy var undo = UndoRecorder(context: self)
     /// The binding `cachedBinding(for:)` found last.
     var lastBinding: (type: ObjectIdentifier, binding: EntityBinding)?
+    /// The `userInfo` of the context's last `didSave`, its values emptied, which the next save fills in place (see
+    /// `ModelContext.save()`); empty before the first save.
+    @exclusivity(unchecked) var didSaveInfo: [AnyHashable: Any] = [:]
 
     /// A context of `container`, with autosave off.
     public convenience init(_ container: ModelContainer) {
