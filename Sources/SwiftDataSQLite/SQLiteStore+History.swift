@@ -108,8 +108,18 @@ extension SQLiteTransaction {
         if let author = entry.author { try statement.bind(author, 2) } else { try statement.bindNull(2) }
         try statement.bind(entry.bundleIdentifier, 3)
         try statement.bind(entry.processIdentifier, 4)
-        try statement.bind(entry.changes, 5)
-        try statement.run()
+        // The changes are bound where they are (`SQLITE_STATIC`) for the run, which SQLite reads in place, rather than
+        // copied by SQLite into a buffer of its own (an allocation, a copy and a free every save); the reset below
+        // unbinds them before they go.
+        try entry.changes.withUnsafeBytes { bytes in
+            let code = sqlite3_bind_blob64(
+                statement.handle, 5, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), sqlite3_uint64(bytes.count),
+                csqlite_static())
+            guard code == SQLITE_OK else {
+                throw database.error(code, sql: statement.sql, reason: "the history's changes could not be bound")
+            }
+            try statement.run()
+        }
         SQLiteTestHooks.afterHistoryRecord?()
         return sqlite3_last_insert_rowid(database.handle)
     }
