@@ -342,8 +342,8 @@ struct SQLiteTransaction: RowStoreTransaction {
                 } else {
                     try model?._$store(index, into: statement, parameter: parameter)
                 }
-            } catch let error as SwiftDataError {
-                throw error.with(model: entity.name, property: entity.attribute(at: index)?.name)
+            } catch {
+                throw RowWrite.naming(error, entity: entity, property: index)
             }
             parameter += 1
         }

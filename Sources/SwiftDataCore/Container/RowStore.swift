@@ -185,6 +185,17 @@ package struct RowWrite {
         self.references = references
     }
 
+    /// An error binding attribute `property` of a row as a `SwiftDataError` naming the model and the property; an
+    /// error of the value's own encoding (a `Codable` value's `encode(to:)`) becomes `modelValidationFailure`.
+    package static func naming(_ error: any Error, entity: Schema.Entity, property: Int) -> SwiftDataError {
+        let name = entity.attribute(at: property)?.name
+        if let error = error as? SwiftDataError { return error.with(model: entity.name, property: name) }
+        return SwiftDataError.modelValidationFailure.with(
+            reason: "the value of \(entity.name).\(name ?? "property \(property)") could not be encoded: \(error)",
+            model: entity.name, property: name,
+            suggestion: "Make the value's encode(to:) succeed, or mark the property @Transient")
+    }
+
     /// Binds an attribute of a row's model that Core converts (see `Schema.Entity.convertedAttributes`): its value
     /// encoded by its coding (`.transformable`, `.codable`), and for an externally stored one handed to the store as
     /// external data. Other attributes bind through the model's generated `_$store`.

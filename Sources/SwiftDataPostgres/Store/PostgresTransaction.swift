@@ -434,8 +434,8 @@ struct PostgresTransaction: RowStoreTransaction {
                 } else {
                     try row.model?._$store(index, into: writer, parameter: parameter)
                 }
-            } catch let error as SwiftDataError {
-                throw error.with(model: entity.name, property: entity.attribute(at: index)?.name)
+            } catch {
+                throw RowWrite.naming(error, entity: entity, property: index)
             }
             parameter += 1
         }
