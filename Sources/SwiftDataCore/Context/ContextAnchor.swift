@@ -7,8 +7,15 @@
 final class ContextAnchor {
     /// The context the models holding this anchor keep alive.
     @usableFromInline let context: ModelContext
+    /// `context`, unretained: code that only calls the context lends it from here
+    /// (`Unmanaged._withUnsafeGuaranteedRef`), which the anchor keeps alive, rather than retaining and releasing it,
+    /// through the slow path.
+    @usableFromInline let unretainedContext: Unmanaged<ModelContext>
 
-    init(_ context: ModelContext) { self.context = context }
+    init(_ context: ModelContext) {
+        self.context = context
+        unretainedContext = Unmanaged.passUnretained(context)
+    }
 
     deinit { context.registry.anchorWentAway(self) }
 }

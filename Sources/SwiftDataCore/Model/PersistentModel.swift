@@ -116,8 +116,9 @@ extension PersistentModel {
     /// an undo manager.
     @inlinable
     public func _$willSet<Value>(_ property: Int, _ current: Value?) {
-        if let context = _$persistentState.context, context.recordsUndo {
-            context.recordUndo(of: self, property: property)
+        // Asked of the context unretained (see `ContextAnchor`); recording, which may load the property, holds it.
+        _$persistentState.unretainedContext?._withUnsafeGuaranteedRef { context in
+            if context.recordsUndo { _$recordUndo(property) }
         }
     }
 
@@ -252,9 +253,16 @@ extension PersistentModel {
         return members.flatMap { Relationships.linkedMembers(relationship, keys: $0, in: context) }
     }
 
+    /// Records the current value of persisted property number `property` for undo, holding the context meanwhile.
+    @usableFromInline
+    func _$recordUndo(_ property: Int) {
+        _$persistentState.context?.recordUndo(of: self, property: property)
+    }
+
     @usableFromInline
     func _$recordChange(_ property: Int) {
-        _$persistentState.context?.modelDidChange(self, property: property)
+        // Lent unretained (see `ContextAnchor`): noting a change cannot take the model out of its context.
+        _$persistentState.unretainedContext?._withUnsafeGuaranteedRef { $0.modelDidChange(self, property: property) }
     }
 }
 

@@ -33,6 +33,8 @@ public struct _PersistentState: ~Copyable {
     }
     /// What keeps `context` alive (see `ContextAnchor`).
     @usableFromInline var anchor: ContextAnchor?
+    /// The managing context, unretained, for code that only calls it: `context` retains it (see `ContextAnchor`).
+    @inlinable var unretainedContext: Unmanaged<ModelContext>? { anchor?.unretainedContext }
     @usableFromInline package var status = Status.unmanaged
     /// Whether the model is in its context's list of changed models.
     package var isInChangedList = false
