@@ -133,7 +133,7 @@ struct GeneratedModel {
         if hasDesignatedInitializer {
             members.append(
                 """
-                \(raw: access)required init(backingData: any SwiftData.BackingData<_$RootModel>) {
+                \(raw: access)required init(backingData: borrowing any SwiftData.BackingData<_$RootModel>) {
                     super.init(backingData: backingData)
                 }
                 """)

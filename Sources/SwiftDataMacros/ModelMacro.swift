@@ -30,7 +30,7 @@ public enum ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
             // Set by the first read of a persisted property, the only way an observer can start watching the
             // model: until then changes skip the registrar, whose bookkeeping is most of a new model's cost.
             "@exclusivity(unchecked) \(raw: access)var _$isObserved = false",
-            "\(raw: access)required init(backingData: any SwiftData.BackingData<\(raw: model.className)>) {}",
+            "\(raw: access)required init(backingData: borrowing any SwiftData.BackingData<\(raw: model.className)>) {}",
             """
             \(raw: access)var persistentBackingData: any SwiftData.BackingData<\(raw: model.className)> {
                 get {

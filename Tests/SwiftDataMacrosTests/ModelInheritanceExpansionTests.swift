@@ -54,7 +54,7 @@ struct ModelInheritanceExpansionTests {
 
                     @exclusivity(unchecked) var _$isObserved = false
 
-                    required init(backingData: any SwiftData.BackingData<Media>) {
+                    required init(backingData: borrowing any SwiftData.BackingData<Media>) {
                     }
 
                     var persistentBackingData: any SwiftData.BackingData<Media> {
@@ -209,7 +209,7 @@ struct ModelInheritanceExpansionTests {
                         static let count = Media.schemaMetadata.count
                     }
 
-                    required init(backingData: any SwiftData.BackingData<_$RootModel>) {
+                    required init(backingData: borrowing any SwiftData.BackingData<_$RootModel>) {
                         super.init(backingData: backingData)
                     }
 
@@ -306,7 +306,7 @@ struct ModelInheritanceExpansionTests {
         #expect(expanded.contains("_$fault(_$InheritedProperties.count + 0)"))
         #expect(expanded.contains("@storageRestrictions(initializes: _$name)"))
         #expect(expanded.contains("@exclusivity(unchecked) var _$persistentState = SwiftData._PersistentState()"))
-        #expect(expanded.contains("required init(backingData: any SwiftData.BackingData<Item>) {"))
+        #expect(expanded.contains("required init(backingData: borrowing any SwiftData.BackingData<Item>) {"))
         #expect(expanded.contains("extension Item: SwiftData.PersistentModel, Observation.Observable {"))
         #expect(!expanded.contains("enum _$InheritedProperties"))
     }

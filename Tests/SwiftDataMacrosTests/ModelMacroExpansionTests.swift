@@ -156,7 +156,7 @@ struct ModelMacroExpansionTests {
 
                     @exclusivity(unchecked) var _$isObserved = false
 
-                    required init(backingData: any SwiftData.BackingData<User>) {
+                    required init(backingData: borrowing any SwiftData.BackingData<User>) {
                     }
 
                     var persistentBackingData: any SwiftData.BackingData<User> {

@@ -7,8 +7,10 @@ import Observation
 /// storage per property and functions that move values between that storage and a store's rows. They are
 /// internal plumbing, not API.
 public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable, _RelationshipValue {
-    /// Creates a model whose values a store will fill in.
-    init(backingData: any BackingData<Self>)
+    /// Creates a model whose values a store will fill in. The backing data is borrowed, so that a fetch making many
+    /// models passes one without copying it for each; an initializer that takes it without `borrowing` (as Apple's
+    /// signature reads) still satisfies the requirement.
+    init(backingData: borrowing any BackingData<Self>)
     /// The model's backing data; here a view of the model's own inline storage.
     var persistentBackingData: any BackingData<Self> { get set }
     /// The persisted properties, in declaration order.
