@@ -302,7 +302,11 @@ struct SaveOperation {
                 }
                 return .int64(try key(of: target))
             }
-            return try model._$get(index).value.map { try StoreValue(encoding: $0) } ?? .null
+            do {
+                return try model._$get(index).value.map { try StoreValue(encoding: $0) } ?? .null
+            } catch {
+                throw RowWrite.naming(error, entity: entity, property: index)
+            }
         }
     }
 

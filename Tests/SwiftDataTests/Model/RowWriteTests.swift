@@ -22,6 +22,13 @@ struct Unencodable: Codable, Hashable {
     }
 }
 
+/// A model whose unique attribute cannot be encoded.
+@Model final class BrokenUniqueRow {
+    @Attribute(.unique) var payload: Unencodable
+
+    init(payload: Unencodable) { self.payload = payload }
+}
+
 /// A model of every kind of attribute a row writes, converted ones among plain ones, and a to-one relationship.
 @Model final class MixedRow {
     var name: String
@@ -110,5 +117,18 @@ struct Unencodable: Codable, Hashable {
         #expect(error.modelName == "BrokenRow")
         #expect(error.propertyName == "payload")
         #expect(error.reason?.contains("it never encodes") == true, "\(error)")
+    }
+
+    @Test(arguments: StoreKind.all) func anEncodingErrorOfAUniqueValueNamesTheModelAndTheProperty(store: StoreKind)
+        throws
+    {
+        let context = ModelContext(try store.makeContainer(BrokenUniqueRow.self))
+        context.insert(BrokenUniqueRow(payload: Unencodable(text: "x")))
+        let error = try #require(throws: SwiftDataError.self) { try context.save() }
+        #expect(error == SwiftDataError.modelValidationFailure)
+        #expect(error.modelName == "BrokenUniqueRow")
+        #expect(error.propertyName == "payload")
+        // Nothing was written: the store holds no row.
+        #expect(try ModelContext(context.container).fetchCount(FetchDescriptor<BrokenUniqueRow>()) == 0)
     }
 }
