@@ -10,22 +10,6 @@ import Testing
 /// SQLite store takes each row's owner from the members' own column rather than selecting it a second time, and the
 /// members link to their owner by the key the store reported.
 @Suite struct MemberOwnerColumnTests {
-    /// Four categories of three animals each (saved one after another, so their keys follow each other), and an
-    /// animal without a category.
-    private func zoo(_ location: StoreLocation) throws -> ModelContainer {
-        let container = try location.container(AnimalCategory.self)
-        let context = ModelContext(container)
-        for index in 0..<4 {
-            let category = AnimalCategory(name: "c\(index)")
-            category.animals = (0..<3).map { Animal(name: "a\(index)-\($0)", diet: .herbivorous) }
-            context.insert(category)
-            try context.save()
-        }
-        context.insert(Animal(name: "stray", diet: .carnivorous))
-        try context.save()
-        return container
-    }
-
     /// The result columns of a `SELECT` (between `SELECT` and `FROM`).
     private func resultColumns(_ sql: String) -> [String] {
         guard let from = sql.range(of: " FROM ") else { return [] }
@@ -34,7 +18,7 @@ import Testing
 
     @Test func theMemberQuerySelectsTheOwnersForeignKeyOnce() throws {
         let location = StoreKind.sqlite.location()
-        let container = try zoo(location)
+        let container = try location.zoo(categories: 4)
         // All the owners (one range of keys), and owners with a gap (a list of keys).
         for names in [["c0", "c1", "c2", "c3"], ["c0", "c2"]] {
             let context = ModelContext(container)
@@ -56,7 +40,7 @@ import Testing
     /// whose value the reader still holds where the properties' layout puts it.
     @Test func theStoreReportsOwnersFromTheMembersColumn() throws {
         let location = StoreKind.sqlite.location()
-        let container = try zoo(location)
+        let container = try location.zoo(categories: 4)
         let store = try #require(container.stores.first as? SQLiteStore)
         let binding = try #require(container.binding(for: Animal.self))
         let categories = try #require(container.schema.entitiesByName["AnimalCategory"])

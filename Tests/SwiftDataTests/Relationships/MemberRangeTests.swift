@@ -9,22 +9,6 @@ import Testing
 /// Loading the members of owners whose keys are consecutive reads one range of the foreign key's index on SQLite
 /// (where other owners are listed one by one): either way, each owner gets exactly its own members, in order.
 @Suite struct MemberRangeTests {
-    /// Six categories of three animals each, one saved after another (so their keys follow each other), and an
-    /// animal without a category saved last.
-    private func zoo(_ location: StoreLocation) throws -> ModelContainer {
-        let container = try location.container(AnimalCategory.self)
-        let context = ModelContext(container)
-        for index in 0..<6 {
-            let category = AnimalCategory(name: "c\(index)")
-            category.animals = (0..<3).map { Animal(name: "a\(index)-\($0)", diet: .omnivorous) }
-            context.insert(category)
-            try context.save()
-        }
-        context.insert(Animal(name: "stray", diet: .carnivorous))
-        try context.save()
-        return container
-    }
-
     /// Walks the categories with these names in a fresh context; returns each one's animals' names, and the member
     /// query's SQL on SQLite.
     private func walk(_ names: [String], in container: ModelContainer) throws -> ([[String]], [String]) {
@@ -45,7 +29,7 @@ import Testing
 
     @Test(arguments: StoreKind.all) func ownersWithConsecutiveKeysGetTheirOwnMembers(store: StoreKind) throws {
         let location = store.location()
-        let container = try zoo(location)
+        let container = try location.zoo(categories: 6)
         // Every owner, and owners in the middle: members of the owners after the last are not theirs.
         for names in [["c0", "c1", "c2", "c3", "c4", "c5"], ["c1", "c2", "c3"]] {
             let (members, selects) = try walk(names, in: container)
@@ -59,7 +43,7 @@ import Testing
 
     @Test(arguments: StoreKind.all) func ownersWithGapsGetTheirOwnMembers(store: StoreKind) throws {
         let location = store.location()
-        let container = try zoo(location)
+        let container = try location.zoo(categories: 6)
         for names in [["c0", "c2", "c4"], ["c1", "c5"], ["c3"]] {
             let (members, selects) = try walk(names, in: container)
             #expect(members == expected(names))
@@ -71,7 +55,7 @@ import Testing
     /// The store reports members of the owners asked for only: the range's reading stops after its last owner.
     @Test func theStoreReportsMembersOfTheOwnersAskedForOnly() throws {
         let location = StoreKind.sqlite.location()
-        let container = try zoo(location)
+        let container = try location.zoo(categories: 6)
         let store = try #require(container.stores.first as? SQLiteStore)
         let categories = try #require(container.schema.entitiesByName["AnimalCategory"])
         let animals = try #require(container.schema.entitiesByName["Animal"])
