@@ -23,6 +23,21 @@ enum SQLiteSpatialIndex {
         Schema.earlierIndexNames(.rtree, table: entity, columns)
     }
 
+    /// The tables of the `.rtree` indexes of a table (`entity`, a table's entity): each index's virtual table, and
+    /// the `_node`, `_parent` and `_rowid` tables SQLite makes for it (see `Schema.checkStoreNames`).
+    static func storeObjects(of entity: Schema.Entity) -> [Schema.StoreObject] {
+        entity.spatialIndices.flatMap { columns in
+            let name = table(of: entity.name, columns)
+            let index = "\(entity.name)'s .rtree index on [\(columns.joined(separator: ", "))]"
+            return ["", "_node", "_parent", "_rowid"].map { suffix in
+                Schema.StoreObject(
+                    name + suffix, .table, suffix.isEmpty ? "the table of \(index)" : "the \(suffix) table of \(index)",
+                    model: entity.name, property: columns.first,
+                    remedy: "rename the model \(entity.name) or a property of that .rtree index")
+            }
+        }
+    }
+
     /// Creates the entity's indexes, fills them from its rows and installs the triggers that keep them current.
     static func createStatements(_ entity: Schema.Entity) -> [String] {
         let dialect = SQLiteDialect()

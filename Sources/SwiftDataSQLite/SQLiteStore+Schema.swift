@@ -41,9 +41,11 @@ extension SQLiteStore {
     }
 
     /// The key column name is the store's; a model cannot use it. A hierarchy's table must hold every entity's
-    /// columns (see `StoreLayout.hierarchyProblems`).
+    /// columns (see `StoreLayout.hierarchyProblems`). No two of the store's tables and indexes may share a name (see
+    /// `checkStoreNames`).
     static func checkReservedNames(_ schema: Schema) throws {
         if let problem = StoreLayout.hierarchyProblems(in: schema).first { throw problem }
+        try checkStoreNames(schema)
         for entity in schema.entities {
             for relationship in entity.orderedRelationships where relationship.storage != .column {
                 guard let destination = relationship.destinationType,
@@ -62,6 +64,33 @@ extension SQLiteStore {
                     property: attribute.name, suggestion: "Rename the property")
             }
         }
+    }
+
+    /// Refuses a schema two of whose store objects would share a name (see `Schema.checkStoreNames`): the schema's,
+    /// the tables of its `.rtree` indexes, the table a migration rebuilds a model's table in, and the store's own
+    /// tables. SQLite takes names that differ only in the case of ASCII letters for one, and keeps those beginning
+    /// with `sqlite_` for itself.
+    static func checkStoreNames(_ schema: Schema) throws {
+        var objects = schema.storeObjects
+        for root in schema.entities where root.superentity == nil {
+            objects += SQLiteSpatialIndex.storeObjects(of: root.tableEntity)
+            objects.append(
+                Schema.StoreObject(
+                    "\(root.name)__migrating", .table, "the table a migration of \(root.name) rebuilds it in",
+                    model: root.name, remedy: "rename the model \(root.name)"))
+        }
+        objects += [metadataTable, sequenceTable, historyTable].map(Schema.StoreObject.storeTable)
+        func folded(_ name: String) -> String {
+            String(decoding: name.utf8.map { (65...90).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
+        }
+        if let reserved = objects.first(where: { folded($0.name).hasPrefix("sqlite_") }) {
+            throw SwiftDataError.loadIssueModelContainer.with(
+                reason:
+                    "\(reserved.description) would be named \(reserved.name), and SQLite keeps names beginning with sqlite_ for itself",
+                model: reserved.model, property: reserved.property,
+                suggestion: "Give it another name: \(reserved.remedy ?? "")")
+        }
+        try Schema.checkStoreNames(objects) { folded($0.name) }
     }
 
     /// Reads or creates the store's metadata and tables, migrating an existing store to `schema` (through the

@@ -19,6 +19,7 @@ extension PostgresRowStore {
         migrationPlan: (any SchemaMigrationPlan.Type)?
     ) throws -> String {
         let namespace = configuration.postgresSchema
+        try PostgresSchemaSQL.checkStoreNames(schema)
         let server = connection.endpoint.description
         let wait = PostgresTestHooks.lockWait ?? 600
         // The error for a lock another session held past the wait, for a statement of `sql`; `step` names the stage

@@ -229,6 +229,47 @@ enum PostgresSchemaSQL {
         names.flatMap { name in [Schema.IndexKind.unique, .index].flatMap { Schema.indexNamePrefixes($0, of: name) } }
     }
 
+    /// Refuses a schema two of whose store objects would share a name (see `Schema.checkStoreNames`): the schema's,
+    /// the indexes that stand for its `.rtree` indexes, the store's own tables, the sequence of the history's numbers,
+    /// and the index of each table's primary key, which PostgreSQL names `<table>_pkey`. PostgreSQL keeps the first 63
+    /// bytes of a longer table name (the store shortens an index's name itself, see `indexName(_:)`).
+    static func checkStoreNames(_ schema: Schema) throws {
+        var objects = schema.storeObjects
+        for root in schema.entities where root.superentity == nil {
+            objects += spatialIndexes(root.tableEntity).map {
+                Schema.StoreObject(
+                    $0.name, .index, "an index that stands for \(root.name)'s .rtree indexes", model: root.name,
+                    remedy: "rename the model \(root.name) or a property of its .rtree indexes")
+            }
+        }
+        objects += [
+            PostgresRowStore.metadataTable, PostgresRowStore.sequenceTable, PostgresRowStore.externalTable,
+            PostgresRowStore.historyTable,
+        ].map(Schema.StoreObject.storeTable)
+        objects += objects.filter { $0.kind == .table }.map {
+            Schema.StoreObject(
+                truncated($0.name, to: 63 - 5) + "_pkey", .index, "the primary key index of \($0.description)",
+                model: $0.model, property: $0.property, remedy: $0.remedy)
+        }
+        objects.append(
+            Schema.StoreObject(
+                "\(PostgresRowStore.historyTable)_number_seq", .table, "the sequence of the store's history numbers"))
+        try Schema.checkStoreNames(objects) { $0.kind == .table ? truncated($0.name, to: 63) : indexName($0.name) }
+    }
+
+    /// The longest beginning of `name` of at most `bytes` bytes in UTF-8 that ends with a whole character, as
+    /// PostgreSQL shortens a name.
+    static func truncated(_ name: String, to bytes: Int) -> String {
+        guard name.utf8.count > bytes else { return name }
+        var count = 0
+        return String(
+            String.UnicodeScalarView(
+                name.unicodeScalars.prefix { scalar in
+                    count += UTF8.width(scalar)
+                    return count <= bytes
+                }))
+    }
+
     /// A name PostgreSQL keeps whole: names beyond 63 bytes are shortened, with a hash of the whole name.
     static func indexName(_ name: String) -> String {
         guard name.utf8.count > 63 else { return name }

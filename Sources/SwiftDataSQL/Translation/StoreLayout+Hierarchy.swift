@@ -3,13 +3,8 @@ import SwiftDataCore
 /// What every SQL store does the same way with a hierarchy's table: the columns a fetch reads, the condition that
 /// keeps an entity's rows, and the indexes of the table (a subentity's limited to its rows).
 extension StoreLayout {
-    /// A unique constraint or index of a table: its columns, and, for a subentity's, the entity names whose rows it
-    /// covers (its values need only differ among that subentity's rows).
-    package struct TableIndex: Equatable, Sendable {
-        package let columns: [String]
-        package let isUnique: Bool
-        package let entities: [String]?
-    }
+    /// A unique constraint or index of a table (see `Schema.TableIndex`).
+    package typealias TableIndex = Schema.TableIndex
 
     /// The column of a persisted property: an attribute's, or a to-one relationship's foreign key; `nil` for a
     /// property kept elsewhere (a to-many relationship, a join table).
@@ -51,20 +46,9 @@ extension StoreLayout {
         return planned.map { .and(scope, $0) } ?? scope
     }
 
-    /// The indexes of a table made from a root entity (`Schema.Entity.tableEntity`): each unique constraint and
-    /// index of its entities, with the entity names a subentity's unique constraint is limited to.
+    /// The indexes of a table made from a root entity (see `Schema.Entity.tableIndexes`).
     package static func tableIndexes(of table: Schema.Entity) -> [TableIndex] {
-        let subentities = table.subentities.sorted { $0.name < $1.name }.flatMap(\.selfAndDescendants)
-        var indexes = table.uniquenessConstraints.map { TableIndex(columns: $0, isUnique: true, entities: nil) }
-        for entity in subentities {
-            let names = entity.selfAndDescendants.map(\.name)
-            indexes += entity.uniquenessConstraints.map { TableIndex(columns: $0, isUnique: true, entities: names) }
-        }
-        var plain: [[String]] = []
-        for columns in table.indices + subentities.flatMap(\.indices) where !plain.contains(columns) {
-            plain.append(columns)
-        }
-        return indexes + plain.map { TableIndex(columns: $0, isUnique: false, entities: nil) }
+        table.tableIndexes
     }
 
     /// The `WHERE` clause of a partial index or count over the rows of the given entities, the names written as
