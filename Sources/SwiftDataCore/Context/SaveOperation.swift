@@ -291,7 +291,9 @@ struct SaveOperation {
         for (duplicate, survivor) in merged { insertedKeys[duplicate] = insertedKeys[survivor] }
     }
 
-    /// The stored form of a model's values for a unique constraint, or `nil` when one is missing.
+    /// The stored form of a model's values for a unique constraint, or `nil` when one is missing: each value encoded
+    /// as its row holds it (through a `.transformable` attribute's transformer, a `.codable` one's encoding), so that
+    /// it finds the row that holds it.
     private func constraintValues(_ model: any PersistentModel, _ constraint: [String], _ entity: Schema.Entity) throws
         -> [StoreValue]?
     {
@@ -303,7 +305,11 @@ struct SaveOperation {
                 return .int64(try key(of: target))
             }
             do {
-                return try model._$get(index).value.map { try StoreValue(encoding: $0) } ?? .null
+                let value = model._$get(index).value
+                guard let attribute = entity.attribute(at: index) else {
+                    return try value.map { try StoreValue(encoding: $0) } ?? .null
+                }
+                return try attribute.storedValue(of: value)
             } catch {
                 throw RowWrite.naming(error, entity: entity, property: index)
             }

@@ -173,3 +173,11 @@ extension Schema.Attribute {
         public var debugDescription: String { transformerName.map { "\(kind)(\($0))" } ?? kind }
     }
 }
+
+extension Schema.Attribute {
+    /// The stored form of a value of the attribute, as its row holds it: encoded by its coding (`.transformable`,
+    /// `.codable`) when it has one, `null` for `nil` or an empty optional.
+    package func storedValue(of value: Any?) throws -> StoreValue {
+        try coding?.encode(value) ?? (value.map { try StoreValue(encoding: $0) } ?? .null)
+    }
+}
