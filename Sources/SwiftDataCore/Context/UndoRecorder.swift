@@ -39,12 +39,16 @@ final class UndoRecorder {
     /// transformer, an `Encodable` attribute's encoding, or an observer they set off), the action waits until the
     /// save is done, as `delete(_:)` and `rollback()` do: run now, it could cancel the insert of a model the save is
     /// writing, or restore a value the save then marks as saved. The undo manager gets at once, in the group it is
-    /// filling, an action that runs what the deferred action registers when it runs; so redo still redoes it.
+    /// filling, an action that runs what the deferred action registers when it runs; so redo still redoes it. When
+    /// the deferred action registers nothing, that action is removed again (registered with the `DeferredActions` as
+    /// its target, it is the only one to go): else a redo stack holding only it would offer a redo that does nothing.
     private func perform(_ action: @escaping (ModelContext) -> Void) {
         guard context.isWritingSave else { return action(context) }
-        let inverse = DeferredActions()
-        manager?.registerUndo(withTarget: context) { context in
-            context.undo.perform { context in
+        let inverse = DeferredActions(context: context)
+        let manager = manager
+        // The action holds `inverse`: the undo manager keeps its target only while something else does.
+        manager?.registerUndo(withTarget: inverse) { [inverse] _ in
+            inverse.context?.undo.perform { context in
                 for action in inverse.actions.reversed() { action(context) }
             }
         }
@@ -54,6 +58,7 @@ final class UndoRecorder {
             recorder.deferredInverse = inverse
             defer { recorder.deferredInverse = outer }
             action(context)
+            if inverse.actions.isEmpty { manager?.removeAllActions(withTarget: inverse) }
         }
     }
 
@@ -164,5 +169,11 @@ final class UndoRecorder {
 /// The actions an undo or redo action deferred past a save's writing registered when it ran (see
 /// `UndoRecorder.perform(_:)`), oldest first.
 private final class DeferredActions {
+    /// The context whose recorder deferred them.
+    weak var context: ModelContext?
     var actions: [(ModelContext) -> Void] = []
+
+    init(context: ModelContext) {
+        self.context = context
+    }
 }

@@ -1,0 +1,69 @@
+import Foundation
+import SwiftData
+import Testing
+
+/// An undo called while a save writes its rows acts once the save is done (see `SaveWriteUndoTests`); the redo stack
+/// gets at once an action standing for what it will register. When it then registers nothing, that action goes
+/// again: the redo stack offers no redo that does nothing.
+@Suite struct DeferredUndoRedoStackTests {
+    /// Undoing the change of a model the same save deletes: once the save is done the model is gone, so the undo
+    /// restores nothing and registers no redo. Before, `canRedo` stayed true and `redo()` did nothing.
+    @Test(arguments: StoreKind.all) func aDeferredUndoThatRegistersNothingLeavesNoRedo(store: StoreKind) throws {
+        let container = try store.makeContainer(Draft.self)
+        let context = ModelContext(container)
+        let manager = UndoManager()
+        context.undoManager = manager
+        let gone = Draft(title: "gone", fuse: Fuse("gone"))
+        context.insert(gone)
+        try context.save()
+        manager.removeAllActions()
+
+        gone.note = "changed"
+        context.processPendingChanges()
+        #expect(manager.undoCount == 1)
+        let fuse = Fuse("new")
+        fuse.action = { manager.undo() }
+        manager.disableUndoRegistration()
+        context.delete(gone)
+        context.insert(Draft(title: "new", fuse: fuse))
+        manager.enableUndoRegistration()
+        try context.save()
+        #expect(fuse.runs == 1)
+        #expect(try Draft.storedTitles(container) == ["new"])
+        #expect(!manager.canUndo)
+        #expect(!manager.canRedo, "the undo registered nothing, so there is nothing to redo")
+        #expect(manager.redoCount == 0)
+    }
+
+    /// The same undo while another action of the group registers a redo: the group's redo stays, and redoes that.
+    @Test(arguments: StoreKind.all) func aDeferredUndoKeepsTheRedoOfWhatItRegisters(store: StoreKind) throws {
+        let container = try store.makeContainer(Draft.self)
+        let context = ModelContext(container)
+        let manager = UndoManager()
+        context.undoManager = manager
+        let gone = Draft(title: "gone", fuse: Fuse("gone"))
+        let kept = Draft(title: "kept", fuse: Fuse("kept"))
+        context.insert(gone)
+        context.insert(kept)
+        try context.save()
+        manager.removeAllActions()
+
+        gone.note = "changed"
+        kept.note = "changed"
+        context.processPendingChanges()
+        let fuse = Fuse("new")
+        fuse.action = { manager.undo() }
+        manager.disableUndoRegistration()
+        context.delete(gone)
+        context.insert(Draft(title: "new", fuse: fuse))
+        manager.enableUndoRegistration()
+        try context.save()
+        #expect(fuse.runs == 1)
+        #expect(kept.note == "", "the undo restored the model that is left")
+        #expect(manager.canRedo && manager.redoCount == 1)
+
+        manager.redo()
+        #expect(kept.note == "changed")
+        #expect(!manager.canRedo && manager.canUndo)
+    }
+}
