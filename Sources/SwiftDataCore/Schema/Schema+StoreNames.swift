@@ -57,7 +57,9 @@ extension Schema {
                         Schema.indexName(index.isUnique ? .unique : .index, of: entity, index.columns), .index,
                         "the index of \(entity)'s \(what) on [\(index.columns.joined(separator: ", "))]",
                         model: entity, property: index.columns.first,
-                        remedy: "rename the model \(entity) or a property of that \(what)"))
+                        remedy:
+                            "rename the model \(entity) or a property of that \(what) (@Attribute(originalName:) keeps its values)"
+                    ))
             }
             for entity in root.selfAndDescendants {
                 for relationship in entity.ownRelationships {

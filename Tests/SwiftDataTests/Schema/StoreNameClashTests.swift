@@ -103,6 +103,17 @@ enum StoreNameClashes {
         init(size: Int) { self.size = size }
     }
 
+    /// Two models whose names differ only after their first 63 bytes, which PostgreSQL keeps of a name.
+    @Model final class Shelf_with_a_name_long_enough_to_run_past_what_PostgreSQL_keeps_A {
+        var size: Int
+        init(size: Int) { self.size = size }
+    }
+
+    @Model final class Shelf_with_a_name_long_enough_to_run_past_what_PostgreSQL_keeps_B {
+        var size: Int
+        init(size: Int) { self.size = size }
+    }
+
     /// A model whose table has a name SQLite keeps for itself.
     @Model final class sqlite_shelf {
         var size: Int
@@ -220,6 +231,18 @@ enum StoreNameClashes {
         } else {
             expectClash(
                 store, types, naming: ["the primary key index of the table of the model Peg", "model Peg_pkey"])
+        }
+    }
+
+    /// PostgreSQL keeps 63 bytes of a name; SQLite keeps it whole.
+    @Test(arguments: StoreKind.all) func twoModelsWhoseNamesBeginWithTheSame63Bytes(store: StoreKind) throws {
+        typealias A = Clashes.Shelf_with_a_name_long_enough_to_run_past_what_PostgreSQL_keeps_A
+        typealias B = Clashes.Shelf_with_a_name_long_enough_to_run_past_what_PostgreSQL_keeps_B
+        #expect(String(describing: A.self).utf8.count > 63)
+        if store == .sqlite {
+            try expectOpens(store, [A.self, B.self], saving: B(size: 1))
+        } else {
+            expectClash(store, [A.self, B.self], naming: ["which the store takes for one name"])
         }
     }
 
