@@ -112,7 +112,9 @@ extension Schema {
                 reason:
                     "\(other.description) and \(object.description) \(names); tables and indexes share one set of names in the store",
                 model: other.model ?? object.model, property: other.model == nil ? object.property : other.property,
-                suggestion: "Give one of them another name: " + remedies.joined(separator: ", or "))
+                suggestion: remedies.count == 1
+                    ? "Give it another name: \(remedies[0])"
+                    : "Give one of them another name: " + remedies.joined(separator: ", or "))
         }
     }
 }
