@@ -19,8 +19,8 @@ final class SQLiteDatabase {
     /// their text (and they displaced a save's own statement as the one found last).
     private var begin: SQLiteStatement?
     private var commit: SQLiteStatement?
-    /// `PRAGMA data_version` and the history `INSERT`, which every save runs, held like `begin` and `commit` (see
-    /// `held(_:_:)`).
+    /// `PRAGMA data_version`, which every check for other connections' commits runs, and the history `INSERT`, which
+    /// every save runs, held like `begin` and `commit` (see `held(_:_:)`).
     var dataVersionStatement: SQLiteStatement?
     var historyStatement: SQLiteStatement?
 
@@ -67,6 +67,15 @@ final class SQLiteDatabase {
         last = nil
         statements.removeAll()
         sqlite3_close_v2(handle)
+    }
+
+    /// The main database's data version as this connection counts it (`SQLITE_FCNTL_DATA_VERSION`), read without
+    /// running a statement; `nil` when SQLite cannot tell. Unlike `PRAGMA data_version` it changes with this
+    /// connection's own commits too; as that one, it changes with another connection's commit only once this
+    /// connection begins a transaction after it.
+    var fileDataVersion: UInt32? {
+        var version: UInt32 = 0
+        return sqlite3_file_control(handle, "main", SQLITE_FCNTL_DATA_VERSION, &version) == SQLITE_OK ? version : nil
     }
 
     /// A prepared statement for `sql`, reused across calls. While the cached one is being stepped (a query made

@@ -36,10 +36,11 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
     private var isWriting = false
     /// The connections fetches use; `nil` when they share the writer's (in memory, or inside a migration).
     private let readers: ReaderPool?
-    /// The writer connection's `data_version` when it was last read, by a check or when a write began (under
-    /// `lock`). Only this process's writes use that connection, so it changes exactly when another process (or
-    /// another container's connection) commits.
-    private var dataVersion: Int64?
+    /// The writer connection's data version (`SQLiteDatabase.fileDataVersion`) when it was last noted: by a check,
+    /// when a write began and when it ended (under `lock`). Only this process's writes use that connection, and each
+    /// notes the version its own commit leaves, so it changes between two notes exactly when another process (or
+    /// another container's connection) committed.
+    private var dataVersion: UInt32?
     /// Set when a write began after another connection's commit that no check has reported yet.
     private let externalCommitSeen = Atomic(false)
     /// One check at a time (see `hasExternalChanges`); never held while waiting for `lock`.
@@ -98,7 +99,7 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
             configuration.isStoredInMemoryOnly
             ? nil : ReaderPool(path: path, readOnly: !configuration.allowsSave, immutable: immutable)
         if configuration.allowsSave { try collectExternalGarbage() }
-        withDatabase { _ = noteDataVersion(of: $0) }
+        withDatabase { _ = checkDataVersion(of: $0) }
         if recordsHistory, configuration.allowsSave {
             // What every save's history needs, made once here rather than by the first save.
             _ = HistoryEntry.program
@@ -163,22 +164,29 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
         var changed = false
         if lock.try() {
             defer { lock.unlock() }
-            changed = noteDataVersion(of: database)
+            changed = checkDataVersion(of: database)
         }
         return externalCommitSeen.exchange(false, ordering: .acquiringAndReleasing) || changed
     }
 
-    /// Reads the writer connection's `data_version` (with `lock` held) and keeps it; returns whether it changed
-    /// since it was last read: whether another connection committed meanwhile.
-    private func noteDataVersion(of database: SQLiteDatabase) -> Bool {
-        guard let statement = try? database.held(&database.dataVersionStatement, "PRAGMA data_version") else {
-            return false
+    /// Runs `PRAGMA data_version` on the writer connection (with `lock` held), whose read transaction makes the
+    /// connection see the commits of other connections, then notes its data version; returns whether another
+    /// connection committed since the last note.
+    private func checkDataVersion(of database: SQLiteDatabase) -> Bool {
+        if let statement = try? database.held(&database.dataVersionStatement, "PRAGMA data_version") {
+            defer { statement.reset() }
+            _ = try? statement.step()
         }
-        defer { statement.reset() }
-        guard (try? statement.step()) == true else { return false }
-        let version = statement.columnInteger(0)
+        return noteDataVersion(of: database)
+    }
+
+    /// Notes the writer connection's data version (with `lock` held); returns whether it changed since the last note.
+    /// Read from the connection's pager, without a statement: a write notes it after its `BEGIN`, which saw other
+    /// connections' commits, and again after its own commit or rollback.
+    private func noteDataVersion(of database: SQLiteDatabase) -> Bool {
+        let version = database.fileDataVersion
         defer { dataVersion = version }
-        return dataVersion != nil && dataVersion != version
+        return dataVersion != nil && version != nil && dataVersion != version
     }
 
     /// Runs `body` with the connection, one caller at a time.
@@ -349,11 +357,16 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
             // save fails: then what it wrote goes at once, and what it replaced stays.
             let outer = sqlite3_get_autocommit(database.handle) != 0
             let mark = external?.mark()
+            // Whether the transaction began: its own commit or rollback is then noted as it ends (no other connection
+            // can commit meanwhile), so that it is not taken for another's.
+            var began = false
+            defer { if began { _ = noteDataVersion(of: database) } }
             do {
                 let result = try database.writeTransaction {
                     // Commits of other connections before this transaction began; none can commit until it ends.
-                    if readers != nil, noteDataVersion(of: database) {
-                        externalCommitSeen.store(true, ordering: .releasing)
+                    if readers != nil {
+                        began = true
+                        if noteDataVersion(of: database) { externalCommitSeen.store(true, ordering: .releasing) }
                     }
                     return try body(SQLiteTransaction(store: self, database: database))
                 }

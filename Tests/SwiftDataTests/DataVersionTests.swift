@@ -1,0 +1,85 @@
+import Foundation
+import SwiftData
+import Testing
+
+@testable import SwiftDataCore
+@testable import SwiftDataSQLite
+
+/// How the SQLite store tells its own commits from other connections': a save reads its connection's data version
+/// without running a statement, before it writes and after it commits or rolls back, and a check
+/// (`hasExternalChanges`) reports exactly the commits of other connections since the last one.
+@Suite struct DataVersionTests {
+    @Test func aSaveRunsNoDataVersionStatement() throws {
+        let container = try StoreKind.sqlite.location().container(User.self)
+        let context = ModelContext(container)
+        let user = User(name: "a", email: "a@")
+        context.insert(user)
+        try context.save()
+        let log = StatementLog(container)
+        user.name = "b"
+        try context.save()
+        #expect(log.statements.contains { $0.hasPrefix("UPDATE") })
+        #expect(!log.statements.contains("PRAGMA data_version"))
+    }
+
+    @Test func anotherConnectionsCommitBeforeASaveIsReportedOnce() throws {
+        let location = StoreKind.sqlite.location()
+        let container = try location.container(User.self)
+        let other = try location.container(User.self)
+        let store = try #require(container.stores.first as? SQLiteStore)
+        let context = ModelContext(container)
+        let user = User(name: "a", email: "a@")
+        context.insert(user)
+        try context.save()
+        #expect(!store.hasExternalChanges())
+        // The other connection commits; this store's next save begins after it, without a check between.
+        let otherContext = ModelContext(other)
+        otherContext.insert(User(name: "other", email: "o@"))
+        try otherContext.save()
+        user.name = "b"
+        try context.save()
+        #expect(store.hasExternalChanges(), "the commit the save began after is another connection's")
+        #expect(!store.hasExternalChanges(), "and it is reported once")
+        user.name = "c"
+        try context.save()
+        #expect(!store.hasExternalChanges(), "the store's own commits are not another connection's")
+    }
+
+    @Test func aCheckBetweenTheOtherCommitAndASaveReportsItOnce() throws {
+        let location = StoreKind.sqlite.location()
+        let container = try location.container(User.self)
+        let other = try location.container(User.self)
+        let store = try #require(container.stores.first as? SQLiteStore)
+        let context = ModelContext(container)
+        let user = User(name: "a", email: "a@")
+        context.insert(user)
+        try context.save()
+        _ = store.hasExternalChanges()
+        let otherContext = ModelContext(other)
+        otherContext.insert(User(name: "other", email: "o@"))
+        try otherContext.save()
+        #expect(store.hasExternalChanges())
+        user.name = "b"
+        try context.save()
+        #expect(!store.hasExternalChanges(), "the save began after a commit a check had reported already")
+    }
+
+    @Test func aSaveThatRollsBackIsNotAnotherConnectionsCommit() throws {
+        let container = try StoreKind.sqlite.location().container(Library.self, Book.self, Tag.self)
+        let store = try #require(container.stores.first as? SQLiteStore)
+        let context = ModelContext(container)
+        let library = Library(name: "l")
+        context.insert(library)
+        library.books = [Book(title: "b")]
+        try context.save()
+        #expect(!store.hasExternalChanges())
+        // The `.deny` rule refuses the delete inside the write transaction, which rolls back.
+        context.delete(library)
+        #expect(throws: SwiftDataError.self) { try context.save() }
+        #expect(!store.hasExternalChanges())
+        context.rollback()
+        library.name = "m"
+        try context.save()
+        #expect(!store.hasExternalChanges())
+    }
+}
