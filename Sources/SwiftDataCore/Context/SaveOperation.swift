@@ -635,9 +635,10 @@ final class DeletedKeys {
 
 /// Rows grouped by entity, in the order their entities first appear.
 struct RowBatches {
+    /// The entities, found by a linear search: a save writes rows of few entities, and the search runs only when a
+    /// row's entity is not the latest row's (a dictionary cost an allocation and a hash every save).
     private var entities: [Schema.Entity] = []
     private var rows: [[RowWrite]] = []
-    private var positions: [ObjectIdentifier: Int] = [:]
     /// The batch of the latest row: rows mostly come grouped by entity.
     private var last = -1
     /// How many rows the first batch makes room for: at most this many rows come, mostly of one entity.
@@ -652,11 +653,10 @@ struct RowBatches {
 
     mutating func append(_ row: consuming RowWrite, to entity: Schema.Entity) {
         if last < 0 || entities[last] !== entity {
-            if let index = positions[ObjectIdentifier(entity)] {
+            if let index = entities.firstIndex(where: { $0 === entity }) {
                 last = index
             } else {
                 last = entities.count
-                positions[ObjectIdentifier(entity)] = last
                 entities.append(entity)
                 var batch: [RowWrite] = []
                 if last == 0 { batch.reserveCapacity(capacity) }
