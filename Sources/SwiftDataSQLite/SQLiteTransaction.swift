@@ -32,7 +32,7 @@ struct SQLiteTransaction: RowStoreTransaction {
     }
 
     func insert(_ rows: [RowWrite], entity: Schema.Entity) throws {
-        try write(rows, entity: entity, isInsert: true) { row in
+        try write(rows, entity: entity, isInsert: true, converted: store.convertedAttributes(of: entity)) { row in
             var assignments = self.assignments(entity, attributes: row.attributes, references: row.references)
             if StoreLayout.hasEntityColumn(entity) {
                 // The row's entity, a name from the schema: a literal, so that the statement is one per entity.
@@ -47,7 +47,10 @@ struct SQLiteTransaction: RowStoreTransaction {
     }
 
     func update(_ rows: [RowWrite], entity: Schema.Entity) throws {
-        if store.external != nil, entity.orderedAttributes.contains(where: \.isExternal) {
+        let converted = store.convertedAttributes(of: entity)
+        // An externally stored attribute is a converted one: an entity without converted attributes (most) is not
+        // searched for one.
+        if store.external != nil, converted.contains(true), entity.orderedAttributes.contains(where: \.isExternal) {
             for row in rows where row.model != nil {
                 try replaceFiles(of: [row.key], entity: entity, attributes: row.attributes)
             }
@@ -56,7 +59,7 @@ struct SQLiteTransaction: RowStoreTransaction {
         let written =
             rows.contains { $0.attributes.isEmpty && $0.references.isEmpty }
             ? rows.filter { !$0.attributes.isEmpty || !$0.references.isEmpty } : rows
-        try write(written, entity: entity, isInsert: false) { row in
+        try write(written, entity: entity, isInsert: false, converted: converted) { row in
             let assignments = self.assignments(entity, attributes: row.attributes, references: row.references)
             return (
                 "UPDATE \(dialect.quote(StoreLayout.table(of: entity))) SET \(assignments.map { "\($0.column) = \($0.value)" }.joined(separator: ", ")) WHERE \(keyColumn) = ?",
@@ -66,9 +69,11 @@ struct SQLiteTransaction: RowStoreTransaction {
     }
 
     /// Runs one statement per row; consecutive rows of the same shape reuse the prepared statement. A shape's
-    /// statement text is written by `sql` once per store (`SQLiteStore.writeStatement`).
+    /// statement text is written by `sql` once per store (`SQLiteStore.writeStatement`). `converted` is
+    /// `SQLiteStore.convertedAttributes(of: entity)`.
     private func write(
-        _ rows: [RowWrite], entity: Schema.Entity, isInsert: Bool, sql: (RowWrite) -> (String, keyFirst: Bool)
+        _ rows: [RowWrite], entity: Schema.Entity, isInsert: Bool, converted: [Bool],
+        sql: (RowWrite) -> (String, keyFirst: Bool)
     ) throws {
         guard !rows.isEmpty else { return }
         var shape: RowShape?
@@ -80,7 +85,6 @@ struct SQLiteTransaction: RowStoreTransaction {
         var next: Int64?
         var numbering = isInsert
         defer { statement?.reset() }
-        let converted = store.convertedAttributes(of: entity)
         // By index, so that each row's parts are read where they are rather than copied (and retained) first.
         for index in rows.indices {
             let row = rows[index]
