@@ -649,7 +649,9 @@ struct RowBatches {
         self.capacity = capacity
     }
 
-    var batches: [(entity: Schema.Entity, rows: [RowWrite])] { Array(zip(entities, rows)) }
+    /// Each entity with its rows; a zip of the two lists, which an array of labelled tuples would copy through the
+    /// runtime's casts.
+    var batches: Zip2Sequence<[Schema.Entity], [[RowWrite]]> { zip(entities, rows) }
 
     mutating func append(_ row: consuming RowWrite, to entity: Schema.Entity) {
         if last < 0 || entities[last] !== entity {
