@@ -60,6 +60,31 @@ public enum PersistedPropertyMacro: AccessorMacro, PeerMacro {
                 \(raw: didSet)(\(raw: index), oldValue, newValue)
             }
             """,
+            // An in-place change (`+=`, `append`) reads the value and writes it back: it tells the registrar of the
+            // change only when the model was read before, since only a read can make an observer, and an observer
+            // made by this read is installed after the change.
+            """
+            _modify {
+                let observed = _$isObserved
+                _$isObserved = true
+                _$observationRegistrar.access(self, keyPath: \(raw: keyPath))
+                _$willSet(\(raw: index), _$\(raw: name))
+                if _$\(raw: name) == nil {
+                    _$fault(\(raw: index))
+                }
+                let oldValue = _$\(raw: name)
+                if observed {
+                    _$observationRegistrar.willSet(self, keyPath: \(raw: keyPath))
+                }
+                defer {
+                    if observed {
+                        _$observationRegistrar.didSet(self, keyPath: \(raw: keyPath))
+                    }
+                    \(raw: didSet)(\(raw: index), oldValue, _$\(raw: name)!)
+                }
+                yield &_$\(raw: name)!
+            }
+            """,
         ]
     }
 

@@ -41,6 +41,26 @@ struct ModelInheritanceExpansionTests {
                             }
                             _$didSet(0, oldValue, newValue)
                         }
+                        _modify {
+                            let observed = _$isObserved
+                            _$isObserved = true
+                            _$observationRegistrar.access(self, keyPath: Media._$keyPath$title)
+                            _$willSet(0, _$title)
+                            if _$title == nil {
+                                _$fault(0)
+                            }
+                            let oldValue = _$title
+                            if observed {
+                                _$observationRegistrar.willSet(self, keyPath: Media._$keyPath$title)
+                            }
+                            defer {
+                                if observed {
+                                    _$observationRegistrar.didSet(self, keyPath: Media._$keyPath$title)
+                                }
+                                _$didSet(0, oldValue, _$title!)
+                            }
+                            yield &_$title!
+                        }
                     }
 
                     private static let _$keyPath$title = \Media.title
@@ -194,6 +214,26 @@ struct ModelInheritanceExpansionTests {
                                 _$director = newValue
                             }
                             _$didSet(_$InheritedProperties.count + 0, oldValue, newValue)
+                        }
+                        _modify {
+                            let observed = _$isObserved
+                            _$isObserved = true
+                            _$observationRegistrar.access(self, keyPath: Movie._$keyPath$director)
+                            _$willSet(_$InheritedProperties.count + 0, _$director)
+                            if _$director == nil {
+                                _$fault(_$InheritedProperties.count + 0)
+                            }
+                            let oldValue = _$director
+                            if observed {
+                                _$observationRegistrar.willSet(self, keyPath: Movie._$keyPath$director)
+                            }
+                            defer {
+                                if observed {
+                                    _$observationRegistrar.didSet(self, keyPath: Movie._$keyPath$director)
+                                }
+                                _$didSet(_$InheritedProperties.count + 0, oldValue, _$director!)
+                            }
+                            yield &_$director!
                         }
                     }
 

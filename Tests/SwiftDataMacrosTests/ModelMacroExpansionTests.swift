@@ -50,6 +50,26 @@ struct ModelMacroExpansionTests {
                             }
                             _$didSet(0, oldValue, newValue)
                         }
+                        _modify {
+                            let observed = _$isObserved
+                            _$isObserved = true
+                            _$observationRegistrar.access(self, keyPath: User._$keyPath$name)
+                            _$willSet(0, _$name)
+                            if _$name == nil {
+                                _$fault(0)
+                            }
+                            let oldValue = _$name
+                            if observed {
+                                _$observationRegistrar.willSet(self, keyPath: User._$keyPath$name)
+                            }
+                            defer {
+                                if observed {
+                                    _$observationRegistrar.didSet(self, keyPath: User._$keyPath$name)
+                                }
+                                _$didSet(0, oldValue, _$name!)
+                            }
+                            yield &_$name!
+                        }
                     }
 
                     private static let _$keyPath$name = \User.name
@@ -78,6 +98,26 @@ struct ModelMacroExpansionTests {
                                 _$email = newValue
                             }
                             _$didSet(1, oldValue, newValue)
+                        }
+                        _modify {
+                            let observed = _$isObserved
+                            _$isObserved = true
+                            _$observationRegistrar.access(self, keyPath: User._$keyPath$email)
+                            _$willSet(1, _$email)
+                            if _$email == nil {
+                                _$fault(1)
+                            }
+                            let oldValue = _$email
+                            if observed {
+                                _$observationRegistrar.willSet(self, keyPath: User._$keyPath$email)
+                            }
+                            defer {
+                                if observed {
+                                    _$observationRegistrar.didSet(self, keyPath: User._$keyPath$email)
+                                }
+                                _$didSet(1, oldValue, _$email!)
+                            }
+                            yield &_$email!
                         }
                     }
 
@@ -108,6 +148,26 @@ struct ModelMacroExpansionTests {
                             }
                             _$didSet(2, oldValue, newValue)
                         }
+                        _modify {
+                            let observed = _$isObserved
+                            _$isObserved = true
+                            _$observationRegistrar.access(self, keyPath: User._$keyPath$nickname)
+                            _$willSet(2, _$nickname)
+                            if _$nickname == nil {
+                                _$fault(2)
+                            }
+                            let oldValue = _$nickname
+                            if observed {
+                                _$observationRegistrar.willSet(self, keyPath: User._$keyPath$nickname)
+                            }
+                            defer {
+                                if observed {
+                                    _$observationRegistrar.didSet(self, keyPath: User._$keyPath$nickname)
+                                }
+                                _$didSet(2, oldValue, _$nickname!)
+                            }
+                            yield &_$nickname!
+                        }
                     }
 
                     private static let _$keyPath$nickname = \User.nickname
@@ -136,6 +196,26 @@ struct ModelMacroExpansionTests {
                                 _$imageData = newValue
                             }
                             _$didSet(3, oldValue, newValue)
+                        }
+                        _modify {
+                            let observed = _$isObserved
+                            _$isObserved = true
+                            _$observationRegistrar.access(self, keyPath: User._$keyPath$imageData)
+                            _$willSet(3, _$imageData)
+                            if _$imageData == nil {
+                                _$fault(3)
+                            }
+                            let oldValue = _$imageData
+                            if observed {
+                                _$observationRegistrar.willSet(self, keyPath: User._$keyPath$imageData)
+                            }
+                            defer {
+                                if observed {
+                                    _$observationRegistrar.didSet(self, keyPath: User._$keyPath$imageData)
+                                }
+                                _$didSet(3, oldValue, _$imageData!)
+                            }
+                            yield &_$imageData!
                         }
                     }
 
