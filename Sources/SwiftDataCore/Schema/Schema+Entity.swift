@@ -9,8 +9,9 @@ extension Schema {
     /// as Core Data's entity descriptions do. `@unchecked Sendable` as `Schema` is: settable only while it is
     /// built, before it is shared.
     public final class Entity: Hashable, CustomDebugStringConvertible, @unchecked Sendable {
-        /// The entity's name: the model class's name.
-        public var name: String
+        /// The entity's name: the model class's name. Set only while the schema is built, so each read (one per
+        /// identifier made) skips the run-time exclusivity check.
+        @exclusivity(unchecked) public var name: String
         /// The entities of the model class's `@Model` subclasses that the schema has.
         public var subentities: Set<Entity> = [] {
             didSet { isInHierarchy = superentity != nil || !subentities.isEmpty }
