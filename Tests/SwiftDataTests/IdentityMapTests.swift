@@ -23,7 +23,7 @@ import Testing
                 if reference[key] == nil, random.next() % 2 == 0 {
                     // As a fetch registers a new row: the state takes its position with its other fields, and the
                     // map appends the model without touching the state.
-                    model._$persistentState.identityPosition = Int32(map.count)
+                    model._$persistentState.identityPosition = map.nextPosition
                     map.append(model, for: key)
                 } else {
                     map.set(model, for: key)
@@ -47,11 +47,49 @@ import Testing
             if step % 997 == 0 {
                 #expect(map.count == reference.count, "seed \(seed)")
                 #expect(Set(map.keys) == Set(reference.keys), "seed \(seed)")
+                #expect(map.models().count == reference.count, "seed \(seed)")
             }
             #expect(map.model(key) === reference[key], "seed \(seed), step \(step)")
         }
         for (key, model) in reference { #expect(map.model(key) === model, "seed \(seed)") }
         #expect(map.models().count == reference.count)
+    }
+
+    /// A model that leaves frees its entry, which the next model registered takes; the other models keep their
+    /// positions. A free entry holds the position of the next free one where a model's key would be: a model going
+    /// away with that key and position does not take it for its own.
+    @Test func aFreedEntryIsTakenByTheNextModelAndNeverMistakenForAModel() {
+        let map = IdentityMap()
+        var models: [HandWrittenNote] = []
+        for key in Int64(0)..<4 {
+            let model = HandWrittenNote(title: "")
+            model._$persistentState.key = key
+            model._$persistentState.identityMap = map
+            model._$persistentState.identityPosition = map.nextPosition
+            map.append(model, for: key)
+            models.append(model)
+        }
+        #expect(models.map { $0._$persistentState.identityPosition } == [0, 1, 2, 3])
+        map.forget(models[1])
+        map.forget(models[2])
+        #expect(map.count == 2)
+        #expect(map.nextPosition == 2, "the entry freed last is taken first")
+        // Entry 2 is free and holds the position of the next free entry, 1: not a model with the key 1.
+        map.forgetGone(at: 2, key: 1)
+        #expect(map.count == 2)
+        #expect(map.model(0) === models[0] && map.model(3) === models[3])
+        #expect(models[3]._$persistentState.identityPosition == 3, "no entry moved")
+        let next = HandWrittenNote(title: "")
+        next._$persistentState.key = 9
+        next._$persistentState.identityMap = map
+        map.set(next, for: 9)
+        #expect(next._$persistentState.identityPosition == 2)
+        #expect(map.nextPosition == 1)
+        #expect(Set(map.keys) == [0, 3, 9])
+        #expect(map.model(9) === next && map.model(1) == nil && map.model(2) == nil)
+        for model in models { map.forget(model) }
+        map.forget(next)
+        #expect(map.isEmpty && map.nextPosition == 0, "an emptied map starts again")
     }
 
     /// A small deterministic generator, so a failure can be replayed from its printed seed.

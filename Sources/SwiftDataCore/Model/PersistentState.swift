@@ -216,7 +216,7 @@ public struct _PersistentState: ~Copyable {
         self.key = key
         self.binding = binding
         identityMap = map
-        identityPosition = Int32(map.count)
+        identityPosition = map.nextPosition
     }
 
     /// Makes this the state of a saved model registered in `context` for the row `key`, forgetting the rest. Only
