@@ -89,6 +89,33 @@ import Testing
         #expect(try context.fetch(FetchDescriptor<HandWrittenNote>()).contains { $0 === kept })
     }
 
+    /// The fields few models use (external references, links beyond the first, linked members) live in one box that
+    /// a model has only while one of them is set: each reads back what was set, and clearing the last drops the box.
+    @Test func rareFieldsHaveABoxOnlyWhileOneIsSet() {
+        let note = HandWrittenNote(title: "")
+        #expect(note._$persistentState.rare == nil)
+        note._$persistentState.link(0, to: 7)
+        #expect(note._$persistentState.rare == nil, "the first link is stored inline")
+        note._$persistentState.link(1, to: 8)
+        note._$persistentState.linkMembers(2, to: [3, 4])
+        note._$persistentState.externalReferences = [5: "file"]
+        #expect(note._$persistentState.rare != nil)
+        #expect(note._$persistentState.linkedKey(0) == 7 && note._$persistentState.linkedKey(1) == 8)
+        #expect(note._$persistentState.linkedMembers(2) == [3, 4] && note._$persistentState.hasLinks)
+        #expect(note._$persistentState.externalReferences?[5] == "file")
+        note._$persistentState.externalReferences?[5] = nil
+        #expect(note._$persistentState.externalReferences?.isEmpty == true && note._$persistentState.rare != nil)
+        note._$persistentState.externalReferences = nil
+        note._$persistentState.unlink(0)
+        #expect(note._$persistentState.linkedKey(1) == 8, "the next link moves inline")
+        note._$persistentState.unlink(2)
+        #expect(note._$persistentState.linkedMembers(2) == nil)
+        #expect(note._$persistentState.rare == nil, "nothing rare is set any more")
+        #expect(note._$persistentState.hasLinks == true)
+        note._$persistentState.unlinkAll()
+        #expect(!note._$persistentState.hasLinks && note._$persistentState.rare == nil)
+    }
+
     @Test func undoOfInsertAndDeleteChangesTheStateInPlace() throws {
         let container = try makeMemoryContainer(Pupil.self)
         let context = ModelContext(container)

@@ -45,7 +45,13 @@ public struct _PersistentState: ~Copyable {
     /// The persisted properties changed since the last save.
     @usableFromInline package var changes = PropertyMask()
     /// References to the values of externally stored attributes not read yet, by property index.
-    package var externalReferences: [Int: String]?
+    package var externalReferences: [Int: String]? {
+        get { rare?.externalReferences }
+        set { setRare(\.externalReferences, newValue) }
+    }
+    /// The fields few models use (`externalReferences`, `moreLinks`, `memberLinks`), `nil` while all are: a model
+    /// without any, most of them, releases one empty reference as it goes away instead of three.
+    @usableFromInline var rare: RareState?
     /// The identity map the model is registered in, while it is: the model leaves it when it goes away.
     var identityMap: IdentityMap? {
         get { registeredMap?.takeUnretainedValue() }
@@ -62,9 +68,15 @@ public struct _PersistentState: ~Copyable {
     @usableFromInline var linkProperty: Int32 = -1
     private var linkKey: Int64 = 0
     /// Links beyond the first, for models with several linked relationships.
-    private var moreLinks: [Int: Int64]?
+    private var moreLinks: [Int: Int64]? {
+        get { rare?.moreLinks }
+        set { setRare(\.moreLinks, newValue) }
+    }
     /// To-many relationships whose members are not held but found through the context by their keys, in order.
-    @usableFromInline var memberLinks: [Int: [Int64]]?
+    @usableFromInline var memberLinks: [Int: [Int64]]? {
+        @inlinable get { rare?.memberLinks }
+        set { setRare(\.memberLinks, newValue) }
+    }
     /// Unused; it makes the struct address-only (an atomic has a fixed address), so that the model property's read
     /// accessor, which code reaching the state through `any PersistentModel` calls, lends the state in place. A
     /// loadable struct is lent by value instead: the accessor copied the whole state into a frame it allocated,
@@ -78,6 +90,18 @@ public struct _PersistentState: ~Copyable {
         // The model this state is stored in is going away: its context's identity map must forget it.
         if let registeredMap, identityPosition >= 0 {
             registeredMap._withUnsafeGuaranteedRef { $0.forgetGone(at: Int(identityPosition), key: key) }
+        }
+    }
+
+    /// Sets one of the rare fields, making their box when the first is set and dropping it when the last is cleared.
+    private mutating func setRare<Value>(_ field: ReferenceWritableKeyPath<RareState, Value?>, _ value: Value?) {
+        if let rare {
+            rare[keyPath: field] = value
+            if rare.isEmpty { self.rare = nil }
+        } else if value != nil {
+            let made = RareState()
+            made[keyPath: field] = value
+            rare = made
         }
     }
 
@@ -232,6 +256,17 @@ public struct _PersistentState: ~Copyable {
         identityMap = map
         unlinkAll()
     }
+}
+
+/// The fields of a model's state that few models use (see `_PersistentState.rare`).
+@usableFromInline
+final class RareState {
+    var externalReferences: [Int: String]?
+    var moreLinks: [Int: Int64]?
+    @usableFromInline var memberLinks: [Int: [Int64]]?
+
+    /// Whether no field is set.
+    var isEmpty: Bool { externalReferences == nil && moreLinks == nil && memberLinks == nil }
 }
 
 /// A set of property indexes, inline for the first 64.
