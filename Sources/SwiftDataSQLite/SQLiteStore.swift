@@ -264,10 +264,12 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
                     defer { statement.reset() }
                     try statement.bind(range.lowerBound, 1)
                     statement.externalFiles = external
+                    // Made once, not for every row (each made one retained and released the statement).
+                    let reader: any _RowReader = statement
                     while try statement.step() {
                         let owner = statement.columnInteger(ownerColumn)
                         guard owner <= range.upperBound else { break }
-                        try row(owner, statement.columnInteger(0), statement)
+                        try row(owner, statement.columnInteger(0), reader)
                     }
                 }
                 return

@@ -210,6 +210,8 @@ extension ModelContext {
             }
         }
         if let current = run { runs[current.owner, default: []].append(current.start..<loaded.count) }
+        // The unsaved models that may join or leave an owner's members, found once for all the owners.
+        let pending = relationship.inverse == nil ? [] : (registry.inserted + registry.changed).compactMap { $0 as? D }
         for owner in owners {
             // An owner's members usually come in one run: its array is made once, not appended to an empty one.
             let ownerRuns = runs[owner._$persistentState.key] ?? []
@@ -217,7 +219,9 @@ extension ModelContext {
             if ownerRuns.count > 1 {
                 for range in ownerRuns { list += loaded.models(of: D.self, in: range) }
             }
-            if let inverse = relationship.inverse { overlayPendingChanges(on: &list, owner: owner, inverse: inverse) }
+            if let inverse = relationship.inverse, !pending.isEmpty {
+                overlay(pending, on: &list, owner: owner, inverse: inverse)
+            }
             if relationship.isToOneRelationship {
                 owner.setBuilt(relationship.index, list.first)
             } else {
@@ -227,13 +231,12 @@ extension ModelContext {
         }
     }
 
-    /// Makes stored members agree with the unsaved state of their inverse side in this context: a member whose
-    /// inverse no longer points to the owner leaves, a model whose inverse now does joins (at the end).
-    private func overlayPendingChanges<D: PersistentModel>(
-        on list: inout [D], owner: some PersistentModel, inverse: Schema.Relationship
+    /// Makes stored members agree with the unsaved state of their inverse side in this context (`pending`, its
+    /// inserted and changed models of the members' class): a member whose inverse no longer points to the owner
+    /// leaves, a model whose inverse now does joins (at the end).
+    private func overlay<D: PersistentModel>(
+        _ pending: [D], on list: inout [D], owner: some PersistentModel, inverse: Schema.Relationship
     ) {
-        let pending = (registry.inserted + registry.changed).compactMap { $0 as? D }
-        guard !pending.isEmpty else { return }
         for model in pending {
             guard let related = model._$get(inverse.index).relatedModels else { continue }
             let pointsToOwner = related.contains { $0 === owner }
