@@ -217,9 +217,11 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
                 defer { prepared.reset() }
                 try prepared.bind(select.statement.parameters)
                 prepared.externalFiles = external
+                // Made once, not for every row (see `fetchMembers`).
+                let reader: any _RowReader = prepared
                 while try SQLiteStore.step(prepared, entity: request.entity) {
                     let key = prepared.columnInteger(0)
-                    if select.keeps(key) { try row(key, prepared) }
+                    if select.keeps(key) { try row(key, reader) }
                 }
             }
         }
@@ -289,8 +291,9 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
                 defer { statement.reset() }
                 try statement.bind(chunk.map { .int64($0) })
                 statement.externalFiles = external
+                let reader: any _RowReader = statement
                 while try statement.step() {
-                    try row(statement.columnInteger(ownerColumn), statement.columnInteger(0), statement)
+                    try row(statement.columnInteger(ownerColumn), statement.columnInteger(0), reader)
                 }
             }
         }

@@ -206,7 +206,7 @@ extension ModelContext {
                     run = nil
                 }
                 if run == nil { run = (owner, loaded.count) }
-                loaded.append(model)
+                loaded.append(consume model)
             }
         }
         if let current = run { runs[current.owner, default: []].append(current.start..<loaded.count) }

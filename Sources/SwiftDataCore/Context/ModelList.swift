@@ -10,7 +10,9 @@ struct ModelList {
     /// The number of models gathered so far.
     var count: Int { objects.count }
 
-    mutating func append(_ model: AnyObject) { objects.append(model) }
+    /// Adds `model`, taking the caller's reference to it (the loops hand over each new model, so no retain and
+    /// release is spent on passing it on).
+    mutating func append(_ model: consuming AnyObject) { objects.append(model) }
 
     /// The models gathered, in order, in the list's own storage; every one must be a `T`.
     func models<T: AnyObject>(of type: T.Type) -> [T] {
