@@ -14,6 +14,8 @@ final class ClassMaterializer<T: PersistentModel> {
     private let contiguous: Bool
     private let offsets: [Int32]
     private let map: IdentityMap
+    /// `map`, unretained, for the calls made for every row: a call on the stored `map` retained and released it.
+    private let unretainedMap: Unmanaged<IdentityMap>
     private let backingData: any BackingData<T>
     private let references: [Schema.Relationship?]
     private let hasReferences: Bool
@@ -106,6 +108,7 @@ final class ClassMaterializer<T: PersistentModel> {
         self.contiguous = contiguous
         self.offsets = offsets
         self.map = map
+        unretainedMap = Unmanaged.passUnretained(map)
         self.backingData = backingData
         self.references = references
         self.hasReferences = hasReferences
@@ -142,7 +145,7 @@ final class ClassMaterializer<T: PersistentModel> {
             // As `registry.register`, for a state with its initial values, and a key the map does not hold (it
             // was looked up above, or the map was empty and rows do not repeat keys).
             model._$persistentState.registerNew(in: context, key: key, binding: binding, map: map)
-            map.append(model, for: key)
+            unretainedMap._withUnsafeGuaranteedRef { $0.append(model, for: key) }
             // A value that fails to load is read again below, which names its property in the error.
             rowLoaded = loadsRows && (try? model._$loadRow(properties.count, from: reader, column: first)) == true
             if isPlain {

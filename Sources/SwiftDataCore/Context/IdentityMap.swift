@@ -116,7 +116,7 @@ final class IdentityMap {
     /// Makes `model` the object for the row `key`, which the map does not hold, at `nextPosition`, which the caller
     /// has already stored in the model's state (`identityPosition`) along with its other fields: a fetch's new model
     /// is registered in one access to its state.
-    func append(_ model: any PersistentModel, for key: Int64) {
+    func append(_ model: some PersistentModel, for key: Int64) {
         // A map left mostly free by models that are gone gives its memory back when it is used again.
         let compacts = firstFree >= 0 && entries.count > 1_024 && count * 16 < entries.count
         if compacts { compact() }
