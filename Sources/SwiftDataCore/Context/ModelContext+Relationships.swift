@@ -181,13 +181,14 @@ extension ModelContext {
     private func loadMembers<M: PersistentModel, D: PersistentModel>(
         _ relationship: Schema.Relationship, owners: [M], _ destinationType: D.Type, destination: EntityBinding
     ) throws {
-        // The members in the order they come, and each owner's runs of consecutive members among them (a store
-        // that sorts by owner gives each owner one run): kept in types that do not depend on D, since a dictionary of
-        // `[D]` looked up its generic metadata twice per member in this unspecialized code (about 700 instructions a
-        // member, a sixth of loading one), and an append to `[D]` once (see `ModelList`).
-        var loaded = ModelList()
-        var runs: [Int64: [Range<Int>]] = [:]
-        var run: (owner: Int64, start: Int)?
+        // Each owner's runs of consecutive members, in the order they come (a store that sorts by owner gives each
+        // owner one run, which becomes its array as it is, without copying its members or retaining them again):
+        // kept in types that do not depend on D, since a dictionary of `[D]` looked up its generic metadata twice per
+        // member in this unspecialized code (about 700 instructions a member, a sixth of loading one), and an append
+        // to `[D]` once (see `ModelList`).
+        var runs: [Int64: [ModelList]] = [:]
+        var run = ModelList()
+        var runOwner: Int64?
         // Members whose foreign key holds the owner refer to it by a link: the owner holds them.
         let linking = relationship.storage == .inverseColumn ? relationship.inverse : nil
         // Several owners of a join table's relationship may share a member: its row comes once for each.
@@ -201,23 +202,25 @@ extension ModelContext {
                 properties: destination.fetchedProperties, subentityProperties: destination.subentityProperties
             ) { owner, member, reader in
                 let model = try materialize(member, reader, 2, owner)
-                if let current = run, current.owner != owner {
-                    runs[current.owner, default: []].append(current.start..<loaded.count)
-                    run = nil
+                if let current = runOwner, current != owner {
+                    // The next owner's run is likely as long as this one: reserved so, it is seldom grown.
+                    let count = run.count
+                    runs[current, default: []].append(run)
+                    run = ModelList(capacity: count)
                 }
-                if run == nil { run = (owner, loaded.count) }
-                loaded.append(consume model)
+                runOwner = owner
+                run.append(consume model)
             }
         }
-        if let current = run { runs[current.owner, default: []].append(current.start..<loaded.count) }
+        if let current = runOwner { runs[current, default: []].append(run) }
         // The unsaved models that may join or leave an owner's members, found once for all the owners.
         let pending = relationship.inverse == nil ? [] : (registry.inserted + registry.changed).compactMap { $0 as? D }
         for owner in owners {
-            // An owner's members usually come in one run: its array is made once, not appended to an empty one.
-            let ownerRuns = runs[owner._$persistentState.key] ?? []
-            var list = ownerRuns.count == 1 ? loaded.models(of: D.self, in: ownerRuns[0]) : []
+            // An owner's members usually come in one run, whose storage becomes its array.
+            let ownerRuns = runs.removeValue(forKey: owner._$persistentState.key) ?? []
+            var list = ownerRuns.count == 1 ? ownerRuns[0].models(of: D.self) : []
             if ownerRuns.count > 1 {
-                for range in ownerRuns { list += loaded.models(of: D.self, in: range) }
+                for run in ownerRuns { list += run.models(of: D.self) }
             }
             if let inverse = relationship.inverse, !pending.isEmpty {
                 overlay(pending, on: &list, owner: owner, inverse: inverse)

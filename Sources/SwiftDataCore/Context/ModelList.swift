@@ -7,6 +7,12 @@
 struct ModelList {
     private var objects: [AnyObject] = []
 
+    /// An empty list.
+    init() {}
+
+    /// An empty list with room for `capacity` models.
+    init(capacity: Int) { objects.reserveCapacity(capacity) }
+
     /// The number of models gathered so far.
     var count: Int { objects.count }
 
@@ -21,20 +27,5 @@ struct ModelList {
         // alike whatever their class, so `[AnyObject]` and `[T]` share one layout, and every element is a T. (A copy
         // into a new `[T]` cost an allocation and a copy of the whole array.)
         return unsafeBitCast(objects, to: [T].self)
-    }
-
-    /// The models from position `range.lowerBound` up to `range.upperBound`, in order; every one must be a `T`.
-    func models<T: AnyObject>(of type: T.Type, in range: Range<Int>) -> [T] {
-        guard !range.isEmpty else { return [] }
-        return objects.withUnsafeBufferPointer { objects in
-            [T](unsafeUninitializedCapacity: range.count) { buffer, initialized in
-                for index in range {
-                    // unsafeDowncast: the callers gather models of one class, T or its subclasses, and ask for T.
-                    buffer.initializeElement(
-                        at: index - range.lowerBound, to: unsafeDowncast(objects[index], to: T.self))
-                }
-                initialized = range.count
-            }
-        }
     }
 }
