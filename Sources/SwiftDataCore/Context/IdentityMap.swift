@@ -117,6 +117,12 @@ final class IdentityMap {
     /// has already stored in the model's state (`identityPosition`) along with its other fields: a fetch's new model
     /// is registered in one access to its state.
     func append(_ model: some PersistentModel, for key: Int64) {
+        if firstFree < 0 && !isIndexed {
+            // The common case of a fetch's new rows: no free entry to take, no hash table to keep up to date.
+            count += 1
+            entries.append(Entry(key: key, model: model))
+            return
+        }
         // A map left mostly free by models that are gone gives its memory back when it is used again.
         let compacts = firstFree >= 0 && entries.count > 1_024 && count * 16 < entries.count
         if compacts { compact() }
