@@ -34,6 +34,10 @@ final class ClassMaterializer<T: PersistentModel> {
     private let wasEmpty: Bool
     private let referenceOffsets: [Int]
     private let linksOwner: [Bool]
+    /// The property a new model links to the owner whose members are loading as it registers, in the same access to
+    /// its state (a later access retained and released the model), when its row loads in one call and that link is
+    /// its only reference; `-1` otherwise.
+    private let ownerLink: Int32
     /// References to models whose class only their row tells, found once the rows are read.
     private(set) var pending: [PendingReference] = []
 
@@ -127,6 +131,10 @@ final class ClassMaterializer<T: PersistentModel> {
         self.wasEmpty = wasEmpty
         self.referenceOffsets = referenceOffsets
         self.linksOwner = linksOwner
+        ownerLink =
+            loadsRows && referenceOffsets.count == 1 && linksOwner.indices.contains(referenceOffsets[0])
+                && linksOwner[referenceOffsets[0]]
+            ? Int32(properties[referenceOffsets[0]]) : -1
     }
 
     /// The context's object for a row (its key, and its properties from the reader's column `first` onward; the key
@@ -137,6 +145,8 @@ final class ClassMaterializer<T: PersistentModel> {
         let isNew: Bool
         // Whether the row's attributes are loaded, and its to-one relationships left not loaded.
         var rowLoaded = false
+        // Whether a new model was linked to `owner` as it registered (see `ownerLink`).
+        var linkedOwner = false
         if !wasEmpty, let existing = map.model(key) {
             model = unsafeDowncast(existing, to: T.self)  // filed under T's ObjectIdentifier
             isNew = false
@@ -144,7 +154,13 @@ final class ClassMaterializer<T: PersistentModel> {
             model = T(backingData: backingData)
             // As `registry.register`, for a state with its initial values, and a key the map does not hold (it
             // was looked up above, or the map was empty and rows do not repeat keys).
-            model._$persistentState.registerNew(in: context, key: key, binding: binding, map: map)
+            if ownerLink >= 0, let owner {
+                linkedOwner = true
+                model._$persistentState.registerNew(
+                    in: context, key: key, binding: binding, map: map, link: ownerLink, to: owner)
+            } else {
+                model._$persistentState.registerNew(in: context, key: key, binding: binding, map: map)
+            }
             unretainedMap._withUnsafeGuaranteedRef { $0.append(model, for: key) }
             // A value that fails to load is read again below, which names its property in the error.
             rowLoaded = loadsRows && (try? model._$loadRow(properties.count, from: reader, column: first)) == true
@@ -198,7 +214,8 @@ final class ClassMaterializer<T: PersistentModel> {
                 }
                 if let target {
                     if rowLoaded {
-                        model._$persistentState.link(property, to: target)
+                        // The owner (`target`) was linked as the model registered.
+                        if !linkedOwner { model._$persistentState.link(property, to: target) }
                     } else {
                         model.link(property, to: target)
                     }

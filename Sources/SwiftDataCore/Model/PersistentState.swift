@@ -235,12 +235,24 @@ public struct _PersistentState: ~Copyable {
     /// their initial values: it sets only what registering changes, with the model's position in `map`, where the
     /// caller then appends it (`IdentityMap.append`).
     mutating func registerNew(in context: ModelContext, key: Int64, binding: EntityBinding, map: IdentityMap) {
-        self.context = context
+        // The anchor, set directly: the `context` setter takes the context as an owned value, which retains it
+        // through the runtime's slow path (it is weakly referenced) when the setter is not inlined.
+        anchor = context.registry.anchor(of: context)
         status = .registered
         self.key = key
         self.binding = binding
         identityMap = map
         identityPosition = map.nextPosition
+    }
+
+    /// `registerNew(in:key:binding:map:)` with a link of relationship `property` to `target` (see `link(_:to:)`).
+    mutating func registerNew(
+        in context: ModelContext, key: Int64, binding: EntityBinding, map: IdentityMap, link property: Int32,
+        to target: Int64
+    ) {
+        registerNew(in: context, key: key, binding: binding, map: map)
+        linkProperty = property
+        linkKey = target
     }
 
     /// Makes this the state of a saved model registered in `context` for the row `key`, forgetting the rest. Only

@@ -38,6 +38,33 @@ import Testing
         #expect(members.joined().allSatisfy { !$0.hasChanges })
     }
 
+    /// A member whose row loads in one call and whose only reference is the walked owner's inverse links to the owner
+    /// as it registers: it reads its owner without a query, the owner is linked (not held), and its values load.
+    @Test func aPlainMemberLinksItsOwnerAsItRegisters() throws {
+        let container = try makeMemoryContainer(WalkedShelf.self, WalkedBook.self)
+        let writer = ModelContext(container)
+        for index in 0..<3 {
+            let shelf = WalkedShelf(name: "shelf \(index)")
+            shelf.books = (0..<4).map { WalkedBook(title: "book \(index)-\($0)", pages: 10 * index + $0) }
+            writer.insert(shelf)
+        }
+        try writer.save()
+        let context = ModelContext(container)
+        let shelves = try context.fetch(FetchDescriptor<WalkedShelf>(sortBy: [SortDescriptor(\.name)]))
+        let books = shelves.map(\.books)
+        let log = StatementLog(container)
+        for (index, (shelf, members)) in zip(shelves, books).enumerated() {
+            #expect(members.map(\.title) == (0..<4).map { "book \(index)-\($0)" })
+            #expect(members.map(\.pages) == (0..<4).map { 10 * index + $0 })
+            for book in members {
+                #expect(book.shelf === shelf)
+                #expect(book._$persistentState.linkedKey(2) == shelf._$persistentState.key, "linked, not held")
+            }
+        }
+        #expect(log.selects.isEmpty, "the members' owner is linked by the walk: \(log.selects)")
+        #expect(books.joined().allSatisfy { !$0.hasChanges })
+    }
+
     @Test func walkedMembersLeaveTheIdentityMapWhenTheyGoAway() throws {
         let container = try zoo()
         let context = ModelContext(container)
@@ -56,5 +83,26 @@ import Testing
         // A second walk makes new models, registered again, with the same values.
         let names = try context.fetch(FetchDescriptor<AnimalCategory>()).flatMap { $0.animals.map(\.name) }
         #expect(names.sorted() == (0..<3).flatMap { index in (0..<4).map { "animal \(index)-\($0)" } })
+    }
+}
+
+/// An owner whose members have plain attributes and no reference but their owner (see
+/// `aPlainMemberLinksItsOwnerAsItRegisters`).
+@Model final class WalkedShelf {
+    var name: String
+    @Relationship(deleteRule: .cascade, inverse: \WalkedBook.shelf) var books: [WalkedBook] = []
+
+    init(name: String) { self.name = name }
+}
+
+/// A member of `WalkedShelf`.
+@Model final class WalkedBook {
+    var title: String
+    var pages: Int
+    var shelf: WalkedShelf?
+
+    init(title: String, pages: Int) {
+        self.title = title
+        self.pages = pages
     }
 }
