@@ -639,7 +639,12 @@ struct RowBatches {
     /// row's entity is not the latest row's (a dictionary cost an allocation and a hash every save).
     private var entities: [Schema.Entity] = []
     private var rows: [[RowWrite]] = []
-    /// The batch of the latest row: rows mostly come grouped by entity.
+    /// The batch of the latest row, of `currentEntity`, held apart from `rows` (where an empty list keeps its place
+    /// meanwhile): rows mostly come grouped by entity, and appending to this list checks one array's uniqueness
+    /// rather than the list of batches' and then the batch's.
+    private var current: [RowWrite] = []
+    private var currentEntity: Schema.Entity?
+    /// The place of `current` in `rows`, or -1 before the first row.
     private var last = -1
     /// How many rows the first batch makes room for: at most this many rows come, mostly of one entity.
     private let capacity: Int
@@ -651,21 +656,31 @@ struct RowBatches {
 
     /// Each entity with its rows; a zip of the two lists, which an array of labelled tuples would copy through the
     /// runtime's casts.
-    var batches: Zip2Sequence<[Schema.Entity], [[RowWrite]]> { zip(entities, rows) }
+    var batches: Zip2Sequence<[Schema.Entity], [[RowWrite]]> {
+        var rows = rows
+        if last >= 0 { rows[last] = current }
+        return zip(entities, rows)
+    }
 
     mutating func append(_ row: consuming RowWrite, to entity: Schema.Entity) {
-        if last < 0 || entities[last] !== entity {
-            if let index = entities.firstIndex(where: { $0 === entity }) {
-                last = index
-            } else {
-                last = entities.count
-                entities.append(entity)
-                var batch: [RowWrite] = []
-                if last == 0 { batch.reserveCapacity(capacity) }
-                rows.append(batch)
-            }
+        if currentEntity !== entity { switchBatch(to: entity) }
+        current.append(row)
+    }
+
+    /// Puts the current batch back in its place and takes out `entity`'s, made when it has none yet.
+    private mutating func switchBatch(to entity: Schema.Entity) {
+        if last >= 0 { swap(&rows[last], &current) }
+        if let index = entities.firstIndex(where: { $0 === entity }) {
+            last = index
+        } else {
+            last = entities.count
+            entities.append(entity)
+            var batch: [RowWrite] = []
+            if last == 0 { batch.reserveCapacity(capacity) }
+            rows.append(batch)
         }
-        rows[last].append(row)
+        swap(&rows[last], &current)
+        currentEntity = entity
     }
 }
 
