@@ -95,8 +95,8 @@ struct SaveOperation {
         var hasRelationships = false
         var hasToMany = false
         for model in updates {
-            guard let binding = model._$persistentState.binding, binding.store === store else { continue }
-            let changes = model._$persistentState.changes
+            let (binding, changes, key) = model._$persistentState.update
+            guard let binding, binding.store === store else { continue }
             let isLikeLast = binding === lastBinding && changes == lastChanges
             if !isLikeLast {
                 attributes = binding.attributeIndexes.filter(changes.contains)
@@ -105,13 +105,12 @@ struct SaveOperation {
                 hasRelationships = binding.hasRelationships
                 hasToMany = hasToMany || binding.hasToManyRelationships
             }
-            history?.updated(model._$persistentState.key, of: binding.entity, changes: changes, isLikeLast: isLikeLast)
+            history?.updated(key, of: binding.entity, changes: changes, isLikeLast: isLikeLast)
             let references =
                 hasRelationships ? try references(of: model, entity: binding.entity, only: changes) : []
             guard !attributes.isEmpty || !references.isEmpty else { continue }
             updated.append(
-                RowWrite(
-                    model: model, key: model._$persistentState.key, attributes: attributes, references: references),
+                RowWrite(model: model, key: key, attributes: attributes, references: references),
                 to: binding.entity)
         }
         if hasToMany {

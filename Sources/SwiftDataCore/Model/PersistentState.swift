@@ -44,6 +44,9 @@ public struct _PersistentState: ~Copyable {
     package var binding: EntityBinding?
     /// The persisted properties changed since the last save.
     @usableFromInline package var changes = PropertyMask()
+    /// What a save writes of a changed model (its binding, changed properties and key), read in one access to the
+    /// state rather than one for each.
+    package var update: (binding: EntityBinding?, changes: PropertyMask, key: Int64) { (binding, changes, key) }
     /// References to the values of externally stored attributes not read yet, by property index.
     package var externalReferences: [Int: String]? {
         get { rare?.externalReferences }
