@@ -203,7 +203,7 @@ package struct RowWrite {
         _ attribute: Schema.Attribute, of model: (any PersistentModel)?, into writer: any _RowWriter, parameter: Int32
     ) throws {
         let value = model?._$get(attribute.index).value
-        let stored = try attribute.coding?.encode(value) ?? (value.map { try StoreValue(encoding: $0) } ?? .null)
+        let stored = try attribute.storedValue(of: value)
         if attribute.isExternal, case .data(let data) = stored { return try writer.bindExternal(data, parameter) }
         try writer.bind(stored, parameter)
     }

@@ -63,7 +63,7 @@ public struct DefaultSnapshot: DataStoreSnapshot, Hashable {
             return
         }
         do {
-            values[attribute.name] = .attribute(try attribute.coding?.encode(value) ?? StoreValue(encoding: value))
+            values[attribute.name] = .attribute(try attribute.storedValue(of: value))
         } catch let error as SwiftDataError {
             throw error.with(model: entity.name, property: attribute.name)
         }

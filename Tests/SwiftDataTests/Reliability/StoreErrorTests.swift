@@ -44,16 +44,15 @@ import Testing
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: directory.url.path)
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.url.path) }
         // Permission bits do not stop root: the child runs as nobody when the tests run as root, from a copy that
-        // nobody can run wherever the build directory is.
+        // nobody can run wherever the build directory is. The shell makes the copy with `cp`: a copy this process
+        // wrote could still be open for writing in a process another test forks meanwhile, and running it would
+        // then fail ("Text file busy", status 126).
         var child = "\"$child\""
         let programs = TemporaryDirectory()
         if getuid() == 0 {
-            let copy = programs.url.appendingPathComponent("TestChildProcess")
-            try FileManager.default.copyItem(
-                at: URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-                    .appendingPathComponent("TestChildProcess"), to: copy)
+            let copy = programs.url.appendingPathComponent("TestChildProcess").path
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: programs.url.path)
-            child = "setpriv --reuid=65534 --regid=65534 --clear-groups '\(copy.path)'"
+            child = "cp \"$child\" '\(copy)' && setpriv --reuid=65534 --regid=65534 --clear-groups '\(copy)'"
         }
         let read = try shell("\(child) list-readonly '\(store.path)'")
         #expect(read.status == 0, "\(read.errors)")
