@@ -133,6 +133,7 @@ struct SQLiteMigration: SchemaMigrationTarget {
     private func rebuildTable(_ entity: Schema.Entity, columns: [EntityMigration.Column]) throws {
         let table = dialect.quote(entity.name)
         let temporary = "\(entity.name)__migrating"
+        try checkTemporaryName(temporary, of: entity.name)
         let columns = try renameColumns(of: entity.name, columns)
         let foreign = try foreignObjects(of: entity)
         try database.executeScript(SQLiteStore.createTable(entity, tableName: temporary, withJoinTables: false))
@@ -172,6 +173,22 @@ struct SQLiteMigration: SchemaMigrationTarget {
                 )
             }
         }
+    }
+
+    /// Throws when the store has a table or index named `temporary` (SQLite ignores the case of ASCII letters), the
+    /// name a migration rebuilds `table` in: a model's table of that name stands in its way.
+    private func checkTemporaryName(_ temporary: String, of table: String) throws {
+        let rows = try database.rows(
+            "SELECT name FROM sqlite_master WHERE name = ? COLLATE NOCASE", [.string(temporary)])
+        guard case .text(let name)? = rows.first?.first else { return }
+        let isModel = recorded.entities.contains { $0.name == name }
+        throw SwiftDataError.loadIssueModelContainer.with(
+            reason:
+                "the migration of \(table) rebuilds its table in a table named \(temporary), and the store has \(isModel ? "the table of the model" : "a table or index named") \(name)",
+            model: table,
+            suggestion: isModel
+                ? "Give one of them another name: rename the model \(name), or the model \(table)"
+                : "Rename the model \(table), or drop or rename \(name)")
     }
 
     /// Renames the columns the migration renames in the table as it is, with SQLite's `RENAME COLUMN`, which also

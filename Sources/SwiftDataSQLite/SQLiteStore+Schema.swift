@@ -67,17 +67,13 @@ extension SQLiteStore {
     }
 
     /// Refuses a schema two of whose store objects would share a name (see `Schema.checkStoreNames`): the schema's,
-    /// the tables of its `.rtree` indexes, the table a migration rebuilds a model's table in, and the store's own
-    /// tables. SQLite takes names that differ only in the case of ASCII letters for one, and keeps those beginning
-    /// with `sqlite_` for itself.
+    /// the tables of its `.rtree` indexes, and the store's own tables. SQLite takes names that differ only in the case
+    /// of ASCII letters for one, and keeps those beginning with `sqlite_` for itself. (The table a migration rebuilds
+    /// a model's table in exists only during the migration, which checks its name then.)
     static func checkStoreNames(_ schema: Schema) throws {
         var objects = schema.storeObjects
         for root in schema.entities where root.superentity == nil {
             objects += SQLiteSpatialIndex.storeObjects(of: root.tableEntity)
-            objects.append(
-                Schema.StoreObject(
-                    "\(root.name)__migrating", .table, "the table a migration of \(root.name) rebuilds it in",
-                    model: root.name, remedy: "rename the model \(root.name)"))
         }
         objects += [metadataTable, sequenceTable, historyTable].map(Schema.StoreObject.storeTable)
         func folded(_ name: String) -> String {

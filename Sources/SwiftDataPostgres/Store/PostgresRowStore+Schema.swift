@@ -19,7 +19,6 @@ extension PostgresRowStore {
         migrationPlan: (any SchemaMigrationPlan.Type)?
     ) throws -> String {
         let namespace = configuration.postgresSchema
-        try PostgresSchemaSQL.checkStoreNames(schema)
         let server = connection.endpoint.description
         let wait = PostgresTestHooks.lockWait ?? 600
         // The error for a lock another session held past the wait, for a statement of `sql`; `step` names the stage
@@ -71,6 +70,7 @@ extension PostgresRowStore {
             try connection.execute("CREATE SCHEMA \(PostgreSQLDialect().quote(namespace))")
         }
         let tables = try tableNames(connection, namespace: namespace)
+        try PostgresSchemaSQL.checkStoreNames(schema, existingTables: tables)
         try createHistoryTable(connection, tables: tables, allowsSave: configuration.allowsSave)
         let stored = try readMetadata(connection, tables: tables, namespace: namespace, server: server)
         let current = StoredSchema(schema, storage: PostgresSchemaSQL.recordedStorage).entities

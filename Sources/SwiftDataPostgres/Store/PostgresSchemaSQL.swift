@@ -233,7 +233,11 @@ enum PostgresSchemaSQL {
     /// the indexes that stand for its `.rtree` indexes, the store's own tables, the sequence of the history's numbers,
     /// and the index of each table's primary key, which PostgreSQL names `<table>_pkey`. PostgreSQL keeps the first 63
     /// bytes of a longer table name (the store shortens an index's name itself, see `indexName(_:)`).
-    static func checkStoreNames(_ schema: Schema) throws {
+    ///
+    /// A primary key's index only takes `<table>_pkey` when that name is free as PostgreSQL makes the table: when a
+    /// table of that name is among `existingTables` (those already in the store's PostgreSQL schema), PostgreSQL
+    /// gives the index another name (`<table>_pkey1`), as in stores made before this check, so it is no clash.
+    static func checkStoreNames(_ schema: Schema, existingTables: Set<String>) throws {
         var objects = schema.storeObjects
         for root in schema.entities where root.superentity == nil {
             objects += spatialIndexes(root.tableEntity).map {
@@ -250,7 +254,7 @@ enum PostgresSchemaSQL {
             Schema.StoreObject(
                 truncated($0.name, to: 63 - 5) + "_pkey", .index, "the primary key index of \($0.description)",
                 model: $0.model, property: $0.property, remedy: $0.remedy)
-        }
+        }.filter { !existingTables.contains($0.name) }
         objects.append(
             Schema.StoreObject(
                 "\(PostgresRowStore.historyTable)_number_seq", .table, "the sequence of the store's history numbers"))

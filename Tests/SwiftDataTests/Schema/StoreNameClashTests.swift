@@ -114,9 +114,30 @@ enum StoreNameClashes {
         init(size: Int) { self.size = size }
     }
 
+    /// A model an SQLite migration rebuilds in the table `Bin__migrating`.
+    @Model final class Bin {
+        var size: Int
+        init(size: Int) { self.size = size }
+    }
+
+    /// A model whose table has the name of the table a migration of `Bin` rebuilds it in on SQLite.
+    @Model final class Bin__migrating {
+        var size: Int
+        init(size: Int) { self.size = size }
+    }
+
     /// A model whose table has a name SQLite keeps for itself.
     @Model final class sqlite_shelf {
         var size: Int
+        init(size: Int) { self.size = size }
+    }
+}
+
+/// The next version of `StoreNameClashes.Bin`: an added property makes SQLite rebuild its table.
+enum StoreNameClashesMigrated {
+    @Model final class Bin {
+        var size: Int
+        var label: String?
         init(size: Int) { self.size = size }
     }
 }
@@ -237,6 +258,67 @@ enum StoreNameClashes {
         } else {
             expectClash(
                 store, types, naming: ["the primary key index of the table of the model Peg", "model Peg_pkey"])
+        }
+    }
+
+    /// A store made when `Peg_pkey`'s table came before `Peg`'s: PostgreSQL named `Peg`'s primary key index
+    /// `Peg_pkey1`, and the store worked, so it opens. `Peg_pkey` added beside an existing `Peg`, whose primary key
+    /// index has that name, is still refused.
+    @Test(arguments: StoreKind.all) func aPrimaryKeysNameTakenByAnEarlierTable(store: StoreKind) throws {
+        let types: [any PersistentModel.Type] = [Clashes.Peg.self, Clashes.Peg_pkey.self]
+        let location = store.location()
+        do {
+            let context = ModelContext(try location.container(Clashes.Peg_pkey.self))
+            context.insert(Clashes.Peg_pkey(size: 1))
+            try context.save()
+        }
+        for _ in 0..<2 {
+            let container = try location.container(Schema(types))
+            let context = ModelContext(container)
+            context.insert(Clashes.Peg(size: 2))
+            try context.save()
+            #expect(try ModelContext(container).fetchCount(FetchDescriptor<Clashes.Peg_pkey>()) == 1)
+        }
+        #expect(try ModelContext(location.container(Schema(types))).fetchCount(FetchDescriptor<Clashes.Peg>()) == 2)
+
+        let later = store.location()
+        _ = try later.container(Clashes.Peg.self)
+        if store == .sqlite {
+            _ = try later.container(Schema(types))
+        } else {
+            let error = #expect(throws: SwiftDataError.self) { _ = try later.container(Schema(types)) }
+            #expect(error?.reason?.contains("the primary key index of the table of the model Peg") == true)
+            #expect(error?.reason?.contains("share one set of names") == true)
+        }
+    }
+
+    /// A store with a model `Bin__migrating` beside `Bin` opens; the migration that rebuilds `Bin`'s table (on SQLite,
+    /// in a table of that name) refuses with an error that names both models, and leaves the store as it was.
+    @Test(arguments: StoreKind.all) func aModelNamedAfterTheTableAMigrationRebuildsIn(store: StoreKind) throws {
+        let location = store.location()
+        do {
+            let context = ModelContext(try location.container(Clashes.Bin.self, Clashes.Bin__migrating.self))
+            context.insert(Clashes.Bin(size: 1))
+            context.insert(Clashes.Bin__migrating(size: 2))
+            try context.save()
+        }
+        let migrated: [any PersistentModel.Type] = [StoreNameClashesMigrated.Bin.self, Clashes.Bin__migrating.self]
+        if store == .sqlite {
+            let error = #expect(throws: SwiftDataError.self) { _ = try location.container(Schema(migrated)) }
+            #expect(error == .loadIssueModelContainer)
+            #expect(error?.modelName == "Bin")
+            #expect(
+                error?.reason?.contains("rebuilds its table in a table named Bin__migrating") == true,
+                "\(error?.reason ?? "")")
+            #expect(error?.reason?.contains("the table of the model Bin__migrating") == true)
+            #expect(error?.suggestion?.contains("rename the model Bin__migrating, or the model Bin") == true)
+            let context = ModelContext(try location.container(Clashes.Bin.self, Clashes.Bin__migrating.self))
+            #expect(try context.fetch(FetchDescriptor<Clashes.Bin>()).map(\.size) == [1])
+        } else {
+            let context = ModelContext(try location.container(Schema(migrated)))
+            let bins = try context.fetch(FetchDescriptor<StoreNameClashesMigrated.Bin>())
+            #expect(bins.map(\.size) == [1])
+            #expect(bins.map(\.label) == [nil])
         }
     }
 
