@@ -23,19 +23,11 @@ import Testing
     }
 
     @Test func anotherConnectionsCommitBeforeASaveIsReportedOnce() throws {
-        let location = StoreKind.sqlite.location()
-        let container = try location.container(User.self)
-        let other = try location.container(User.self)
-        let store = try #require(container.stores.first as? SQLiteStore)
-        let context = ModelContext(container)
-        let user = User(name: "a", email: "a@")
-        context.insert(user)
-        try context.save()
+        let connections = try TwoConnections()
+        let (store, context, user) = (connections.store, connections.context, connections.user)
         #expect(!store.hasExternalChanges())
         // The other connection commits; this store's next save begins after it, without a check between.
-        let otherContext = ModelContext(other)
-        otherContext.insert(User(name: "other", email: "o@"))
-        try otherContext.save()
+        try connections.commitElsewhere(name: "other", email: "o@")
         user.name = "b"
         try context.save()
         #expect(store.hasExternalChanges(), "the commit the save began after is another connection's")
@@ -46,18 +38,10 @@ import Testing
     }
 
     @Test func aCheckBetweenTheOtherCommitAndASaveReportsItOnce() throws {
-        let location = StoreKind.sqlite.location()
-        let container = try location.container(User.self)
-        let other = try location.container(User.self)
-        let store = try #require(container.stores.first as? SQLiteStore)
-        let context = ModelContext(container)
-        let user = User(name: "a", email: "a@")
-        context.insert(user)
-        try context.save()
+        let connections = try TwoConnections()
+        let (store, context, user) = (connections.store, connections.context, connections.user)
         _ = store.hasExternalChanges()
-        let otherContext = ModelContext(other)
-        otherContext.insert(User(name: "other", email: "o@"))
-        try otherContext.save()
+        try connections.commitElsewhere(name: "other", email: "o@")
         #expect(store.hasExternalChanges())
         user.name = "b"
         try context.save()
@@ -81,5 +65,33 @@ import Testing
         library.name = "m"
         try context.save()
         #expect(!store.hasExternalChanges())
+    }
+}
+
+/// A SQLite store with one saved `User` (`user`, in `context`), and a second container on the same file: two
+/// connections, to tell the store's own commits from another's.
+struct TwoConnections {
+    /// The store's directory, removed when the last copy of this value goes.
+    let location = StoreKind.sqlite.location()
+    let container: ModelContainer
+    let other: ModelContainer
+    let store: SQLiteStore
+    let context: ModelContext
+    let user = User(name: "a", email: "a@")
+
+    init() throws {
+        container = try location.container(User.self)
+        other = try location.container(User.self)
+        store = try #require(container.stores.first as? SQLiteStore)
+        context = ModelContext(container)
+        context.insert(user)
+        try context.save()
+    }
+
+    /// Saves a new user through the other container.
+    func commitElsewhere(name: String, email: String) throws {
+        let otherContext = ModelContext(other)
+        otherContext.insert(User(name: name, email: email))
+        try otherContext.save()
     }
 }

@@ -10,23 +10,16 @@ import Testing
 /// run, once per save or check, with that save's values.
 @Suite struct HeldStatementTests {
     @Test func savesRunTheirHeldStatementsWithTheirOwnValues() throws {
-        let location = StoreKind.sqlite.location()
-        let container = try location.container(User.self)
-        let other = try location.container(User.self)
-        let store = try #require(container.stores.first as? SQLiteStore)
-        let context = ModelContext(container)
-        let user = User(name: "a", email: "a@")
-        context.insert(user)
-        try context.save()
+        let connections = try TwoConnections()
+        let (container, other, store, context, user) =
+            (connections.container, connections.other, connections.store, connections.context, connections.user)
         _ = store.hasExternalChanges()
         let log = StatementLog(container)
         for round in 0..<3 {
             user.name = "name \(round)"
             try context.save()
             #expect(!store.hasExternalChanges(), "the store's own commit is not another connection's")
-            let otherContext = ModelContext(other)
-            otherContext.insert(User(name: "other \(round)", email: "o\(round)@"))
-            try otherContext.save()
+            try connections.commitElsewhere(name: "other \(round)", email: "o\(round)@")
             #expect(store.hasExternalChanges(), "another connection's commit between two saves is seen")
         }
         #expect(log.statements.filter { $0.hasPrefix("UPDATE") }.count == 3)

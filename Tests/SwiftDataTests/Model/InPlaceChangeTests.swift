@@ -19,14 +19,16 @@ import Testing
         return (context, fetched)
     }
 
+    /// Runs `body` under observation tracking; the flag is set when a change it tracked happens.
+    private func tracking(_ body: () -> Void) -> Flag {
+        let fired = Flag()
+        withObservationTracking(body) { fired.set() }
+        return fired
+    }
+
     @Test func inPlaceChangeOfAReadPropertyTellsItsObserver() throws {
         let (_, counter) = try fetchedCounter()
-        let fired = Flag()
-        withObservationTracking {
-            _ = counter.value
-        } onChange: {
-            fired.set()
-        }
+        let fired = tracking { _ = counter.value }
         counter.value += 1
         #expect(fired.isSet)
         #expect(counter.value == 2)
@@ -34,12 +36,7 @@ import Testing
 
     @Test func inPlaceChangeOfAnotherPropertyDoesNotTellTheObserver() throws {
         let (_, counter) = try fetchedCounter()
-        let fired = Flag()
-        withObservationTracking {
-            _ = counter.value
-        } onChange: {
-            fired.set()
-        }
+        let fired = tracking { _ = counter.value }
         counter.label += "!"
         #expect(!fired.isSet, "only the properties read while tracking are observed")
         #expect(counter.label == "c!")
@@ -47,12 +44,7 @@ import Testing
 
     @Test func inPlaceChangeAsTheFirstReadWhileTrackingObservesLaterChanges() throws {
         let (_, counter) = try fetchedCounter()
-        let fired = Flag()
-        withObservationTracking {
-            counter.value += 1
-        } onChange: {
-            fired.set()
-        }
+        let fired = tracking { counter.value += 1 }
         #expect(!fired.isSet, "a change made while tracking is not one the observer sees")
         counter.value += 1
         #expect(fired.isSet, "the in-place change read the property, so the observer watches it")

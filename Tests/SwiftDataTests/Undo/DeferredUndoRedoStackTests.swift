@@ -6,6 +6,19 @@ import Testing
 /// gets at once an action standing for what it will register. When it then registers nothing, that action goes
 /// again: the redo stack offers no redo that does nothing.
 @Suite struct DeferredUndoRedoStackTests {
+    /// Saves the delete of `gone` with a new draft whose encoding calls `manager.undo()` while the save writes its
+    /// rows (neither recorded for undo), so that the undo is deferred past the save.
+    private func saveUndoingWhileWriting(deleting gone: Draft, in context: ModelContext, manager: UndoManager) throws {
+        let fuse = Fuse("new")
+        fuse.action = { manager.undo() }
+        manager.disableUndoRegistration()
+        context.delete(gone)
+        context.insert(Draft(title: "new", fuse: fuse))
+        manager.enableUndoRegistration()
+        try context.save()
+        #expect(fuse.runs == 1)
+    }
+
     /// Undoing the change of a model the same save deletes: once the save is done the model is gone, so the undo
     /// restores nothing and registers no redo. Before, `canRedo` stayed true and `redo()` did nothing.
     @Test(arguments: StoreKind.all) func aDeferredUndoThatRegistersNothingLeavesNoRedo(store: StoreKind) throws {
@@ -21,14 +34,7 @@ import Testing
         gone.note = "changed"
         context.processPendingChanges()
         #expect(manager.undoCount == 1)
-        let fuse = Fuse("new")
-        fuse.action = { manager.undo() }
-        manager.disableUndoRegistration()
-        context.delete(gone)
-        context.insert(Draft(title: "new", fuse: fuse))
-        manager.enableUndoRegistration()
-        try context.save()
-        #expect(fuse.runs == 1)
+        try saveUndoingWhileWriting(deleting: gone, in: context, manager: manager)
         #expect(try Draft.storedTitles(container) == ["new"])
         #expect(!manager.canUndo)
         #expect(!manager.canRedo, "the undo registered nothing, so there is nothing to redo")
@@ -51,14 +57,7 @@ import Testing
         gone.note = "changed"
         kept.note = "changed"
         context.processPendingChanges()
-        let fuse = Fuse("new")
-        fuse.action = { manager.undo() }
-        manager.disableUndoRegistration()
-        context.delete(gone)
-        context.insert(Draft(title: "new", fuse: fuse))
-        manager.enableUndoRegistration()
-        try context.save()
-        #expect(fuse.runs == 1)
+        try saveUndoingWhileWriting(deleting: gone, in: context, manager: manager)
         #expect(kept.note == "", "the undo restored the model that is left")
         #expect(manager.canRedo && manager.redoCount == 1)
 
