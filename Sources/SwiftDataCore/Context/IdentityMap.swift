@@ -7,10 +7,10 @@
 /// array operations: the entries sit in an array, and each model's state knows its position there. A model that
 /// leaves frees its entry, which the next model registered takes (free entries form a list through their `key`),
 /// so no other entry moves and no other model's state is written; a map whose models are all gone starts again
-/// empty, and one left mostly free is compacted. Lookups by
-/// key go through an open-addressing hash table (linear probing, Fibonacci hashing of the key, deletion by backward
-/// shift), built on the first lookup and kept up to date after: a first fetch of a type never looks a key up, and
-/// primary keys, positive and mostly consecutive, spread evenly without `Hasher`'s cost.
+/// empty, and one left mostly free is compacted. Lookups by key go through an open-addressing hash table (linear
+/// probing, Fibonacci hashing of the key, deletion by backward shift), built on the first lookup and kept up to date
+/// after: a first fetch of a type never looks a key up, and primary keys, positive and mostly consecutive, spread
+/// evenly without `Hasher`'s cost.
 final class IdentityMap {
     private struct Registration {
         let key: Int64
@@ -43,9 +43,9 @@ final class IdentityMap {
         static let free = Slot(key: 0, entry: -1)
     }
 
-    /// The entries, in no particular order, some of them free. Accesses skip Swift's run-time exclusivity checks: each is a short
-    /// operation on the context's thread, and none can re-enter another (entries hold no strong references, so
-    /// changing one never releases a model).
+    /// The entries, in no particular order, some of them free. Accesses skip Swift's run-time exclusivity checks:
+    /// each is a short operation on the context's thread, and none can re-enter another (entries hold no strong
+    /// references, so changing one never releases a model).
     @exclusivity(unchecked) private var entries: ContiguousArray<Entry> = []
     /// The hash table, empty until the first lookup; then its count is a power of two, at most three quarters full.
     @exclusivity(unchecked) private var slots: ContiguousArray<Slot> = []
