@@ -42,12 +42,14 @@ final class UndoRecorder {
     /// filling, an action that runs what the deferred action registers when it runs; so redo still redoes it. When
     /// the deferred action registers nothing, that action is removed again (registered with the `DeferredActions` as
     /// its target, it is the only one to go): else a redo stack holding only it would offer a redo that does nothing.
+    /// It stands in for the context's actions: `removeAllActions(withTarget: context)` removes it too, and then what
+    /// the deferred action registers is dropped with it.
     private func perform(_ action: @escaping (ModelContext) -> Void) {
         guard context.isWritingSave else { return action(context) }
         let inverse = DeferredActions(context: context)
         let manager = manager
         // The action holds `inverse`: the undo manager keeps its target only while something else does.
-        manager?.registerUndo(withTarget: inverse) { [inverse] _ in
+        manager?.registerUndo(withTarget: inverse, standingFor: context) { [inverse] _ in
             inverse.context?.undo.perform { context in
                 for action in inverse.actions.reversed() { action(context) }
             }

@@ -14,9 +14,10 @@
     /// Misuse that Foundation answers with an exception (ending a group that is not open, undoing inside a nested
     /// group) is reported on standard error and ignored.
     open class UndoManager: NSObject {
-        /// A recorded action, or a nested group.
+        /// A recorded action, or a nested group. An action's `principal` is the object it stands in for, when its
+        /// target is not that object (see `registerUndo(withTarget:standingFor:handler:)`).
         private enum Entry {
-            case action(target: Weak, run: (AnyObject) -> Void)
+            case action(target: Weak, principal: Weak, run: (AnyObject) -> Void)
             case group(Group)
         }
 
@@ -116,6 +117,20 @@
         open func registerUndo<TargetType: AnyObject>(
             withTarget target: TargetType, handler: @escaping (TargetType) -> Void
         ) {
+            register(target: target, principal: nil, handler: handler)
+        }
+
+        /// Records `handler` as `registerUndo(withTarget:handler:)` does, for an action that acts for `principal`
+        /// although it runs with another target: `removeAllActions(withTarget:)` removes it with either.
+        package final func registerUndo<TargetType: AnyObject>(
+            withTarget target: TargetType, standingFor principal: AnyObject, handler: @escaping (TargetType) -> Void
+        ) {
+            register(target: target, principal: principal, handler: handler)
+        }
+
+        private final func register<TargetType: AnyObject>(
+            target: TargetType, principal: AnyObject?, handler: @escaping (TargetType) -> Void
+        ) {
             guard isUndoRegistrationEnabled else { return }
             if openGroups.isEmpty {
                 guard groupsByEvent else {
@@ -134,7 +149,9 @@
             if !isUndoing && !isRedoing && !redoStack.isEmpty { redoStack.removeAll() }
             // unsafeDowncast: the entry calls back with the target it was registered with, a TargetType.
             openGroups[openGroups.count - 1].entries.append(
-                .action(target: Weak(object: target), run: { handler(unsafeDowncast($0, to: TargetType.self)) }))
+                .action(
+                    target: Weak(object: target), principal: Weak(object: principal),
+                    run: { handler(unsafeDowncast($0, to: TargetType.self)) }))
         }
 
         /// Closes the group a registration opened by itself, if one is open.
@@ -211,7 +228,7 @@
         private func run(_ group: Group) {
             for entry in group.entries.reversed() {
                 switch entry {
-                case .action(let target, let action):
+                case .action(let target, _, let action):
                     if let object = target.object { action(object) }
                 case .group(let nested):
                     run(nested)
@@ -227,12 +244,15 @@
             isAutomaticGroupOpen = false
         }
 
-        /// Forgets the actions registered with `target`.
+        /// Forgets the actions registered with `target` (and those that stand in for its actions), on both stacks and
+        /// in the groups being built; a group left empty goes. As in Foundation, actions that merely capture `target`
+        /// stay, and registration is not re-enabled. Actions whose target is gone, which would do nothing, go too.
         open func removeAllActions(withTarget target: AnyObject) {
             func prune(_ group: Group) {
                 group.entries.removeAll { entry in
                     switch entry {
-                    case .action(let weak, _): return weak.object == nil || weak.object === target
+                    case .action(let weak, let principal, _):
+                        return weak.object == nil || weak.object === target || principal.object === target
                     case .group(let nested):
                         prune(nested)
                         return nested.isEmpty

@@ -65,4 +65,86 @@ import Testing
         #expect(kept.note == "changed")
         #expect(!manager.canRedo && manager.canUndo)
     }
+
+    /// `removeAllActions(withTarget: context)` removes the context's actions, and the action standing for a deferred
+    /// undo is one: afterwards nothing is left to redo. Before, that action stayed (its target was an internal object):
+    /// `canRedo` stayed true and the redo stack kept a group.
+    @Test(arguments: StoreKind.all) func removingTheContextsActionsRemovesADeferredUndosRedo(store: StoreKind) throws {
+        let container = try store.makeContainer(Draft.self)
+        let context = ModelContext(container)
+        let manager = UndoManager()
+        context.undoManager = manager
+        let gone = Draft(title: "gone", fuse: Fuse("gone"))
+        let kept = Draft(title: "kept", fuse: Fuse("kept"))
+        context.insert(gone)
+        context.insert(kept)
+        try context.save()
+        manager.removeAllActions()
+
+        gone.note = "changed"
+        kept.note = "changed"
+        context.processPendingChanges()
+        try saveUndoingWhileWriting(deleting: gone, in: context, manager: manager)
+        #expect(manager.redoCount == 1)
+
+        manager.removeAllActions(withTarget: context)
+        #expect(!manager.canRedo && manager.redoCount == 0)
+        manager.redo()
+        #expect(kept.note == "", "nothing was left to redo")
+    }
+
+    /// The same while the undo is still deferred (called during the write): the stand-in goes, and what the undo
+    /// registers when it runs after the save is not recorded for a removed action.
+    @Test(arguments: StoreKind.all) func removingTheContextsActionsWhileAnUndoIsDeferred(store: StoreKind) throws {
+        let container = try store.makeContainer(Draft.self)
+        let context = ModelContext(container)
+        let manager = UndoManager()
+        context.undoManager = manager
+        let kept = Draft(title: "kept", fuse: Fuse("kept"))
+        context.insert(kept)
+        try context.save()
+        manager.removeAllActions()
+
+        kept.note = "changed"
+        context.processPendingChanges()
+        let fuse = Fuse("new")
+        fuse.action = {
+            manager.undo()
+            #expect(manager.redoCount == 1, "the stand-in for the deferred undo")
+            manager.removeAllActions(withTarget: context)
+            #expect(!manager.canRedo && manager.redoCount == 0)
+        }
+        manager.disableUndoRegistration()
+        context.insert(Draft(title: "new", fuse: fuse))
+        manager.enableUndoRegistration()
+        try context.save()
+        #expect(fuse.runs == 1)
+        #expect(kept.note == "", "the undo ran once the save was done")
+        #expect(!manager.canRedo && !manager.canUndo)
+    }
+
+    /// Another context's deferred undo keeps its redo when one context's actions are removed from a shared manager.
+    @Test func removingOneContextsActionsKeepsAnotherContextsDeferredUndo() throws {
+        let container = try StoreKind.sqlite.makeContainer(Draft.self)
+        let context = ModelContext(container)
+        let other = ModelContext(container)
+        let manager = UndoManager()
+        context.undoManager = manager
+        other.undoManager = manager
+        let gone = Draft(title: "gone", fuse: Fuse("gone"))
+        let kept = Draft(title: "kept", fuse: Fuse("kept"))
+        context.insert(gone)
+        context.insert(kept)
+        try context.save()
+        manager.removeAllActions()
+
+        gone.note = "changed"
+        kept.note = "changed"
+        context.processPendingChanges()
+        try saveUndoingWhileWriting(deleting: gone, in: context, manager: manager)
+        manager.removeAllActions(withTarget: other)
+        #expect(manager.canRedo && manager.redoCount == 1)
+        manager.redo()
+        #expect(kept.note == "changed")
+    }
 }
