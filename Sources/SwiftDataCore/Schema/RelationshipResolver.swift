@@ -56,21 +56,21 @@ enum RelationshipResolver {
                     self.keyPath(keyPath, names: $0, in: entities)
                 })
             else {
-                entity.problems.append(
+                entity.foundProblems.append(
                     problem(
                         "the inverse of \(entity.name).\(relationship.name) is not a relationship of \(destination.name) back to \(entity.name)",
                         entity, relationship))
                 return nil
             }
             if let other = inverse.inverse, other !== relationship {
-                entity.problems.append(
+                entity.foundProblems.append(
                     problem(
                         "\(entity.name).\(relationship.name) and \(entity.name).\(other.name) both name \(destination.name).\(inverse.name) as their inverse",
                         entity, relationship))
                 return nil
             }
             if let declared = inverse.inverseKeyPath, !self.keyPath(declared, names: relationship, in: entities) {
-                entity.problems.append(
+                entity.foundProblems.append(
                     problem(
                         "\(entity.name).\(relationship.name) names \(destination.name).\(inverse.name) as its inverse, but \(destination.name).\(inverse.name) names another",
                         entity, relationship))
@@ -93,7 +93,7 @@ enum RelationshipResolver {
             let names =
                 ([relationship] + rivals).map { "\(entity.name).\($0.name)" }
                 + candidates.map { "\(destination.name).\($0.name)" }
-            entity.problems.append(
+            entity.foundProblems.append(
                 problem(
                     "the inverse of \(entity.name).\(relationship.name) is ambiguous between \(names.joined(separator: ", "))",
                     entity, relationship))

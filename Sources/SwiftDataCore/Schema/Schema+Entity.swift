@@ -55,8 +55,11 @@ extension Schema {
         package var orderedAttributes: [Attribute] = []
         /// Relationships in index order, inherited ones included.
         package var orderedRelationships: [Relationship] = []
-        /// Problems found while reading the model class; the container reports them when it opens.
-        package var problems: [SwiftDataError] = []
+        /// Problems found while reading the model class or resolving relationships.
+        package var foundProblems: [SwiftDataError] = []
+        /// What is wrong with the entity: the problems found while it was built, then those of its unique
+        /// constraints (see `uniquenessProblems`); the container reports the first when it opens.
+        package var problems: [SwiftDataError] { foundProblems + uniquenessProblems }
         private var indexByKeyPath: [AnyKeyPath: Int] = [:]
 
         /// An entity without properties, for a schema built by hand.
@@ -81,7 +84,7 @@ extension Schema {
             let inherited = superModelType?.schemaMetadata.count ?? 0
             if let first = metadata.first, type(of: first.keyPath).rootType != modelType {
                 // The class inherited `schemaMetadata` without declaring its own.
-                problems.append(
+                foundProblems.append(
                     SwiftDataError.loadIssueModelContainer.with(
                         reason: "\(name) is a subclass of a model class, but is not marked @Model", model: name,
                         suggestion: "Mark every class of a model hierarchy @Model"))
@@ -89,7 +92,7 @@ extension Schema {
             for (index, property) in metadata.enumerated() {
                 indexByKeyPath[property.keyPath] = index
                 guard index >= inherited else { continue }
-                add(Entity.property(property, index: index, entity: name, problems: &problems))
+                add(Entity.property(property, index: index, entity: name, problems: &foundProblems))
             }
             // A subclass that declares no constraints of its own inherits its superclass's list, rooted there.
             let own = { (lists: [[AnyKeyPath]]) in
@@ -146,7 +149,7 @@ extension Schema {
                         String?.none
                     }
                 guard let reason else { continue }
-                problems.append(
+                foundProblems.append(
                     SwiftDataError.loadIssueModelContainer.with(
                         reason:
                             "the .rtree index on \(columns.joined(separator: ", ")) of \(name) cannot be created: \(reason)",
@@ -162,7 +165,7 @@ extension Schema {
             lists.map { keyPaths in
                 keyPaths.compactMap { keyPath in
                     if let property = metadata.first(where: { $0.keyPath == keyPath }) { return property.name }
-                    problems.append(
+                    foundProblems.append(
                         SwiftDataError.loadIssueModelContainer.with(
                             reason: "\(what) names \(keyPath), which is not a stored property of \(name)", model: name,
                             suggestion: "List stored attributes or to-one relationships"))
@@ -192,7 +195,7 @@ extension Schema {
         private func known(_ lists: [[String?]], in property: any SchemaProperty) -> [[String]] {
             lists.map { names in
                 if names.contains(nil) {
-                    problems.append(
+                    foundProblems.append(
                         SwiftDataError.loadIssueModelContainer.with(
                             reason: "\(property) names a key path that is not a stored property of \(name)",
                             model: name, suggestion: "List stored attributes or to-one relationships"))
