@@ -255,7 +255,9 @@ extension ModelContext {
 
     /// Links the to-one and many-to-many relationships of saved models without unsaved changes whose targets hold
     /// them back (see `_PersistentState`): after a save, an undo or a rollback, a change that was held is not a change
-    /// any more.
+    /// any more. A to-one relationship without an inverse is linked whatever its target holds: the target may hold
+    /// the model back through other relationships (`a.b`, `b.c`, `c.a`), which nothing here could tell cheaply, and
+    /// a target nothing else holds is only loaded again when next read.
     func linkHeldReferences(of models: [any PersistentModel]) {
         var entity: Schema.Entity?
         var candidates: [Schema.Relationship] = []
@@ -266,7 +268,7 @@ extension ModelContext {
             if modelEntity !== entity {
                 entity = modelEntity
                 candidates = modelEntity.orderedRelationships.filter {
-                    ($0.storage == .column && $0.inverse != nil) || Relationships.isManyToMany($0)
+                    $0.storage == .column || Relationships.isManyToMany($0)
                 }
             }
             for relationship in candidates where !model._$persistentState.isLinked(relationship.index) {
@@ -274,10 +276,9 @@ extension ModelContext {
                     Relationships.linkIfHeldBack(model, relationship, in: self)
                     continue
                 }
-                guard let inverse = relationship.inverse,
-                    let target = model._$get(relationship.index).value as? any PersistentModel,
+                guard let target = model._$get(relationship.index).value as? any PersistentModel,
                     target._$persistentState.status == .registered, target._$persistentState.isManaged(by: self),
-                    target._$get(inverse.index).isLoaded
+                    relationship.inverse.map({ target._$get($0.index).isLoaded }) ?? true
                 else { continue }
                 model.link(relationship.index, to: target._$persistentState.key)
             }
@@ -289,7 +290,7 @@ extension ModelContext {
     func holdLinkedTargets(_ leaving: [String: Set<Int64>]) {
         for entity in container.schema.entities {
             let references = entity.orderedRelationships.filter {
-                $0.storage == .column && $0.inverse != nil && leaving[$0.destination] != nil
+                $0.storage == .column && leaving[$0.destination] != nil
             }
             guard !references.isEmpty, let type = entity.modelType else { continue }
             for model in registry.models(ofType: type) where model._$persistentState.hasLinks {
