@@ -80,40 +80,42 @@ extension _RowReader {
 
     /// An optional to-one relationship's column, as `_$loadRow` reads it: the relationship is left not loaded, and
     /// the context resolves the key the column holds. (Written for models, whose storage's layout is known without
-    /// looking its type up at run time, as a `_RelationshipValue` overload did for each row.)
-    @inlinable
+    /// looking its type up at run time, as a `_RelationshipValue` overload did for each row.) Always inlined: a call
+    /// looked up the model's type metadata and witness table for an assignment of `nil` (about 40 instructions a row).
+    @inlinable @inline(__always)
     public func read<Model: PersistentModel>(_ column: Int32, into storage: inout Model??) throws {
         storage = nil
     }
 
     /// A non-optional to-one relationship's column, as `_$loadRow` reads it (see above).
-    @inlinable
+    @inlinable @inline(__always)
     public func read<Model: PersistentModel>(_ column: Int32, into storage: inout Model?) throws {
         storage = nil
     }
 
     // Direct paths for the common types, with the same meaning as their `_decode`: no generic code, no type
-    // metadata at run time.
+    // metadata at run time. Always inlined into the generated loaders, which then call the reader's method directly
+    // instead of through a call of their own (and the merged thunk the compiler made of them).
 
-    @inlinable
+    @inlinable @inline(__always)
     public func read(_ column: Int32, into storage: inout Int?) throws { storage = Int(try int64(column)) }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func read(_ column: Int32, into storage: inout Int64?) throws { storage = try int64(column) }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func read(_ column: Int32, into storage: inout Bool?) throws { storage = try bool(column) }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func read(_ column: Int32, into storage: inout Double?) throws { storage = try double(column) }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func read(_ column: Int32, into storage: inout String?) throws { storage = try string(column) }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func read(_ column: Int32, into storage: inout Data?) throws { storage = try data(column) }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func read(_ column: Int32, into storage: inout Date?) throws { storage = try date(column) }
 }
 
