@@ -164,10 +164,9 @@ final class ClassMaterializer<T: PersistentModel> {
             unretainedMap._withUnsafeGuaranteedRef { $0.append(model, for: key) }
             // A value that fails to load is read again below, which names its property in the error.
             rowLoaded = loadsRows && (try? model._$loadRow(properties.count, from: reader, column: first)) == true
-            if rowLoaded && linkedOwner {
-                // The row's one reference, to the owner, was linked as the model registered: nothing is left to
-                // read (the loop below would find only that link, the walk of a relationship's members, each row).
-                for property in lazyRelationships { model.unload(property) }
+            if rowLoaded && linkedOwner && lazyRelationships.isEmpty {
+                // A walked member whose one reference, to its owner, was linked as it registered: nothing is left to
+                // do (the loop below would find only that link).
                 return model
             }
             if isPlain {

@@ -181,14 +181,10 @@ extension ModelContext {
     private func loadMembers<M: PersistentModel, D: PersistentModel>(
         _ relationship: Schema.Relationship, owners: [M], _ destinationType: D.Type, destination: EntityBinding
     ) throws {
-        // Each owner's runs of consecutive members, in the order they come (a store that sorts by owner gives each
-        // owner one run, which becomes its array as it is, without copying its members or retaining them again):
-        // kept in types that do not depend on D, since a dictionary of `[D]` looked up its generic metadata twice per
-        // member in this unspecialized code (about 700 instructions a member, a sixth of loading one), and an append
-        // to `[D]` once (see `ModelList`).
-        var runs: [Int64: [ModelList]] = [:]
-        var run = ModelList()
-        var runOwner: Int64?
+        // Each owner's members, gathered in types that do not depend on D: a dictionary of `[D]` looked up its generic
+        // metadata twice per member in this unspecialized code (about 700 instructions a member, a sixth of loading
+        // one), and an append to `[D]` once (see `ModelList`).
+        var gathered = MemberRuns()
         // Members whose foreign key holds the owner refer to it by a link: the owner holds them.
         let linking = relationship.storage == .inverseColumn ? relationship.inverse : nil
         // Several owners of a join table's relationship may share a member: its row comes once for each.
@@ -201,23 +197,15 @@ extension ModelContext {
                 of: relationship, owners: owners.map { $0._$persistentState.key }, destination: destination.entity,
                 properties: destination.fetchedProperties, subentityProperties: destination.subentityProperties
             ) { owner, member, reader in
-                let model = try materialize(member, reader, 2, owner)
-                if let current = runOwner, current != owner {
-                    // The next owner's run is likely as long as this one: reserved so, it is seldom grown.
-                    let count = run.count
-                    runs[current, default: []].append(run)
-                    run = ModelList(capacity: count)
-                }
-                runOwner = owner
-                run.append(consume model)
+                gathered.append(try materialize(member, reader, 2, owner), of: owner)
             }
         }
-        if let current = runOwner { runs[current, default: []].append(run) }
+        gathered.finish()
         // The unsaved models that may join or leave an owner's members, found once for all the owners.
         let pending = relationship.inverse == nil ? [] : (registry.inserted + registry.changed).compactMap { $0 as? D }
         for owner in owners {
             // An owner's members usually come in one run, whose storage becomes its array.
-            let ownerRuns = runs.removeValue(forKey: owner._$persistentState.key) ?? []
+            let ownerRuns = gathered.take(owner._$persistentState.key)
             var list = ownerRuns.count == 1 ? ownerRuns[0].models(of: D.self) : []
             if ownerRuns.count > 1 {
                 for run in ownerRuns { list += run.models(of: D.self) }
