@@ -13,14 +13,21 @@ struct MemberRuns {
 
     /// Adds the next member, of `owner`, taking the caller's reference to it.
     mutating func append(_ model: consuming AnyObject, of owner: Int64) {
-        if let current = self.owner, current != owner {
+        if owner != self.owner { startRun(of: owner) }
+        run.append(consume model)
+    }
+
+    /// Finishes the run being gathered, if any, and starts one of `owner`. Kept out of `append`, which the loop over
+    /// the rows then runs in a few instructions.
+    @inline(never)
+    private mutating func startRun(of owner: Int64) {
+        if let current = self.owner {
             // The next owner's run is likely as long as this one: reserved so, it is seldom grown.
             let count = run.count
             runs[current, default: []].append(run)
             run = ModelList(capacity: count)
         }
         self.owner = owner
-        run.append(consume model)
     }
 
     /// Ends the rows: the run being gathered is finished.
