@@ -27,9 +27,28 @@ struct GeneratedModel {
 
     // MARK: Property functions
 
+    /// Whether property `index` has plain storage (see `ModelProperty.plainInitialValue`). A class that inherits
+    /// from anything numbers its properties after the ones it may inherit (see `ModelMacro`), so keeps them optional.
+    func isPlain(_ index: Int) -> Bool {
+        properties[index].plainInitialValue(number: index, afterInherited: classDecl.inheritanceClause != nil) != nil
+    }
+
+    /// The properties with plain storage declared with an initial value, as `_PersistentState`'s bits: they hold a
+    /// value from the start.
+    var initiallyLoaded: UInt64 {
+        properties.indices.reduce(0) { mask, index in
+            isPlain(index) && properties[index].initializer != nil ? mask | 1 << UInt64(index) : mask
+        }
+    }
+
     var loads: [String] {
         properties.enumerated().map { index, property in
-            "case \(index): try reader.read(column, into: &_$\(property.name))"
+            guard isPlain(index) else { return "case \(index): try reader.read(column, into: &_$\(property.name))" }
+            return """
+                case \(index):
+                    try reader.read(column, intoPlain: &_$\(property.name))
+                    _$persistentState._setLoaded(\(index))
+                """
         }
     }
 
@@ -37,21 +56,28 @@ struct GeneratedModel {
     /// call (a subclass, which has more properties, inherits it and is told apart by the count).
     var rowLoader: DeclSyntax {
         let reads = properties.enumerated().map { index, property in
-            "try reader.read(\(index == 0 ? "column" : "column + \(index)"), into: &_$\(property.name))\n"
+            let into = isPlain(index) ? "intoPlain" : "into"
+            return "try reader.read(\(index == 0 ? "column" : "column + \(index)"), \(into): &_$\(property.name))\n"
         }
+        let plain = properties.indices.reduce(UInt64(0)) { isPlain($1) ? $0 | 1 << UInt64($1) : $0 }
+        let loaded = plain == 0 ? "" : "_$persistentState._setLoaded(properties: \(Self.hex(plain)))\n"
         return """
             \(raw: access)func _$loadRow(_ count: Int, from reader: any SwiftData._RowReader, column: Int32) throws -> Bool {
                 guard count == \(raw: properties.count) else {
                     return false
                 }
-                \(raw: reads.joined())return true
+                \(raw: reads.joined())\(raw: loaded)return true
             }
             """
     }
 
     var stores: [String] {
         properties.enumerated().map { index, property in
-            "case \(index): try writer.write(_$\(property.name), parameter, property: \(ModelMacro.literal("\(className).\(property.name)")))"
+            let value =
+                isPlain(index)
+                ? "_$persistentState._isLoaded(\(index)) ? _$\(property.name) : nil" : "_$\(property.name)"
+            return
+                "case \(index): try writer.write(\(value), parameter, property: \(ModelMacro.literal("\(className).\(property.name)")))"
         }
     }
 
@@ -59,24 +85,56 @@ struct GeneratedModel {
     /// in a root model, `number` in a subclass, whose cases count from its own first property.
     func gets(number: String? = nil) -> [String] {
         properties.enumerated().map { index, property in
-            "case \(index): if let value = _$\(property.name) { return .loaded(value) } else { return _$linkedValue(\(number ?? "\(index)")) }"
+            guard isPlain(index) else {
+                return
+                    "case \(index): if let value = _$\(property.name) { return .loaded(value) } else { return _$linkedValue(\(number ?? "\(index)")) }"
+            }
+            return
+                "case \(index): return _$persistentState._isLoaded(\(index)) ? .loaded(_$\(property.name)) : .notLoaded"
         }
     }
 
     var sets: [String] {
         properties.enumerated().map { index, property in
-            """
-            case \(index):
-                let typed = try SwiftData._storedValue(value, as: _$\(property.name), of: self, property: property)
-                _$unlink(property)
-                if _$isObserved {
-                    _$observationRegistrar.withMutation(of: self, keyPath: \\.\(property.name)) { _$\(property.name) = typed }
-                } else {
-                    _$\(property.name) = typed
-                }
-            """
+            guard !isPlain(index) else { return plainSet(index, property.name) }
+            return """
+                case \(index):
+                    let typed = try SwiftData._storedValue(value, as: _$\(property.name), of: self, property: property)
+                    _$unlink(property)
+                    if _$isObserved {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \\.\(property.name)) { _$\(property.name) = typed }
+                    } else {
+                        _$\(property.name) = typed
+                    }
+                """
         }
     }
+
+    /// `_$set`'s case for a property with plain storage: `.notLoaded` clears its bit, and leaves the value.
+    private func plainSet(_ index: Int, _ name: String) -> String {
+        """
+        case \(index):
+            let typed = try SwiftData._storedValue(value, as: _$\(name), of: self, property: property)
+            if _$isObserved {
+                _$observationRegistrar.withMutation(of: self, keyPath: \\.\(name)) {
+                    if let typed {
+                        _$\(name) = typed
+                        _$persistentState._setLoaded(\(index))
+                    } else {
+                        _$persistentState._setUnloaded(\(index))
+                    }
+                }
+            } else if let typed {
+                _$\(name) = typed
+                _$persistentState._setLoaded(\(index))
+            } else {
+                _$persistentState._setUnloaded(\(index))
+            }
+        """
+    }
+
+    /// `value` as a hexadecimal literal.
+    static func hex(_ value: UInt64) -> String { "0x" + String(value, radix: 16) }
 
     // MARK: Schema metadata
 

@@ -24,12 +24,15 @@ public enum ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
             return model.subclassMembers(of: superclass)
         }
         let access = model.access
+        let loaded = model.initiallyLoaded
+        let state = loaded == 0 ? "()" : "(loadedProperties: \(GeneratedModel.hex(loaded)))"
         return [
-            "@exclusivity(unchecked) \(raw: access)var _$persistentState = SwiftData._PersistentState()",
-            "\(raw: access)let _$observationRegistrar = Observation.ObservationRegistrar()",
+            "@exclusivity(unchecked) \(raw: access)var _$persistentState = SwiftData._PersistentState\(raw: state)",
             // Set by the first read of a persisted property, the only way an observer can start watching the
             // model: until then changes skip the registrar, whose bookkeeping is most of a new model's cost.
+            // Declared right after the state, it takes a byte of the state's padding.
             "@exclusivity(unchecked) \(raw: access)var _$isObserved = false",
+            "\(raw: access)let _$observationRegistrar = Observation.ObservationRegistrar()",
             "\(raw: access)required init(backingData: borrowing any SwiftData.BackingData<\(raw: model.className)>) {}",
             """
             \(raw: access)var persistentBackingData: any SwiftData.BackingData<\(raw: model.className)> {

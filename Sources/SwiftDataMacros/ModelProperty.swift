@@ -41,6 +41,41 @@ struct ModelProperty {
         return type.trimmed
     }
 
+    /// The value the property's storage starts with when it is plain, not optional; `nil` when it is optional.
+    ///
+    /// Storage is plain for a property numbered below 64 whose number does not count after inherited properties
+    /// (`afterInherited`), of a fixed-size type `@Model` recognises by its spelling (`Int`, `Int8` to `UInt64`,
+    /// `Double`, `Float`, `Bool`, `Date`, `UUID`, optionally qualified with `Swift.` or `Foundation.`), not optional,
+    /// not transformable and not a relationship. Whether it holds a value is then a bit in the model's state
+    /// (`_PersistentState._isLoaded(_:)`): an optional of such a type would take twice the bytes. The value is the
+    /// initial one, or the type's zero, which no read returns (a read of a property without a value loads it).
+    func plainInitialValue(number: Int, afterInherited: Bool) -> String? {
+        guard number < 64, !afterInherited, !isTransformable, relationship == nil,
+            let name = type?.as(IdentifierTypeSyntax.self).flatMap({
+                $0.genericArgumentClause == nil ? $0.name.text : nil
+            })
+                ?? qualifiedTypeName
+        else { return nil }
+        let zero: String
+        switch name {
+        case "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Double", "Float":
+            zero = "0"
+        case "Bool": zero = "false"
+        case "Date": zero = ".init(timeIntervalSinceReferenceDate: 0)"
+        case "UUID": zero = ".init(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))"
+        default: return nil
+        }
+        return initializer?.trimmedDescription ?? zero
+    }
+
+    /// The name of a type written `Swift.Name` or `Foundation.Name`.
+    private var qualifiedTypeName: String? {
+        guard let member = type?.as(MemberTypeSyntax.self), member.genericArgumentClause == nil,
+            ["Swift", "Foundation"].contains(member.baseType.trimmedDescription)
+        else { return nil }
+        return member.name.text
+    }
+
     /// The stored properties of a class that `@Model` persists, in declaration order: every instance `var`
     /// without accessors that is not `@Transient`.
     static func persisted(in members: MemberBlockItemListSyntax) -> [ModelProperty] {

@@ -22,6 +22,9 @@ public enum PersistedPropertyMacro: AccessorMacro, PeerMacro {
         // A transformable value's type is the transformer's business, not the compiler's.
         let didSet = property.isTransformable ? "_$didSetTransformable" : "_$didSet"
         let keyPath = keyPathExpression(name, in: context)
+        if property.plainInitialValue(number: number, afterInherited: afterInherited) != nil {
+            return plainAccessors(name, index: index, keyPath: keyPath)
+        }
         let initializer: [AccessorDeclSyntax] =
             afterInherited
             ? [
@@ -88,11 +91,67 @@ public enum PersistedPropertyMacro: AccessorMacro, PeerMacro {
         ]
     }
 
+    /// The accessors of a property with plain storage (see `ModelProperty.plainInitialValue`): the state's bit for
+    /// the property, not `nil`, tells whether the storage holds a value. A fixed-size attribute is never linked and
+    /// never transformable.
+    private static func plainAccessors(_ name: String, index: String, keyPath: String) -> [AccessorDeclSyntax] {
+        [
+            """
+            get {
+                _$isObserved = true
+                _$observationRegistrar.access(self, keyPath: \(raw: keyPath))
+                if !_$persistentState._isLoaded(\(raw: index)) {
+                    _$fault(\(raw: index))
+                }
+                return _$\(raw: name)
+            }
+            """,
+            """
+            set {
+                _$willSet(\(raw: index), _$\(raw: name))
+                let oldValue = _$\(raw: name)
+                if _$isObserved {
+                    _$observationRegistrar.withMutation(of: self, keyPath: \(raw: keyPath)) {
+                        _$\(raw: name) = newValue
+                        _$persistentState._setLoaded(\(raw: index))
+                    }
+                } else {
+                    _$\(raw: name) = newValue
+                    _$persistentState._setLoaded(\(raw: index))
+                }
+                _$didSet(\(raw: index), oldValue, newValue)
+            }
+            """,
+            """
+            _modify {
+                let observed = _$isObserved
+                _$isObserved = true
+                _$observationRegistrar.access(self, keyPath: \(raw: keyPath))
+                _$willSet(\(raw: index), _$\(raw: name))
+                if !_$persistentState._isLoaded(\(raw: index)) {
+                    _$fault(\(raw: index))
+                }
+                let oldValue = _$\(raw: name)
+                if observed {
+                    _$observationRegistrar.willSet(self, keyPath: \(raw: keyPath))
+                }
+                defer {
+                    if observed {
+                        _$observationRegistrar.didSet(self, keyPath: \(raw: keyPath))
+                    }
+                    _$didSet(\(raw: index), oldValue, _$\(raw: name))
+                }
+                yield &_$\(raw: name)
+            }
+            """,
+        ]
+    }
+
     public static func expansion(
         of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,
         in context: some MacroExpansionContext
     ) throws -> [DeclSyntax] {
-        guard let (property, _, _) = property(declaration, node) else { return [] }
+        guard let (property, number, afterInherited) = property(declaration, node) else { return [] }
         let storage = "_$\(property.name)"
         let keyPaths: [DeclSyntax] =
             cachedKeyPath(property.name, in: context).map { cached in
@@ -100,6 +159,11 @@ public enum PersistedPropertyMacro: AccessorMacro, PeerMacro {
             } ?? []
         // Only the generated accessors touch the storage, one statement at a time, so the run-time exclusivity
         // check each access of a class's stored property would make (a fifth of a fetch's time) finds nothing.
+        if let initial = property.plainInitialValue(number: number, afterInherited: afterInherited),
+            let type = property.storableType
+        {
+            return keyPaths + ["@exclusivity(unchecked) private var \(raw: storage): \(type) = \(raw: initial)"]
+        }
         switch (property.storableType, property.initializer) {
         case (let type?, let initial?):
             return keyPaths + [

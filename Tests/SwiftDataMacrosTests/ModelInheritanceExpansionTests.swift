@@ -70,9 +70,9 @@ struct ModelInheritanceExpansionTests {
 
                     @exclusivity(unchecked) var _$persistentState = SwiftData._PersistentState()
 
-                    let _$observationRegistrar = Observation.ObservationRegistrar()
-
                     @exclusivity(unchecked) var _$isObserved = false
+
+                    let _$observationRegistrar = Observation.ObservationRegistrar()
 
                     required init(backingData: borrowing any SwiftData.BackingData<Media>) {
                     }

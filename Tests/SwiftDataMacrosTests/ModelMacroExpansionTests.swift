@@ -232,9 +232,9 @@ struct ModelMacroExpansionTests {
 
                     @exclusivity(unchecked) var _$persistentState = SwiftData._PersistentState()
 
-                    let _$observationRegistrar = Observation.ObservationRegistrar()
-
                     @exclusivity(unchecked) var _$isObserved = false
+
+                    let _$observationRegistrar = Observation.ObservationRegistrar()
 
                     required init(backingData: borrowing any SwiftData.BackingData<User>) {
                     }

@@ -129,7 +129,7 @@ final class ModelRegistry {
     /// delete inserts it as a new model).
     func forgetIdentity(of model: any PersistentModel) {
         listsArePending = false
-        model._$persistentState = _PersistentState()
+        model._$persistentState.forgetIdentity()
     }
 
     /// A model that was not managed (or was removed) becomes a new, unsaved model of `context`.

@@ -31,13 +31,14 @@ public struct _PersistentState: ~Copyable {
         @inlinable get { anchor?.context }
         set { anchor = newValue.map { $0.registry.anchor(of: $0) } }
     }
+    // The stored fields are declared from the widest to the narrowest, which leaves no padding between them, and
+    // the narrowest last, so that the model's `_$isObserved`, declared after the state, takes the byte after them:
+    // the state is stored in every model.
+
     /// What keeps `context` alive (see `ContextAnchor`).
     @usableFromInline var anchor: ContextAnchor?
     /// The managing context, unretained, for code that only calls it: `context` retains it (see `ContextAnchor`).
     @inlinable var unretainedContext: Unmanaged<ModelContext>? { anchor?.unretainedContext }
-    @usableFromInline package var status = Status.unmanaged
-    /// Whether the model is in its context's list of changed models.
-    package var isInChangedList = false
     /// The primary key while registered; the temporary number while inserted.
     package var key: Int64 = 0
     /// The entity and store of a registered model.
@@ -64,12 +65,18 @@ public struct _PersistentState: ~Copyable {
     /// an `Unmanaged` reference `deinit` reaches the map without retaining and releasing it (an `unowned(unsafe)`
     /// one was retained there, for every model that went away).
     private var registeredMap: Unmanaged<IdentityMap>?
+    /// The key of the target of the link in `linkProperty`.
+    private var linkKey: Int64 = 0
+    /// Which of the persisted properties `0..<64` kept in plain storage (see `_isLoaded(_:)`) hold a value.
+    @usableFromInline var loaded: UInt64
     /// The model's position in its identity map's entries.
     var identityPosition: Int32 = -1
     /// A to-one relationship whose target is not held but found through the context by its key (a "link"), with
-    /// that key; `-1` for none. See `linkedKey(_:)`.
+    /// that key (`linkKey`); `-1` for none. See `linkedKey(_:)`.
     @usableFromInline var linkProperty: Int32 = -1
-    private var linkKey: Int64 = 0
+    @usableFromInline package var status = Status.unmanaged
+    /// Whether the model is in its context's list of changed models.
+    package var isInChangedList = false
     /// Links beyond the first, for models with several linked relationships.
     private var moreLinks: [Int: Int64]? {
         get { rare?.moreLinks }
@@ -86,8 +93,12 @@ public struct _PersistentState: ~Copyable {
     /// about 160 instructions a read.
     private let addressOnly = Atomic<Bool>(false)
 
-    /// The state of a model not inserted yet.
-    public init() {}
+    /// The state of a model not inserted yet, whose plain-stored properties hold no value.
+    public init() { loaded = 0 }
+
+    /// The state of a model not inserted yet whose plain-stored properties in `loadedProperties` (bit `i` for
+    /// property `i`) hold their initial values: `@Model` passes those declared with one.
+    public init(loadedProperties: UInt64) { loaded = loadedProperties }
 
     deinit {
         // The model this state is stored in is going away: its context's identity map must forget it.
@@ -106,6 +117,37 @@ public struct _PersistentState: ~Copyable {
             made[keyPath: field] = value
             rare = made
         }
+    }
+
+    // MARK: Plain storage
+    //
+    // `@Model` keeps a persisted property of a fixed-size type (`Int`, `Double`, `Bool`, `Date`, ...) numbered below
+    // 64 in a root model as a plain value rather than an optional one, which would take twice the bytes for a
+    // "no value yet" that fits in one bit: the bit is here, in `loaded`. Its generated accessors test and set it
+    // where an optional's would compare with and assign `nil`.
+
+    /// Whether plain-stored persisted property `property` holds a value (internal plumbing for `@Model`; not API).
+    @inlinable @inline(__always)
+    public func _isLoaded(_ property: Int) -> Bool { loaded & (1 &<< UInt64(truncatingIfNeeded: property)) != 0 }
+
+    /// Notes that plain-stored persisted property `property` holds a value now (internal plumbing; not API).
+    @inlinable @inline(__always)
+    public mutating func _setLoaded(_ property: Int) { loaded |= 1 &<< UInt64(truncatingIfNeeded: property) }
+
+    /// Notes that the plain-stored persisted properties in `properties` (bit `i` for property `i`) hold values now,
+    /// as a whole row was read (internal plumbing; not API).
+    @inlinable @inline(__always)
+    public mutating func _setLoaded(properties: UInt64) { loaded |= properties }
+
+    /// Notes that plain-stored persisted property `property` holds no value, so its next read loads it (internal
+    /// plumbing; not API).
+    @inlinable @inline(__always)
+    public mutating func _setUnloaded(_ property: Int) { loaded &= ~(1 &<< UInt64(truncatingIfNeeded: property)) }
+
+    /// Makes this the state of a model never inserted, as a saved delete leaves it: only which plain-stored
+    /// properties hold values stays, as the values do.
+    mutating func forgetIdentity() {
+        self = _PersistentState(loadedProperties: loaded)
     }
 
     // MARK: Links
