@@ -35,9 +35,9 @@ struct GeneratedModel {
 
     /// The properties with plain storage declared with an initial value, as `_PersistentState`'s bits: they hold a
     /// value from the start.
-    var initiallyLoaded: UInt64 {
+    var initiallyLoaded: UInt32 {
         properties.indices.reduce(0) { mask, index in
-            isPlain(index) && properties[index].initializer != nil ? mask | 1 << UInt64(index) : mask
+            isPlain(index) && properties[index].initializer != nil ? mask | 1 << UInt32(index) : mask
         }
     }
 
@@ -59,7 +59,7 @@ struct GeneratedModel {
             let into = isPlain(index) ? "intoPlain" : "into"
             return "try reader.read(\(index == 0 ? "column" : "column + \(index)"), \(into): &_$\(property.name))\n"
         }
-        let plain = properties.indices.reduce(UInt64(0)) { isPlain($1) ? $0 | 1 << UInt64($1) : $0 }
+        let plain = properties.indices.reduce(UInt32(0)) { isPlain($1) ? $0 | 1 << UInt32($1) : $0 }
         let loaded = plain == 0 ? "" : "_$persistentState._setLoaded(properties: \(Self.hex(plain)))\n"
         return """
             \(raw: access)func _$loadRow(_ count: Int, from reader: any SwiftData._RowReader, column: Int32) throws -> Bool {
@@ -134,7 +134,7 @@ struct GeneratedModel {
     }
 
     /// `value` as a hexadecimal literal.
-    static func hex(_ value: UInt64) -> String { "0x" + String(value, radix: 16) }
+    static func hex(_ value: UInt32) -> String { "0x" + String(value, radix: 16) }
 
     // MARK: Schema metadata
 

@@ -43,14 +43,14 @@ struct ModelProperty {
 
     /// The value the property's storage starts with when it is plain, not optional; `nil` when it is optional.
     ///
-    /// Storage is plain for a property numbered below 64 whose number does not count after inherited properties
+    /// Storage is plain for a property numbered below 32 whose number does not count after inherited properties
     /// (`afterInherited`), of a fixed-size type `@Model` recognises by its spelling (`Int`, `Int8` to `UInt64`,
     /// `Double`, `Float`, `Bool`, `Date`, `UUID`, optionally qualified with `Swift.` or `Foundation.`), not optional,
     /// not transformable and not a relationship. Whether it holds a value is then a bit in the model's state
     /// (`_PersistentState._isLoaded(_:)`): an optional of such a type would take twice the bytes. The value is the
     /// initial one, or the type's zero, which no read returns (a read of a property without a value loads it).
     func plainInitialValue(number: Int, afterInherited: Bool) -> String? {
-        guard number < 64, !afterInherited, !isTransformable, relationship == nil,
+        guard number < 32, !afterInherited, !isTransformable, relationship == nil,
             let name = type?.as(IdentifierTypeSyntax.self).flatMap({
                 $0.genericArgumentClause == nil ? $0.name.text : nil
             })

@@ -340,7 +340,7 @@ struct PlainStorageExpansionTests {
         #expect(expanded.contains("var _$persistentState = SwiftData._PersistentState()"), "none has an initial value")
     }
 
-    /// Optional types, other types, transformable attributes, relationships, properties numbered 64 and later, and
+    /// Optional types, other types, transformable attributes, relationships, properties numbered 32 and later, and
     /// the properties of a class that inherits from anything keep optional storage.
     @Test func otherPropertiesKeepOptionalStorage() {
         let expanded = expand(
@@ -365,11 +365,11 @@ struct PlainStorageExpansionTests {
         }
         #expect(!expanded.contains("_isLoaded"))
         let wide = expand(
-            "@Model final class Wide {\n" + (0..<66).map { "var v\($0): Int\n" }.joined() + "}"
+            "@Model final class Wide {\n" + (0..<34).map { "var v\($0): Int\n" }.joined() + "}"
         ).expanded
-        #expect(wide.contains("private var _$v63: Int = 0"))
-        #expect(wide.contains("private var _$v64: Swift.Optional<Int> = nil"))
-        #expect(wide.contains("_$persistentState._setLoaded(properties: 0xffffffffffffffff)"))
+        #expect(wide.contains("private var _$v31: Int = 0"))
+        #expect(wide.contains("private var _$v32: Swift.Optional<Int> = nil"))
+        #expect(wide.contains("_$persistentState._setLoaded(properties: 0xffffffff)"))
         let inheriting = expand("@Model class Child: Parent { var count: Int }").expanded
         #expect(inheriting.contains("private var _$count: Swift.Optional<Int> = nil"))
     }

@@ -76,7 +76,7 @@ extension PersistentModel {
     public var hasChanges: Bool {
         switch _$persistentState.status {
         case .inserted, .deleted: true
-        case .registered: !_$persistentState.changes.isEmpty
+        case .registered: _$persistentState.hasChanges
         case .unmanaged, .detached: false
         }
     }
@@ -109,7 +109,7 @@ extension PersistentModel {
     /// Records that persisted property number `property` changed (hand-written models call it from setters).
     @inlinable
     public func _$didSet(_ property: Int) {
-        if _$persistentState.status == .registered, !_$persistentState.changes.contains(property) {
+        if _$persistentState.status == .registered, !_$persistentState.hasChanged(property) {
             _$recordChange(property)
         }
     }

@@ -43,18 +43,39 @@ public struct _PersistentState: ~Copyable {
     package var key: Int64 = 0
     /// The entity and store of a registered model.
     package var binding: EntityBinding?
-    /// The persisted properties changed since the last save.
-    @usableFromInline package var changes = PropertyMask()
+    /// The persisted properties changed since the last save: the first 64 inline (`changedLow`), the others, which
+    /// few models have, with the rare fields.
+    @usableFromInline package var changes: PropertyMask {
+        @inlinable get {
+            // Compared with `nil` first, which reads the reference without retaining it.
+            guard _slowPath(rare != nil) else { return PropertyMask(low: changedLow, overflow: nil) }
+            return PropertyMask(low: changedLow, overflow: rare?.changedHigh)
+        }
+        @inlinable set {
+            changedLow = newValue.low
+            if _slowPath(newValue.overflow != nil || rare != nil) { setChangedHigh(newValue.overflow) }
+        }
+    }
+    /// `changes` of the persisted properties `0..<64`.
+    @usableFromInline var changedLow: UInt64 = 0
     /// What a save writes of a changed model (its binding, changed properties and key), read in one access to the
     /// state rather than one for each.
     package var update: (binding: EntityBinding?, changes: PropertyMask, key: Int64) { (binding, changes, key) }
+    /// Whether persisted property `property` changed since the last save (`changes.contains(property)`, without
+    /// making the set).
+    @inlinable package func hasChanged(_ property: Int) -> Bool {
+        property < 64 ? changedLow & (1 &<< UInt64(property)) != 0 : changes.contains(property)
+    }
+    /// Whether any persisted property changed since the last save.
+    @inlinable package var hasChanges: Bool { changedLow != 0 || (_slowPath(rare != nil) && rare?.changedHigh != nil) }
     /// References to the values of externally stored attributes not read yet, by property index.
     package var externalReferences: [Int: String]? {
         get { rare?.externalReferences }
         set { setRare(\.externalReferences, newValue) }
     }
-    /// The fields few models use (`externalReferences`, `moreLinks`, `memberLinks`), `nil` while all are: a model
-    /// without any, most of them, releases one empty reference as it goes away instead of three.
+    /// The fields few models use (`externalReferences`, `moreLinks`, `memberLinks`, the changes of properties
+    /// numbered 64 and later), `nil` while all are: a model without any, most of them, releases one empty reference
+    /// as it goes away instead of four.
     @usableFromInline var rare: RareState?
     /// The identity map the model is registered in, while it is: the model leaves it when it goes away.
     var identityMap: IdentityMap? {
@@ -67,13 +88,13 @@ public struct _PersistentState: ~Copyable {
     private var registeredMap: Unmanaged<IdentityMap>?
     /// The key of the target of the link in `linkProperty`.
     private var linkKey: Int64 = 0
-    /// Which of the persisted properties `0..<64` kept in plain storage (see `_isLoaded(_:)`) hold a value.
-    @usableFromInline var loaded: UInt64
     /// The model's position in its identity map's entries.
     var identityPosition: Int32 = -1
     /// A to-one relationship whose target is not held but found through the context by its key (a "link"), with
     /// that key (`linkKey`); `-1` for none. See `linkedKey(_:)`.
     @usableFromInline var linkProperty: Int32 = -1
+    /// Which of the persisted properties `0..<32` kept in plain storage (see `_isLoaded(_:)`) hold a value.
+    @usableFromInline var loaded: UInt32
     @usableFromInline package var status = Status.unmanaged
     /// Whether the model is in its context's list of changed models.
     package var isInChangedList = false
@@ -98,13 +119,18 @@ public struct _PersistentState: ~Copyable {
 
     /// The state of a model not inserted yet whose plain-stored properties in `loadedProperties` (bit `i` for
     /// property `i`) hold their initial values: `@Model` passes those declared with one.
-    public init(loadedProperties: UInt64) { loaded = loadedProperties }
+    public init(loadedProperties: UInt32) { loaded = loadedProperties }
 
     deinit {
         // The model this state is stored in is going away: its context's identity map must forget it.
         if let registeredMap, identityPosition >= 0 {
             registeredMap._withUnsafeGuaranteedRef { $0.forgetGone(at: Int(identityPosition), key: key) }
         }
+    }
+
+    /// Sets the changes of the persisted properties numbered 64 and later.
+    @usableFromInline mutating func setChangedHigh(_ words: [UInt64]?) {
+        setRare(\.changedHigh, words)
     }
 
     /// Sets one of the rare fields, making their box when the first is set and dropping it when the last is cleared.
@@ -122,27 +148,27 @@ public struct _PersistentState: ~Copyable {
     // MARK: Plain storage
     //
     // `@Model` keeps a persisted property of a fixed-size type (`Int`, `Double`, `Bool`, `Date`, ...) numbered below
-    // 64 in a root model as a plain value rather than an optional one, which would take twice the bytes for a
+    // 32 in a root model as a plain value rather than an optional one, which would take twice the bytes for a
     // "no value yet" that fits in one bit: the bit is here, in `loaded`. Its generated accessors test and set it
     // where an optional's would compare with and assign `nil`.
 
     /// Whether plain-stored persisted property `property` holds a value (internal plumbing for `@Model`; not API).
     @inlinable @inline(__always)
-    public func _isLoaded(_ property: Int) -> Bool { loaded & (1 &<< UInt64(truncatingIfNeeded: property)) != 0 }
+    public func _isLoaded(_ property: Int) -> Bool { loaded & (1 &<< UInt32(truncatingIfNeeded: property)) != 0 }
 
     /// Notes that plain-stored persisted property `property` holds a value now (internal plumbing; not API).
     @inlinable @inline(__always)
-    public mutating func _setLoaded(_ property: Int) { loaded |= 1 &<< UInt64(truncatingIfNeeded: property) }
+    public mutating func _setLoaded(_ property: Int) { loaded |= 1 &<< UInt32(truncatingIfNeeded: property) }
 
     /// Notes that the plain-stored persisted properties in `properties` (bit `i` for property `i`) hold values now,
     /// as a whole row was read (internal plumbing; not API).
     @inlinable @inline(__always)
-    public mutating func _setLoaded(properties: UInt64) { loaded |= properties }
+    public mutating func _setLoaded(properties: UInt32) { loaded |= properties }
 
     /// Notes that plain-stored persisted property `property` holds no value, so its next read loads it (internal
     /// plumbing; not API).
     @inlinable @inline(__always)
-    public mutating func _setUnloaded(_ property: Int) { loaded &= ~(1 &<< UInt64(truncatingIfNeeded: property)) }
+    public mutating func _setUnloaded(_ property: Int) { loaded &= ~(1 &<< UInt32(truncatingIfNeeded: property)) }
 
     /// Makes this the state of a model never inserted, as a saved delete leaves it: only which plain-stored
     /// properties hold values stays, as the values do.
@@ -170,10 +196,19 @@ public struct _PersistentState: ~Copyable {
     /// Notes that persisted property `property` changed, in one access to the state; returns whether the model was not
     /// in its context's list of changed models yet (it is now marked as in it).
     package mutating func noteChanged(_ property: Int) -> Bool {
-        changes.insert(property)
+        if _fastPath(property < 64) {
+            changedLow |= 1 &<< UInt64(property)
+        } else {
+            noteChangedAfter64(property)
+        }
         guard !isInChangedList else { return false }
         isInChangedList = true
         return true
+    }
+
+    /// `noteChanged(_:)`'s part for a property numbered 64 or later.
+    @inline(never) private mutating func noteChangedAfter64(_ property: Int) {
+        changes.insert(property)
     }
 
     /// Forgets the identity map the model is registered in and its position there, in one access to the state, and
@@ -191,7 +226,7 @@ public struct _PersistentState: ~Copyable {
     mutating func detach() {
         status = .detached
         context = nil
-        if !changes.isEmpty { changes.removeAll() }
+        if hasChanges { changes.removeAll() }
     }
 
     /// Whether any relationship of the model is linked.
@@ -308,7 +343,7 @@ public struct _PersistentState: ~Copyable {
         isInChangedList = false
         self.key = key
         self.binding = binding
-        changes = PropertyMask()
+        changes.removeAll()
         externalReferences = nil
         identityMap = map
         unlinkAll()
@@ -321,27 +356,39 @@ final class RareState {
     var externalReferences: [Int: String]?
     var moreLinks: [Int: Int64]?
     @usableFromInline var memberLinks: [Int: [Int64]]?
+    /// The words of `_PersistentState.changes` after the first.
+    @usableFromInline var changedHigh: [UInt64]?
 
     /// Whether no field is set.
-    var isEmpty: Bool { externalReferences == nil && moreLinks == nil && memberLinks == nil }
+    var isEmpty: Bool { externalReferences == nil && moreLinks == nil && memberLinks == nil && changedHigh == nil }
 }
 
 /// A set of property indexes, inline for the first 64.
 @usableFromInline
 package struct PropertyMask: Equatable, Sendable {
     @usableFromInline var low: UInt64 = 0
-    @usableFromInline var high: [UInt64] = []
+    /// The words after the first, `nil` when all are zero (it never ends with a zero word).
+    @usableFromInline var overflow: [UInt64]?
+    /// The words after the first.
+    package var high: [UInt64] { overflow ?? [] }
 
     package init() {}
 
     @inlinable
-    package var isEmpty: Bool { low == 0 && high.allSatisfy { $0 == 0 } }
+    init(low: UInt64, overflow: [UInt64]?) {
+        self.low = low
+        self.overflow = overflow
+    }
+
+    @inlinable
+    package var isEmpty: Bool { low == 0 && overflow == nil }
 
     @inlinable
     package func contains(_ index: Int) -> Bool {
         if index < 64 { return low & (1 << UInt64(index)) != 0 }
         let word = index / 64 - 1
-        return word < high.count && high[word] & (1 << UInt64(index % 64)) != 0
+        guard let overflow, word < overflow.count else { return false }
+        return overflow[word] & (1 << UInt64(index % 64)) != 0
     }
 
     @inlinable
@@ -351,8 +398,10 @@ package struct PropertyMask: Equatable, Sendable {
             return
         }
         let word = index / 64 - 1
-        if word >= high.count { high += Array(repeating: 0, count: word - high.count + 1) }
-        high[word] |= 1 << UInt64(index % 64)
+        var words = overflow ?? []
+        if word >= words.count { words += Array(repeating: 0, count: word - words.count + 1) }
+        words[word] |= 1 << UInt64(index % 64)
+        overflow = words
     }
 
     package mutating func remove(_ index: Int) {
@@ -361,12 +410,15 @@ package struct PropertyMask: Equatable, Sendable {
             return
         }
         let word = index / 64 - 1
-        if word < high.count { high[word] &= ~(1 << UInt64(index % 64)) }
+        guard var words = overflow, word < words.count else { return }
+        words[word] &= ~(1 << UInt64(index % 64))
+        while words.last == 0 { words.removeLast() }
+        overflow = words.isEmpty ? nil : words
     }
 
     package mutating func removeAll() {
         low = 0
-        high = []
+        overflow = nil
     }
 
     /// The indexes in increasing order.

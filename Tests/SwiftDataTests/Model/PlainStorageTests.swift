@@ -183,7 +183,8 @@ import Testing
         #expect(meter.reading == 4 && meter.scale == 1.5 && meter.interval == 60 && meter.ratio == 0.5)
     }
 
-    /// Properties 64 and later keep optional storage.
+    /// Properties 32 and later keep optional storage, and the changes of properties 64 and later are kept apart
+    /// from the first 64's.
     @Test(arguments: StoreKind.all) func aModelWithMoreThan64PropertiesLoadsAndSavesThemAll(store: StoreKind) throws {
         let container = try store.makeContainer(WideRecord.self)
         let writer = ModelContext(container)
@@ -211,8 +212,8 @@ import Testing
     }
 }
 
-/// A model with more persisted properties than `_PersistentState` has bits for plain storage: properties 64 and
-/// later keep optional storage.
+/// A model with more persisted properties than `_PersistentState` has bits for plain storage (32) and for changes
+/// inline (64).
 @Model final class WideRecord {
     var value0: Int
     var value1: Int
