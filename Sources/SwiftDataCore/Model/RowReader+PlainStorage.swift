@@ -13,18 +13,18 @@ extension _RowReader {
     // Direct paths for the common types, with the same meaning as their `_decode`: no generic code, no type
     // metadata at run time.
 
-    @inlinable
+    @inlinable @inline(__always)
     public func read(_ column: Int32, intoPlain storage: inout Int) throws { storage = Int(try int64(column)) }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func read(_ column: Int32, intoPlain storage: inout Int64) throws { storage = try int64(column) }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func read(_ column: Int32, intoPlain storage: inout Bool) throws { storage = try bool(column) }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func read(_ column: Int32, intoPlain storage: inout Double) throws { storage = try double(column) }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func read(_ column: Int32, intoPlain storage: inout Date) throws { storage = try date(column) }
 }
