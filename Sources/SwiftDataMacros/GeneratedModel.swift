@@ -27,10 +27,12 @@ struct GeneratedModel {
 
     // MARK: Property functions
 
-    /// Whether property `index` has plain storage (see `ModelProperty.plainInitialValue`). A class that inherits
-    /// from anything numbers its properties after the ones it may inherit (see `ModelMacro`), so keeps them optional.
+    /// Whether property `index` has plain storage (see `ModelProperty.plainInitialValue`). A class that may have a
+    /// superclass numbers its properties after the ones it may inherit (see `ModelMacro.mayInheritProperties`), so
+    /// keeps them optional.
     func isPlain(_ index: Int) -> Bool {
-        properties[index].plainInitialValue(number: index, afterInherited: classDecl.inheritanceClause != nil) != nil
+        properties[index].plainInitialValue(number: index, afterInherited: ModelMacro.mayInheritProperties(classDecl))
+            != nil
     }
 
     /// The properties with plain storage declared with an initial value, as `_PersistentState`'s bits: they hold a

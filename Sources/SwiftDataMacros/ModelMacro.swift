@@ -71,9 +71,9 @@ public enum ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
             let index = properties.firstIndex(where: { $0.name == name }),
             variable.attribute(named: "_PersistedProperty") == nil
         else { return [] }
-        // A class that inherits from anything might inherit persisted properties: its properties are numbered
-        // after them, and may be assigned before `super.init`.
-        guard classDecl.inheritanceClause != nil else { return ["@_PersistedProperty(\(raw: index))"] }
+        // A class that may have a superclass might inherit persisted properties: its properties are numbered after
+        // them, and may be assigned before `super.init`.
+        guard mayInheritProperties(classDecl) else { return ["@_PersistedProperty(\(raw: index))"] }
         return ["@_PersistedProperty(\(raw: index), afterInherited: true)"]
     }
 
@@ -109,6 +109,21 @@ public enum ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         else { return nil }
         return first
     }
+
+    /// Whether the class may inherit persisted properties: whether the first type of its inheritance clause, where
+    /// Swift puts a superclass, may be a class. A clause that starts with one of the standard library's protocols
+    /// (`@Model class Item: Identifiable`) or the model protocols names no superclass, so the class is a root.
+    static func mayInheritProperties(_ classDecl: ClassDeclSyntax) -> Bool {
+        guard let first = classDecl.inheritanceClause?.inheritedTypes.first?.type else { return false }
+        let name = first.trimmedDescription.split(separator: ".").last.map(String.init) ?? ""
+        return !standardProtocols.contains(name)
+    }
+
+    /// Protocols a model class commonly lists first in its inheritance clause; none of them is a class.
+    private static let standardProtocols: Set<String> = [
+        "Identifiable", "Hashable", "Equatable", "Comparable", "Codable", "Encodable", "Decodable", "Sendable",
+        "CustomStringConvertible", "CustomDebugStringConvertible", "PersistentModel", "Observable",
+    ]
 
     /// `public ` for a public or open class, nothing otherwise.
     static func accessModifier(of classDecl: ClassDeclSyntax) -> String {

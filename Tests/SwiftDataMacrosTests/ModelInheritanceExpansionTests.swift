@@ -332,12 +332,12 @@ struct ModelInheritanceExpansionTests {
         #expect(!expanded.contains("_$persistentState"), "the bookkeeping is inherited")
     }
 
-    /// A class that conforms to a protocol, or inherits from a class that is not a model, is a root: the compiler
-    /// still asks for `PersistentModel`. Its properties count from `SwiftData._$InheritedProperties`, which is zero.
+    /// A class that inherits from a class that is not a model is a root: the compiler still asks for
+    /// `PersistentModel`. Its properties count from `SwiftData._$InheritedProperties`, which is zero.
     @Test func inheritanceClauseWithoutAModelParentIsARoot() {
         let expanded = expand(
             """
-            @Model class Item: Identifiable {
+            @Model class Item: NSObject {
                 var name: String
                 init(name: String) { self.name = name }
             }
@@ -349,6 +349,28 @@ struct ModelInheritanceExpansionTests {
         #expect(expanded.contains("required init(backingData: borrowing any SwiftData.BackingData<Item>) {"))
         #expect(expanded.contains("extension Item: SwiftData.PersistentModel, Observation.Observable {"))
         #expect(!expanded.contains("enum _$InheritedProperties"))
+    }
+
+    /// A class whose inheritance clause starts with a standard protocol has no superclass: its properties are
+    /// numbered from zero, and a fixed-size attribute has plain storage, as in a class without the clause.
+    @Test func aClauseOfProtocolsNumbersPropertiesFromZero() {
+        let expanded = expand(
+            """
+            @Model final class Item: Identifiable, Hashable {
+                var name: String
+                var count: Int
+                init(name: String, count: Int) {
+                    self.name = name
+                    self.count = count
+                }
+            }
+            """
+        ).expanded
+        #expect(expanded.contains("_$fault(0)"))
+        #expect(!expanded.contains("_$InheritedProperties.count"))
+        #expect(!expanded.contains("@storageRestrictions"))
+        #expect(expanded.contains("@exclusivity(unchecked) private var _$count: Int = 0"))
+        #expect(expanded.contains("extension Item: SwiftData.PersistentModel, Observation.Observable {"))
     }
 
     /// Spelling out `PersistentModel` in the inheritance clause keeps a class a root, though it conforms already.
