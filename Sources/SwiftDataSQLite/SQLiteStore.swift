@@ -61,6 +61,8 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
     private let selects = PreparedSelects<SelectPlan>(dialect: SQLiteDialect())
     /// How many times a request's predicate and sort were translated (what `plans` saves; tests read it).
     let translations = Atomic(0)
+    /// How many times a context asked for a request's plan (what a descriptor's kept plan saves; tests read it).
+    let preparations = Atomic(0)
 
     /// The name of the primary key column of every entity table.
     static let keyColumn = StoreLayout.keyColumn
@@ -199,7 +201,8 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
     // MARK: RowStore
 
     package func prepare<T: PersistentModel>(_ request: FetchRequest<T>) -> FetchPlan {
-        selects.plan(for: request) { plan(request) }
+        preparations.add(1, ordering: .relaxed)
+        return selects.plan(for: request) { plan(request) }
     }
 
     /// What `prepare` made of a request, or, for a plan another store made, what this store makes of it now.

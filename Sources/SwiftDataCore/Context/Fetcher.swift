@@ -35,7 +35,7 @@ struct Fetcher {
         if mergesPendingChanges(descriptor, entity: binding.entity) { return try fetch(descriptor).count }
         var request = try request(descriptor, binding: binding, window: true)
         request.properties = []
-        let plan = binding.store.prepare(request)
+        let plan = descriptor.planMemo.plan(for: request, from: binding.store)
         guard plan.coverage.isComplete else {
             return try storedModels(descriptor, binding: binding, window: true).count
         }
@@ -184,7 +184,7 @@ struct Fetcher {
         throws -> [T]
     {
         let request = try request(descriptor, binding: binding, window: window)
-        let plan = binding.store.prepare(request)
+        let plan = descriptor.planMemo.plan(for: request, from: binding.store)
         let models = try load(request, plan: plan, binding: binding)
         return try plan.runRemainder(on: models, of: descriptor, window: window)
     }
@@ -345,7 +345,7 @@ struct Fetcher {
         var request = try request(descriptor, binding: binding, window: true)
         request.properties = []
         request.includesSubentities = includingSubentities
-        let plan = binding.store.prepare(request)
+        let plan = descriptor.planMemo.plan(for: request, from: binding.store)
         guard plan.coverage.isComplete else {
             return try storedModels(descriptor, binding: binding, window: true).filter {
                 includingSubentities || type(of: $0) == T.self
@@ -366,7 +366,7 @@ struct Fetcher {
         var request = try request(descriptor, binding: binding, window: true)
         request.properties = []
         request.subentityProperties = []
-        let plan = binding.store.prepare(request)
+        let plan = descriptor.planMemo.plan(for: request, from: binding.store)
         guard plan.coverage.isComplete else {
             return try storedModels(descriptor, binding: binding, window: true).map(\.persistentModelID)
         }

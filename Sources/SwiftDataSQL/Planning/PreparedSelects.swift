@@ -24,18 +24,17 @@ package final class PreparedSelects<Translation: SelectTranslation>: Sendable {
     }
 
     /// The plan of `request` (`RowStore.prepare`): the select prepared for its shape, or the one rendered from the
-    /// translation kept for its predicate and sort (made by `translate` the first time). A request without a shape
-    /// is translated and rendered each time.
+    /// translation kept for its predicate and sort (made by `translate` the first time); such a plan is shared. A
+    /// request without a shape is translated and rendered each time.
     package func plan<T: PersistentModel>(for request: FetchRequest<T>, translate: () -> Translation) -> FetchPlan {
-        let prepared: PreparedSelect
-        if let shape = FetchShape(request) {
-            prepared = selects.plan(for: shape) {
-                render(request, translations.plan(for: shape.translation, prepare: translate))
-            }
-        } else {
-            prepared = render(request, translate())
+        guard let shape = FetchShape(request) else {
+            let prepared = render(request, translate())
+            return FetchPlan(coverage: prepared.coverage, prepared: prepared)
         }
-        return FetchPlan(coverage: prepared.coverage, prepared: prepared)
+        let prepared = selects.plan(for: shape) {
+            render(request, translations.plan(for: shape.translation, prepare: translate))
+        }
+        return FetchPlan(coverage: prepared.coverage, prepared: prepared, isShared: true)
     }
 
     /// What `plan(for:translate:)` made of a request, or, for a plan another store made, what `translate` makes of
