@@ -213,20 +213,32 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
     package func fetch<T: PersistentModel>(
         _ request: FetchRequest<T>, plan: FetchPlan, row: (Int64, any _RowReader) throws -> Void
     ) throws {
-        let selects = prepared(request, plan).selects(for: request)
+        let prepared = prepared(request, plan)
+        // A request without keys has one statement, run without making a list of them.
+        guard request.keys != nil else {
+            var select = prepared.select(for: request)
+            return try withReader { try run(&select, on: $0, entity: request.entity, row: row) }
+        }
+        let selects = prepared.selects(for: request)
         try withReader { database in
-            for var select in selects {
-                let prepared = try database.statement(select.statement.sql)
-                defer { prepared.reset() }
-                try prepared.bind(select.statement.parameters)
-                prepared.externalFiles = external
-                // Made once, not for every row (see `fetchMembers`).
-                let reader: any _RowReader = prepared
-                while try SQLiteStore.step(prepared, entity: request.entity) {
-                    let key = prepared.columnInteger(0)
-                    if select.keeps(key) { try row(key, reader) }
-                }
-            }
+            for var select in selects { try run(&select, on: database, entity: request.entity, row: row) }
+        }
+    }
+
+    /// Runs one statement of a fetch on a reader connection, passing on the rows the request asked for.
+    private func run(
+        _ select: inout KeySelect, on database: SQLiteDatabase, entity: Schema.Entity,
+        row: (Int64, any _RowReader) throws -> Void
+    ) throws {
+        let prepared = try database.statement(select.statement.sql)
+        defer { prepared.reset() }
+        try prepared.bind(select.statement.parameters)
+        prepared.externalFiles = external
+        // Made once, not for every row (see `fetchMembers`).
+        let reader: any _RowReader = prepared
+        while try SQLiteStore.step(prepared, entity: entity) {
+            let key = prepared.columnInteger(0)
+            if select.keeps(key) { try row(key, reader) }
         }
     }
 

@@ -83,9 +83,7 @@ package final class PreparedSelect: Sendable {
     /// The `SELECT` statements of a request of this shape, each with the keys the store keeps of its rows when it
     /// reads a range of keys: one, or one per batch of its keys.
     package func selects<T: PersistentModel>(for request: FetchRequest<T>) -> [KeySelect] {
-        guard let keys = request.keys else {
-            return [KeySelect(windowed(statement ?? SQLGenerator.statement(of: select, in: dialect), request))]
-        }
+        guard let keys = request.keys else { return [select(for: request)] }
         return stride(from: 0, to: keys.count, by: Self.maximumKeys).map { start in
             let chunk = keys[start..<min(start + Self.maximumKeys, keys.count)]
             // A window would count the rows of other keys in the range.
@@ -101,6 +99,11 @@ package final class PreparedSelect: Sendable {
             }
             return KeySelect(windowed(keyed.statement, request))
         }
+    }
+
+    /// The `SELECT` statement of a request of this shape without keys.
+    package func select<T: PersistentModel>(for request: FetchRequest<T>) -> KeySelect {
+        KeySelect(windowed(statement ?? SQLGenerator.statement(of: select, in: dialect), request))
     }
 
     /// The `SELECT count(*)` of a request of this shape (with keys, of its first batch).
