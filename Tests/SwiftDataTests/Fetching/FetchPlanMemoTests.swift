@@ -7,7 +7,7 @@ import Testing
 
 /// A constant a predicate compares with, of a type the store cannot vouch for (no exact fingerprint), so a
 /// predicate that holds it is planned for each fetch.
-private struct Bound {
+private struct Bound: Codable, Sendable {
     var value: Int
 }
 
