@@ -19,6 +19,28 @@ import Testing
         #expect(fuse.runs == 1)
     }
 
+    /// A context of a new store with an undo manager, and two saved drafts, `gone` and `kept`, whose notes changed
+    /// after the save (one undo group, the undo stack emptied before it).
+    private func twoChangedDrafts(
+        _ store: StoreKind
+    ) throws -> (context: ModelContext, manager: UndoManager, gone: Draft, kept: Draft) {
+        let container = try store.makeContainer(Draft.self)
+        let context = ModelContext(container)
+        let manager = UndoManager()
+        context.undoManager = manager
+        let gone = Draft(title: "gone", fuse: Fuse("gone"))
+        let kept = Draft(title: "kept", fuse: Fuse("kept"))
+        context.insert(gone)
+        context.insert(kept)
+        try context.save()
+        manager.removeAllActions()
+
+        gone.note = "changed"
+        kept.note = "changed"
+        context.processPendingChanges()
+        return (context, manager, gone, kept)
+    }
+
     /// Undoing the change of a model the same save deletes: once the save is done the model is gone, so the undo
     /// restores nothing and registers no redo. Before, `canRedo` stayed true and `redo()` did nothing.
     @Test(arguments: StoreKind.all) func aDeferredUndoThatRegistersNothingLeavesNoRedo(store: StoreKind) throws {
@@ -43,20 +65,7 @@ import Testing
 
     /// The same undo while another action of the group registers a redo: the group's redo stays, and redoes that.
     @Test(arguments: StoreKind.all) func aDeferredUndoKeepsTheRedoOfWhatItRegisters(store: StoreKind) throws {
-        let container = try store.makeContainer(Draft.self)
-        let context = ModelContext(container)
-        let manager = UndoManager()
-        context.undoManager = manager
-        let gone = Draft(title: "gone", fuse: Fuse("gone"))
-        let kept = Draft(title: "kept", fuse: Fuse("kept"))
-        context.insert(gone)
-        context.insert(kept)
-        try context.save()
-        manager.removeAllActions()
-
-        gone.note = "changed"
-        kept.note = "changed"
-        context.processPendingChanges()
+        let (context, manager, gone, kept) = try twoChangedDrafts(store)
         try saveUndoingWhileWriting(deleting: gone, in: context, manager: manager)
         #expect(kept.note == "", "the undo restored the model that is left")
         #expect(manager.canRedo && manager.redoCount == 1)
@@ -70,20 +79,7 @@ import Testing
     /// undo is one: afterwards nothing is left to redo. Before, that action stayed (its target was an internal object):
     /// `canRedo` stayed true and the redo stack kept a group.
     @Test(arguments: StoreKind.all) func removingTheContextsActionsRemovesADeferredUndosRedo(store: StoreKind) throws {
-        let container = try store.makeContainer(Draft.self)
-        let context = ModelContext(container)
-        let manager = UndoManager()
-        context.undoManager = manager
-        let gone = Draft(title: "gone", fuse: Fuse("gone"))
-        let kept = Draft(title: "kept", fuse: Fuse("kept"))
-        context.insert(gone)
-        context.insert(kept)
-        try context.save()
-        manager.removeAllActions()
-
-        gone.note = "changed"
-        kept.note = "changed"
-        context.processPendingChanges()
+        let (context, manager, gone, kept) = try twoChangedDrafts(store)
         try saveUndoingWhileWriting(deleting: gone, in: context, manager: manager)
         #expect(manager.redoCount == 1)
 
