@@ -121,22 +121,9 @@ import Testing
 
     /// Another context's deferred undo keeps its redo when one context's actions are removed from a shared manager.
     @Test func removingOneContextsActionsKeepsAnotherContextsDeferredUndo() throws {
-        let container = try StoreKind.sqlite.makeContainer(Draft.self)
-        let context = ModelContext(container)
-        let other = ModelContext(container)
-        let manager = UndoManager()
-        context.undoManager = manager
+        let (context, manager, gone, kept) = try twoChangedDrafts(.sqlite)
+        let other = ModelContext(context.container)
         other.undoManager = manager
-        let gone = Draft(title: "gone", fuse: Fuse("gone"))
-        let kept = Draft(title: "kept", fuse: Fuse("kept"))
-        context.insert(gone)
-        context.insert(kept)
-        try context.save()
-        manager.removeAllActions()
-
-        gone.note = "changed"
-        kept.note = "changed"
-        context.processPendingChanges()
         try saveUndoingWhileWriting(deleting: gone, in: context, manager: manager)
         manager.removeAllActions(withTarget: other)
         #expect(manager.canRedo && manager.redoCount == 1)
