@@ -92,14 +92,15 @@ enum Relationships {
             guard previous !== model else { return }
             assign(model, to: other, property: inverse.index)
             if let previous { detach(previous, inverse: forward, from: other) }
-        } else if let current {
+        } else {
+            // An optional to-many relationship that holds `nil` (`[T]?`, never assigned) now holds the model.
             edit(current, of: other, inverse: inverse, adding: model)
         }
     }
 
     /// Adds a model to, or removes one from, the typed array of a loaded to-many relationship.
     private static func edit(
-        _ current: Any, of other: any PersistentModel, inverse: Schema.Relationship,
+        _ current: Any?, of other: any PersistentModel, inverse: Schema.Relationship,
         adding: (any PersistentModel)? = nil, removing: (any PersistentModel)? = nil
     ) {
         func edit<D: PersistentModel>(_ type: D.Type) {
