@@ -77,6 +77,29 @@ extension ModelContext {
         }
     }
 
+    /// A model whose insert is cancelled (deleted before it was saved) leaves the relationships of the context's
+    /// other models at once, whatever their delete rules, with or without an inverse: nothing may refer to a model
+    /// that no save will write.
+    func removeReferences(toCancelled model: any PersistentModel, entity: Schema.Entity?) {
+        guard let entity else { return }
+        // A relationship to a superclass may hold the model too.
+        var names: Set<String> = []
+        var level: Schema.Entity? = entity
+        while let current = level {
+            names.insert(current.name)
+            level = current.superentity
+        }
+        let inserted = registry.pendingInserts
+        for holderEntity in container.schema.entities {
+            let references = holderEntity.orderedRelationships.filter { names.contains($0.destination) }
+            guard !references.isEmpty, let type = holderEntity.modelType else { continue }
+            let holders = registry.models(ofType: type) + inserted.filter { Swift.type(of: $0) == type }
+            for holder in holders {
+                for reference in references { Relationships.remove(model, from: holder, reference) }
+            }
+        }
+    }
+
     /// Deletes stored rows that no registered model stands for at the next save, with what their cascade rules
     /// reach in the store; a registered model reached is deleted as the context sees it (one whose unsaved change
     /// moved it away from the deleted rows stays).

@@ -169,7 +169,9 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
         case .inserted:
             registry.cancelInsert(model)
             if recordsUndo { undo.register { $0.undo.reinsert(model) } }
-            cascadeDelete(from: model, entity: Relationships.entity(of: model))
+            let entity = Relationships.entity(of: model)
+            cascadeDelete(from: model, entity: entity)
+            removeReferences(toCancelled: model, entity: entity)
         case .registered:
             let related = recordsUndo ? undo.keepValues(of: model) : []
             registry.markDeleted(model)

@@ -266,17 +266,27 @@ final class ModelRegistry {
     }
 
     /// Puts back what a rollback restores: unsaved inserts leave the context, deletes are undone. Returns the
-    /// registered models that had changed properties (their values must be reloaded).
+    /// registered models that had changed properties (their values must be reloaded), the undeleted ones among them:
+    /// while deleted, a model's relationships change with their inverses (a member moved away, a delete rule applied)
+    /// without being recorded as changes, so each of its relationships kept outside its row counts as changed.
     func rollBack() -> [any PersistentModel] {
         listsArePending = false
         for model in inserted where model._$persistentState.status == .inserted {
             model._$persistentState.status = .detached
             model._$persistentState.context = nil
         }
+        var undeleted: [any PersistentModel] = []
         for model in deleted where model._$persistentState.status == .deleted {
             model._$persistentState.status = .registered
+            for property in model._$persistentState.binding?.lazyRelationships ?? [] {
+                model._$persistentState.changes.insert(property)
+            }
+            undeleted.append(model)
         }
-        return changed.filter { $0._$persistentState.status == .registered }
+        var reverted = changed.filter { $0._$persistentState.status == .registered }
+        let listed = Set(reverted.map(ObjectIdentifier.init))
+        reverted += undeleted.filter { !listed.contains(ObjectIdentifier($0)) }
+        return reverted
     }
 
     // MARK: Pending changes

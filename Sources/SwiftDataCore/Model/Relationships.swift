@@ -119,6 +119,19 @@ enum Relationships {
         if let type = inverse.destinationType { edit(type) }
     }
 
+    /// Takes `model` out of loaded relationship `relationship` of `holder`, if it is there (recorded for undo, as a
+    /// change of the holder).
+    static func remove(
+        _ model: any PersistentModel, from holder: any PersistentModel, _ relationship: Schema.Relationship
+    ) {
+        guard let related = holder._$get(relationship.index).relatedModels, related.contains(where: { $0 === model })
+        else { return }
+        let kept = related.filter { $0 !== model }
+        assign(
+            relationship.isToOneRelationship ? nil : typedArray(kept, of: relationship), to: holder,
+            property: relationship.index)
+    }
+
     /// The value of a relationship that relates to nothing: `nil` for a to-one relationship (which a non-optional
     /// one cannot hold), an empty typed array for a to-many one.
     static func emptyValue(of relationship: Schema.Relationship) -> Any? {
