@@ -33,11 +33,13 @@ public class ModelContainer: Equatable, @unchecked Sendable, CustomDebugStringCo
     /// of its configuration's schema, or all of the container's schema when it has none. `openStore` opens a
     /// configuration's store once its schema is set; by default, the store its `Store` type opens.
     package init(
-        schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?,
+        schema givenSchema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?,
         configurations: [any DataStoreConfiguration],
         openStore: ((any DataStoreConfiguration) throws -> any RowStore)? = nil
     ) throws {
-        if let problem = schema.entities.lazy.flatMap(\.problems).first { throw problem }
+        if let problem = givenSchema.entities.lazy.flatMap(\.problems).first { throw problem }
+        // Model types without a version belong to the plan's version that has them.
+        let schema = migrationPlan.map { MigrationPlanRun.versioned(givenSchema, in: $0) } ?? givenSchema
         var configurations = configurations.isEmpty ? [try ModelContainer.defaultConfiguration()] : configurations
         let files = configurations.compactMap(ModelContainer.modelConfiguration).filter { !$0.isStoredInMemoryOnly }
         if Set(files.map(\.url)).count < files.count {

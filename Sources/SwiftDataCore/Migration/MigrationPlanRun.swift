@@ -27,6 +27,35 @@ package enum MigrationPlanRun {
         return plan.schemas.map { $0.versionIdentifier }.contains(version ?? Schema.Version(0, 0, 0)) ? version : nil
     }
 
+    /// The container's schema at the version of the plan its models belong to. A container opened as Apple's
+    /// "Model your schema with SwiftData" shows, `ModelContainer(for: Trip.self, migrationPlan: TripsPlan.self)`,
+    /// gets model types and no version; its version is the plan's version whose models are those types (all of
+    /// them, or the fewest more), or else whose schema describes the same entities. The schema's own version stays
+    /// when it is one of those versions (`Schema(versionedSchema:)`), and a schema that matches no version of the
+    /// plan keeps its version.
+    package static func versioned(_ schema: Schema, in plan: any SchemaMigrationPlan.Type) -> Schema {
+        func types(_ schema: Schema) -> Set<ObjectIdentifier> {
+            Set(schema.entities.compactMap { $0.modelType.map(ObjectIdentifier.init) })
+        }
+        let given = types(schema)
+        let versions = plan.schemas.map { Schema(versionedSchema: $0) }
+        let exact = versions.filter { types($0) == given }
+        let containing = versions.filter { types($0).isSuperset(of: given) }
+            .sorted { types($0).count < types($1).count }
+        let alike = versions.filter { version in
+            version.entities.count == schema.entities.count
+                && version.entities.allSatisfy { schema.entitiesByName[$0.name] == $0 }
+        }
+        let candidates =
+            !exact.isEmpty
+            ? exact
+            : !containing.isEmpty ? containing.filter { types($0).count == types(containing[0]).count } : alike
+        guard let last = candidates.last, !candidates.contains(where: { $0.version == schema.version }) else {
+            return schema
+        }
+        return Schema(entities: schema.entities, version: last.version)
+    }
+
     /// Runs the stages of a migration plan that lead from the store's version to the models' version: the
     /// shortest chain of stages, preferring stages in the plan's order, so that a plan may also lead back to an
     /// older version (a downgrade). A lightweight stage migrates the tables; a custom stage calls `willMigrate`
