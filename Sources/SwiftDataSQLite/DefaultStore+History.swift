@@ -6,6 +6,8 @@ import SwiftDataCore
 extension DefaultStore: HistoryProviding {
     /// The default store keeps `DefaultHistoryTransaction`s.
     public typealias HistoryType = DefaultHistoryTransaction
+    /// The type of the store's history tokens.
+    public typealias TokenType = DefaultHistoryToken
 
     /// The type of the store's transactions.
     public static var historyType: DefaultHistoryTransaction.Type { DefaultHistoryTransaction.self }

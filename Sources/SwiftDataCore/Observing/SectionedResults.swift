@@ -49,3 +49,6 @@ public struct ResultsSection<Element: PersistentModel, SectionTitle: Hashable>: 
     public var endIndex: Int { elements.count }
     public subscript(position: Int) -> Element { elements[position] }
 }
+
+/// Two sections are equal when they have the same title and the same models in the same order, as Apple's.
+extension ResultsSection: Equatable {}

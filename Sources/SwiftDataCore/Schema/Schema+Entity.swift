@@ -73,6 +73,14 @@ extension Schema {
             for property in properties { add(property) }
         }
 
+        /// An entity with these properties and subentities, for a schema built by hand: each subentity inherits
+        /// the entity's properties and has it as its `superentity`.
+        public convenience init(_ name: String, subentities: Entity..., properties: any SchemaProperty...) {
+            self.init(name)
+            for property in properties { add(property) }
+            for subentity in subentities { subentity.inherit(from: self) }
+        }
+
         /// The entity of a `@Model` class, read from its `schemaMetadata`. For a subclass of a model class, the
         /// properties are its own (those after its superclass's); `inherit(from:)` adds the inherited ones.
         package convenience init(modelType: any PersistentModel.Type) {
@@ -306,10 +314,39 @@ extension Schema {
 
         /// Every property: the inherited ones, then the stored ones.
         public var properties: [any SchemaProperty] { inheritedProperties + storedProperties }
-        /// The attributes, inherited ones included.
-        public var attributes: Set<Attribute> { Set(properties.compactMap { $0 as? Attribute }) }
-        /// The relationships, inherited ones included.
-        public var relationships: Set<Relationship> { Set(properties.compactMap { $0 as? Relationship }) }
+        /// The attributes, inherited ones included. Setting it, while a schema is built by hand, replaces the
+        /// entity's own attributes (those of its superentity stay): the attributes it already had keep their
+        /// place, new ones follow in order of name.
+        public var attributes: Set<Attribute> {
+            get { Set(properties.compactMap { $0 as? Attribute }) }
+            set { replaceStoredProperties(of: Attribute.self, with: Array(newValue)) }
+        }
+        /// The relationships, inherited ones included. Setting it, while a schema is built by hand, replaces the
+        /// entity's own relationships, as setting `attributes` replaces its attributes.
+        public var relationships: Set<Relationship> {
+            get { Set(properties.compactMap { $0 as? Relationship }) }
+            set { replaceStoredProperties(of: Relationship.self, with: Array(newValue)) }
+        }
+
+        /// Replaces the stored properties of one kind, keeping the other kind and the inherited properties.
+        private func replaceStoredProperties<Kind: SchemaProperty>(of kind: Kind.Type, with given: [Kind]) {
+            let inherited = Set(inheritedProperties.map(\.name))
+            let wanted = given.filter { !inherited.contains($0.name) }
+            let wantedNames = Set(wanted.map(\.name))
+            let oldNames = Set(storedProperties.map(\.name))
+            var kept = storedProperties.filter { !($0 is Kind) || wantedNames.contains($0.name) }
+            // A property given again replaces the one of the same name, in its place.
+            let byName = Dictionary(wanted.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+            kept = kept.map { property in property is Kind ? byName[property.name] ?? property : property }
+            let added = wanted.filter { !oldNames.contains($0.name) }.sorted { $0.name < $1.name }
+            storedProperties = []
+            indexedProperties = inheritedProperties
+            relationshipsByPosition = indexedProperties.map { $0 as? Relationship }
+            attributesByPosition = indexedProperties.map { $0 as? Attribute }
+            orderedAttributes = inheritedProperties.compactMap { $0 as? Attribute }
+            orderedRelationships = inheritedProperties.compactMap { $0 as? Relationship }
+            for property in kept + added { add(property) }
+        }
         /// The attributes by name, inherited ones included.
         public var attributesByName: [String: Attribute] {
             Dictionary(orderedAttributes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
