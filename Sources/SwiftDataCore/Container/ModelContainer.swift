@@ -7,6 +7,13 @@ import Synchronization
 /// opens its store: a `ModelConfiguration` the default SQLite store, a configuration of a store of your own that
 /// store (see `DataStore`).
 ///
+/// ```swift
+/// let container = try ModelContainer(for: Trip.self, Person.self)  // …/<executable>/default.store
+/// let scratch = try ModelContainer(
+///     for: Trip.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+/// let context = ModelContext(container)
+/// ```
+///
 /// `@unchecked Sendable` because every stored property is immutable and `Sendable` or guarded by a `Mutex`, except
 /// the main context, which only the main actor reads and writes.
 public class ModelContainer: Equatable, @unchecked Sendable, CustomDebugStringConvertible {

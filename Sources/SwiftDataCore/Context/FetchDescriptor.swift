@@ -2,6 +2,14 @@ import Foundation
 
 /// What to fetch: a predicate, a sort order, a window of results and loading hints.
 ///
+/// ```swift
+/// let now = Date.now
+/// var descriptor = FetchDescriptor<Trip>(
+///     predicate: #Predicate { $0.startDate > now }, sortBy: [SortDescriptor(\.startDate)])
+/// descriptor.fetchLimit = 10
+/// let nextTrips = try context.fetch(descriptor)
+/// ```
+///
 /// `@unchecked Sendable`, as Apple's is `Sendable`: its key paths (`propertiesToFetch`,
 /// `relationshipKeyPathsForPrefetching`) are immutable values that Swift does not mark `Sendable`.
 public struct FetchDescriptor<T: PersistentModel>: @unchecked Sendable {

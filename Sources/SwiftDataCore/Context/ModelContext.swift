@@ -2,6 +2,19 @@ import Foundation
 
 /// Tracks models, fetches them, and saves their changes to the container's stores.
 ///
+/// ```swift
+/// let context = ModelContext(container)
+/// let trip = Trip(name: "Tokyo", startDate: .now)
+/// context.insert(trip)
+/// try context.save()
+///
+/// trip.name = "Kyoto"  // tracked: hasChanges is true until the next save
+/// try context.save()
+///
+/// context.delete(trip)
+/// try context.save()
+/// ```
+///
 /// A context is not `Sendable`: use it on one actor (`mainContext` on the main actor, or a `@ModelActor`).
 /// It keeps one object per stored row (an identity map). A save refreshes the models the container's other
 /// contexts hold: `mainContext` and model actors' contexts apply it at once on their own queue, other contexts when

@@ -5,6 +5,23 @@ import Foundation
 /// A predicate on tokens (`$0.token > token`), authors (`$0.author == "widget"`), timestamps, transaction
 /// identifiers, store, bundle and process identifiers, joined with `&&`, `||` and `!`, runs in the store;
 /// anything else is evaluated in memory on the transactions the rest selects.
+///
+/// ```swift
+/// var lastToken: DefaultHistoryToken? = nil  // kept between runs: the token is Codable
+/// var descriptor = HistoryDescriptor<DefaultHistoryTransaction>()
+/// if let lastToken { descriptor.predicate = #Predicate { $0.token > lastToken } }
+/// for transaction in try context.fetchHistory(descriptor) {
+///     for change in transaction.changes {
+///         switch change {
+///         case .insert(let insert): print("inserted", insert.changedPersistentIdentifier)
+///         case .update(let update): print("updated", update.changedPersistentIdentifier)
+///         case .delete(let delete): print("deleted", delete.changedPersistentIdentifier)
+///         @unknown default: break
+///         }
+///     }
+///     lastToken = transaction.token
+/// }
+/// ```
 public struct HistoryDescriptor<TransactionType: HistoryTransaction> {
     /// Which transactions to select; all of them when `nil`.
     public var predicate: Predicate<TransactionType>?

@@ -1,4 +1,16 @@
 /// One version of a schema: the models it contains.
+///
+/// ```swift
+/// enum TripsV1: VersionedSchema {
+///     static let versionIdentifier = Schema.Version(1, 0, 0)
+///     static var models: [any PersistentModel.Type] { [Trip.self] }
+///
+///     @Model final class Trip {
+///         var name: String
+///         init(name: String) { self.name = name }
+///     }
+/// }
+/// ```
 public protocol VersionedSchema: SendableMetatype {
     /// The model classes of this version, usually nested in the conforming type.
     static var models: [any PersistentModel.Type] { get }
@@ -11,6 +23,26 @@ public protocol VersionedSchema: SendableMetatype {
 /// A container opened with a plan recognises the version a store is at by comparing its recorded schema with each
 /// version's models, then runs the shortest chain of stages from there to the models' version (a downgrade too,
 /// when the plan has a stage for it), all in one transaction: when a stage fails, the store is left as it was.
+///
+/// ```swift
+/// enum TripsV2: VersionedSchema {
+///     static let versionIdentifier = Schema.Version(2, 0, 0)
+///     static var models: [any PersistentModel.Type] { [Trip.self] }
+///
+///     @Model final class Trip {
+///         @Attribute(originalName: "name") var title: String  // renamed
+///         var rating = 0                                       // added, with a default
+///         init(title: String) { self.title = title }
+///     }
+/// }
+///
+/// enum TripsMigrationPlan: SchemaMigrationPlan {
+///     static var schemas: [any VersionedSchema.Type] { [TripsV1.self, TripsV2.self] }
+///     static var stages: [MigrationStage] { [.lightweight(fromVersion: TripsV1.self, toVersion: TripsV2.self)] }
+/// }
+///
+/// let container = try ModelContainer(for: TripsV2.Trip.self, migrationPlan: TripsMigrationPlan.self)
+/// ```
 public protocol SchemaMigrationPlan: SendableMetatype {
     /// Every version of the schema, oldest first.
     static var schemas: [any VersionedSchema.Type] { get }

@@ -5,6 +5,15 @@ import Observation
 /// process makes to the store, `results` (and `sections`) hold what the fetch returns now. Observe it with
 /// `withObservationTracking`, or iterate `snapshots()` in server code.
 ///
+/// ```swift
+/// let observer = try ResultsObserver<Trip, Never>(
+///     filterBy: #Predicate { $0.notes != nil }, sortBy: [SortDescriptor(\.startDate)], modelContainer: container)
+/// print(observer.results.map(\.name))  // current after every save of the container
+/// for await identifiers in observer.snapshots() {
+///     print("\(identifiers.count) trips with notes")
+/// }
+/// ```
+///
 /// Differences from Apple's: the refetch happens when `results` or `sections` is next read (observers are told
 /// at once, when the save happens), so an observer nobody reads costs nothing; unsaved changes of the observer's
 /// own context show after they are saved or when `filterBy` or `sortBy` is set; another process's changes are
