@@ -41,6 +41,8 @@ let package = Package(
     products: [
         .library(name: "SwiftData", targets: ["SwiftData"]),
         .library(name: "SwiftDataPostgres", targets: ["SwiftDataPostgres"]),
+        // Opt-in: Apple's Foundation conveniences for app directories, mapped to the XDG directories.
+        .library(name: "SwiftDataDirectories", targets: ["SwiftDataDirectories"]),
         .executable(name: "todo", targets: ["todo"]),
         .executable(name: "foodpin", targets: ["foodpin"]),
         .executable(name: "animals", targets: ["animals"]),
@@ -54,6 +56,7 @@ let package = Package(
             linkerSettings: syntaxLinkerSettings
         ),
         .target(name: "SwiftDataCore"),
+        .target(name: "SwiftDataDirectories"),
         .target(name: "SwiftDataSQL", dependencies: ["SwiftDataCore"]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "SwiftDataSQLite", dependencies: ["SwiftDataCore", "SwiftDataSQL", "CSQLite"]),
@@ -98,6 +101,7 @@ let package = Package(
             name: "SwiftDataTests",
             dependencies: [
                 "SwiftData", "SwiftDataSQLite", "SwiftDataSQL", "CSQLite", "SharedTestModels", "ExampleModels",
+                "SwiftDataDirectories",
                 "TestChildProcess",
                 "todo", "foodpin", "animals", "users", "jsonstore", "Benchmarks", "SwiftDataPostgres",
                 "PostgresTestSupport",

@@ -17,9 +17,8 @@ import Testing
         let entity = Schema.Entity(
             "Note", properties: Schema.Attribute(name: "title", valueType: String.self),
             Schema.Attribute(name: "body", valueType: String.self))
-        entity.attributes = [
-            Schema.Attribute(name: "title", valueType: String.self), Schema.Attribute(name: "words", valueType: Int.self),
-        ]
+        let title = Schema.Attribute(name: "title", valueType: String.self)
+        entity.attributes = [title, Schema.Attribute(name: "words", valueType: Int.self)]
         #expect(entity.storedProperties.map(\.name) == ["title", "words"])
         #expect(entity.attributesByName["words"] != nil && entity.attributesByName["body"] == nil)
         #expect(entity.relationships.isEmpty)
@@ -33,9 +32,8 @@ import Testing
         #expect(identifier.stringValue == "persistentIdentifier" && identifier.intValue == nil)
         #expect(property.stringValue == "title" && property.description == "title")
         #expect(DataStoreSnapshotCodingKey(stringValue: "title")?.stringValue == "title")
-        if case .persistentIdentifier? = DataStoreSnapshotCodingKey(stringValue: "persistentIdentifier") {} else {
-            Issue.record("\"persistentIdentifier\" names the identifier's key")
-        }
+        let identifierKey = DataStoreSnapshotCodingKey(stringValue: "persistentIdentifier")
+        if case .persistentIdentifier? = identifierKey {} else { Issue.record("that string names the identifier") }
         #expect(DataStoreSnapshotCodingKey(intValue: 0) == nil)
         let value: any DataStoreSnapshotValue = "text"
         #expect(value as? String == "text")
