@@ -145,6 +145,8 @@ package protocol RowStoreTransaction {
     /// entity column: a delete of a superclass's rows records each as its own class. Called only when the store
     /// `recordsHistory` and `entity` has subentities.
     func entityNames(of keys: [Int64], entity: Schema.Entity) throws -> [Int64: String]
+    /// The history token a store of your own returned for the committed save, read after the commit.
+    var savedHistoryToken: (any HistoryToken)? { get }
 }
 
 extension RowStoreTransaction {
@@ -169,6 +171,11 @@ extension RowStoreTransaction {
     }
 
     package func entityNames(of keys: [Int64], entity: Schema.Entity) throws -> [Int64: String] { [:] }
+
+    /// The history token a store of your own returned for the committed save
+    /// (`DataStoreSaveChangesResult.historyToken`); `nil` for the framework's stores, whose saves record history
+    /// themselves.
+    package var savedHistoryToken: (any HistoryToken)? { nil }
 }
 
 /// One row to insert or update: its key, the attributes to write (read from the model) and the foreign keys.

@@ -90,7 +90,12 @@ extension ModelContext {
                         reason: "the store '\(store.configurationName)' was opened with allowsSave: false",
                         suggestion: "Open it with allowsSave: true to save, or call rollback()")
                 }
-                try store.write(for: editingState) { transaction in try operation.write(transaction, store: store) }
+                var written: (any RowStoreTransaction)?
+                try store.write(for: editingState) { transaction in
+                    try operation.write(transaction, store: store)
+                    written = transaction
+                }
+                if let token = written?.savedHistoryToken { operation.providedHistoryToken = token }
             }
         } catch {
             _ = endWatchingWrites()
@@ -224,7 +229,8 @@ extension ModelContext {
         let lateError = runCallsMadeWhileWriting()
         // A dictionary that has the keys already, filled in place (see `DidSaveInfo`): the one the last save posted,
         // which it emptied, when it has the same keys, else a copy of the template.
-        let template = operation.historyNumbers.isEmpty ? DidSaveInfo.withoutTokens : DidSaveInfo.withTokens
+        let hasToken = !operation.historyNumbers.isEmpty || operation.providedHistoryToken != nil
+        let template = hasToken ? DidSaveInfo.withTokens : DidSaveInfo.withoutTokens
         var userInfo = didSaveInfo.count == template.keys.count ? didSaveInfo : template.userInfo
         // Held here alone (unless an observer kept the last one), so that filling it copies nothing; a save that an
         // observer of this one makes starts from the template.
@@ -238,7 +244,12 @@ extension ModelContext {
             case .updatedIdentifiers: userInfo.values[position] = updatedIdentifiers
             case .deletedIdentifiers: userInfo.values[position] = deletedIdentifiers
             case .historyTokens:
-                userInfo.values[position] = DefaultHistoryToken(positions: operation.historyNumbers)
+                // A store of your own gives its own token; the framework's stores, their history's positions.
+                if let token = operation.providedHistoryToken, operation.historyNumbers.isEmpty {
+                    userInfo.values[position] = token
+                } else {
+                    userInfo.values[position] = DefaultHistoryToken(positions: operation.historyNumbers)
+                }
             case .queryGeneration, .invalidatedAllIdentifiers: break
             }
             userInfo.formIndex(after: &position)

@@ -33,6 +33,8 @@ struct SaveOperation {
     private(set) var history: HistoryCollector?
     /// The number of the history transaction the save recorded in each store, by store identifier.
     private(set) var historyNumbers: [String: Int64] = [:]
+    /// The history token a store of your own returned for the save (the framework's stores record numbers above).
+    var providedHistoryToken: (any HistoryToken)?
 
     // MARK: Validation
 

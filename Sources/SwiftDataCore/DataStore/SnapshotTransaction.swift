@@ -15,6 +15,8 @@ final class SnapshotTransaction<Store: DataStore>: RowStoreTransaction {
     private var temporary: [Int64: PersistentIdentifier] = [:]
     /// The snapshots of the models this save deletes, by key.
     private var deleted: [Int64: DefaultSnapshot] = [:]
+    /// The history token the store returned for the committed save, if any.
+    private(set) var savedHistoryToken: (any HistoryToken)?
 
     init(adapter: SnapshotStoreAdapter<Store>, editingState: EditingState) {
         self.adapter = adapter
@@ -237,6 +239,7 @@ final class SnapshotTransaction<Store: DataStore>: RowStoreTransaction {
             editingState: editingState, inserted: snapshots(insertedKeys, in: working),
             updated: snapshots(updatedKeys, in: working), deleted: snapshots(deletedKeys, in: deleted))
         let result = try adapter.store.save(request)
+        savedHistoryToken = result.historyToken
         let remapped = result.remappedIdentifiers
         for key in insertedKeys {
             guard let temporary = temporary[key] else { continue }
