@@ -413,25 +413,16 @@ struct RelationshipRun {
 
     var trail: String { "steps:\n" + log.suffix(25).joined(separator: "\n") }
 
-    func model(_ kind: RKind, _ number: Int) -> (any PersistentModel)? {
-        switch kind {
-        case .hub: hubs[number]
-        case .cascaded: cascaded[number]
-        case .nullified: nullified[number]
-        case .denied: denied[number]
-        case .tag: tags[number]
-        case .badge: badges[number]
-        case .loose: loose[number]
-        }
-    }
-
-    func liveSnapshot() -> [String: [Int]] {
+    /// The live models, by number.
+    var live: Models {
         Models(
             hubs: hubs, cascaded: cascaded, nullified: nullified, denied: denied, tags: tags, badges: badges,
-            loose: loose
-        )
-        .snapshot(of: reference.alive, hiding: deleted)
+            loose: loose)
     }
+
+    func model(_ kind: RKind, _ number: Int) -> (any PersistentModel)? { live.model(kind, number) }
+
+    func liveSnapshot() -> [String: [Int]] { live.snapshot(of: reference.alive, hiding: deleted) }
 
     mutating func compare(_ expected: [String: [Int]], _ found: [String: [Int]], what: String) -> Bool {
         checks += 1
