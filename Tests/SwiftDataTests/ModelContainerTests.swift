@@ -88,11 +88,7 @@ import Testing
 
     @Test func foreignSQLiteDatabaseIsRefused() throws {
         let directory = TemporaryDirectory()
-        let setup = Process()
-        setup.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        setup.arguments = ["sqlite3", directory.store().path, "CREATE TABLE other (x INTEGER);"]
-        try setup.run()
-        try #require(try setup.wait() == 0, "the sqlite3 command-line tool is needed for this test")
+        try sqlite(directory.store(), "CREATE TABLE other (x INTEGER);", creating: true)
         #expect {
             try makeContainer(User.self, in: directory)
         } throws: { error in
