@@ -12,7 +12,7 @@ let usage = """
            jsonstore upcoming --after <yyyy-mm-dd>      the trips that end after a day
            jsonstore delete <trip>                      a trip and its bucket list
            jsonstore erase                              every trip
-    <trip> and <item> are numbers as listed.
+    <trip> and <item> are numbers as the last list showed them: a later add or change does not move them.
     """
 
 /// The file of the trips.
@@ -36,8 +36,16 @@ func day(_ text: String?, _ option: String) throws -> Date {
     try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.startDate), SortDescriptor(\.name)]))
 }
 
+/// The trips' numbers, as the last `jsonstore trips` showed them.
+let tripNumbers = NumberedList<Trip>(noun: "trip", listing: "jsonstore trips", store: "trips.json")
+
+/// The numbers of a trip's bucket list, as the last `jsonstore trips` showed them.
+@MainActor func itemNumbers(_ trip: Trip) -> NumberedList<BucketListItem> {
+    NumberedList(noun: "item", listing: "jsonstore trips", store: "trips.json", scope: "\(trip.persistentModelID)")
+}
+
 @MainActor func trip(numbered argument: String?, _ context: ModelContext) throws -> Trip {
-    try trips(context).element(numbered: argument, noun: "trip", listing: "jsonstore trips")
+    try tripNumbers.model(numbered: argument, in: try trips(context))
 }
 
 func describe(_ trip: Trip) -> String {
@@ -54,8 +62,10 @@ func describe(_ trip: Trip) -> String {
     case nil, "trips":
         guard rest.isEmpty else { throw UsageError("trips takes no arguments") }
         let all = try trips(context)
+        tripNumbers.record(all)
         if all.isEmpty { print("No trips. Add one with: jsonstore add") }
         for (index, trip) in all.enumerated() {
+            itemNumbers(trip).record(trip.bucketList)
             print("\(index + 1) \(describe(trip))")
             for (number, item) in trip.bucketList.enumerated() {
                 print("    \(number + 1) [\(item.isDone ? "x" : " ")] \(item.title)")
@@ -70,7 +80,7 @@ func describe(_ trip: Trip) -> String {
             endDate: try day(words.options["until"], "until"))
         guard trip.endDate >= trip.startDate else { throw Failure("a trip cannot end before it starts") }
         context.insert(trip)
-        try context.save()
+        try context.saveOrDiscard()
         print("Added \(describe(trip)).")
     case "plan":
         let words = try Arguments(rest)
@@ -78,16 +88,15 @@ func describe(_ trip: Trip) -> String {
         let trip = try trip(numbered: words.positional[0], context)
         let item = BucketListItem(title: words.positional[1])
         trip.bucketList.append(item)
-        try context.save()
+        try context.saveOrDiscard()
         print("\(trip.name): planned \(item.title).")
     case "done":
         let words = try Arguments(rest)
         guard words.positional.count == 2 else { throw UsageError("give a trip number and an item number") }
         let trip = try trip(numbered: words.positional[0], context)
-        let item = try trip.bucketList.element(
-            numbered: words.positional[1], noun: "item", listing: "jsonstore trips")
+        let item = try itemNumbers(trip).model(numbered: words.positional[1], in: trip.bucketList)
         item.isDone = true
-        try context.save()
+        try context.saveOrDiscard()
         print("\(trip.name): did \(item.title).")
     case "upcoming":
         let words = try Arguments(rest, options: ["after"])
@@ -100,7 +109,7 @@ func describe(_ trip: Trip) -> String {
     case "delete":
         let trip = try trip(numbered: try Arguments(rest).single("trip number"), context)
         context.delete(trip)
-        try context.save()
+        try context.saveOrDiscard()
         print("Deleted \(describe(trip)) and its bucket list.")
     case "erase":
         guard rest.isEmpty else { throw UsageError("erase takes no arguments") }
