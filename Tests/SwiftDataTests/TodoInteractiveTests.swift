@@ -65,4 +65,28 @@ import Testing
         #expect(
             try example.run("list").output == "1 ○ Buy milk (high)\n2 ✓ Walk the dog (normal)\n3 ✓ Read a book (low)\n")
     }
+
+    /// An item the store refuses is dropped from the list, with the reason in words at the bottom of the screen, and
+    /// nothing more is reported when the program ends.
+    @Test func aFailedSaveIsShownInWords() throws {
+        #expect(try example.run("add", "first").status == 0)
+        try sqlite(
+            example.dataHome.url.appendingPathComponent("todo/default.store"),
+            "CREATE TRIGGER refuse BEFORE INSERT ON ToDoItem BEGIN SELECT RAISE(ABORT, 'inserts refused'); END")
+        let terminal = try PseudoTerminal(
+            program: example.path, environment: ["XDG_DATA_HOME": example.dataHome.url.path])
+        try terminal.screen(until: "the list") { items($0).count == 1 }
+        try terminal.type("a")
+        try terminal.screen(until: "the name prompt") { $0.contains("New item:") }
+        try terminal.type("second\r")
+        try terminal.screen(until: "the priority prompt") { $0.contains("Priority of second") }
+        try terminal.press(.enter)
+        let screen = try terminal.screen(until: "the failure") { $0.contains("Could not save:") }
+        let line = screen.split(separator: "\n").first { $0.contains("Could not save:") } ?? ""
+        #expect(line.contains("inserts refused") && !line.contains("SwiftDataError"), "\(line)")
+        #expect(items(screen) == ["○ first ●"], "the refused item is dropped")
+        try terminal.type("q")
+        #expect(try terminal.waitForExit() == 0)
+        #expect(terminal.screen.text.isEmpty, "nothing more is reported: \(terminal.screen.text)")
+    }
 }
