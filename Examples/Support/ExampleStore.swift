@@ -18,9 +18,14 @@ package enum ExampleStore: Equatable {
         """
 
     /// The store `--store` or `SWIFTDATA_STORE` names (the default store without either), and the other arguments.
-    package static func split(_ arguments: [String]) throws -> (store: ExampleStore, rest: [String]) {
+    /// `readingEnvironment: false` leaves `SWIFTDATA_STORE` to the other examples.
+    package static func split(_ arguments: [String], readingEnvironment: Bool = true) throws -> (
+        store: ExampleStore, rest: [String]
+    ) {
         var rest: [String] = []
-        var named = ProcessInfo.processInfo.environment["SWIFTDATA_STORE"].flatMap { $0.isEmpty ? nil : $0 }
+        var named =
+            readingEnvironment
+            ? ProcessInfo.processInfo.environment["SWIFTDATA_STORE"].flatMap { $0.isEmpty ? nil : $0 } : nil
         var words = arguments[...]
         while let word = words.popFirst() {
             if word == "--store" {

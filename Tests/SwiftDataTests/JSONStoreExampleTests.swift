@@ -81,4 +81,21 @@ import Testing
         #expect(unreadable.status == 1)
         #expect(unreadable.errors == "jsonstore: cannot read \(file.path): is a directory\n")
     }
+
+    /// `--store` names the JSON file; a PostgreSQL URL is refused with what to give instead.
+    @Test func storeOptionNamesTheFile() throws {
+        let file = jsonstore.dataHome.url.appendingPathComponent("elsewhere.json")
+        #expect(
+            try output(
+                "--store", file.path, "add", "Oslo", "--to", "Norway", "--from", "2027-05-01", "--until", "2027-05-02")
+                == "Added Oslo (Norway) 2027-05-01 to 2027-05-02.\n")
+        #expect(FileManager.default.fileExists(atPath: file.path))
+        #expect(try output("trips", "--store", file.path) == "1 Oslo (Norway) 2027-05-01 to 2027-05-02\n")
+        #expect(try output() == "No trips. Add one with: jsonstore add\n", "the default file is another")
+        let url = try jsonstore.run(arguments: ["--store", "postgresql://localhost/trips"])
+        #expect(url.status == 2)
+        #expect(
+            url.errors.hasPrefix("jsonstore: jsonstore keeps its trips in a JSON file: --store takes the file's path\n")
+        )
+    }
 }
