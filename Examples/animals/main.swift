@@ -80,7 +80,7 @@ private func count(_ number: Int, _ noun: String, plural: String? = nil) -> Stri
 
 @MainActor private func run(_ arguments: [String]) throws {
     let (store, arguments) = try ExampleStore.split(arguments)
-    let context = try ExampleStore.container(for: AnimalCategory.self, Animal.self, url: store).mainContext
+    let context = try store.container(for: AnimalCategory.self, Animal.self).mainContext
     let command = arguments.first
     let rest = arguments.dropFirst()
     switch command {
@@ -114,7 +114,7 @@ private func count(_ number: Int, _ noun: String, plural: String? = nil) -> Stri
         let newAnimal = Animal(name: name, diet: try diet(dietName))
         newAnimal.category = try words.options["category"].map { try category(named: $0, context) }
         context.insert(newAnimal)
-        try context.save()
+        try context.saveOrDiscard()
         print("Added \(describe(newAnimal))" + (newAnimal.category.map { " to \($0.name)." } ?? "."))
     case "edit":
         let words = try Arguments(rest, options: ["in", "name", "diet", "category"], flags: ["no-category"])
@@ -133,19 +133,19 @@ private func count(_ number: Int, _ noun: String, plural: String? = nil) -> Stri
         if let dietName = words.options["diet"] { animal.diet = try diet(dietName) }
         if let categoryName = words.options["category"] { animal.category = try category(named: categoryName, context) }
         if words.options["no-category"] != nil { animal.category = nil }
-        try context.save()
+        try context.saveOrDiscard()
         print("Saved \(describe(animal)), " + (animal.category.map { "in \($0.name)." } ?? "without a category."))
     case "delete":
         let words = try Arguments(rest, options: ["in"])
         let animal = try animal(named: try words.single("animal name"), in: words.options["in"], context)
         context.delete(animal)
-        try context.save()
+        try context.saveOrDiscard()
         print("Deleted \(animal.name).")
     case "delete-category":
         let category = try category(named: try Arguments(rest).single("category name"), context)
         let animals = category.animals.count
         context.delete(category)
-        try context.save()
+        try context.saveOrDiscard()
         print("Deleted \(category.name) and its \(count(animals, "animal")).")
     case "insert-sample-data":
         guard rest.isEmpty else { throw UsageError("insert-sample-data takes no arguments") }
@@ -153,12 +153,12 @@ private func count(_ number: Int, _ noun: String, plural: String? = nil) -> Stri
             throw Failure("the store already has categories; replace them with `animals reload-sample-data`")
         }
         AnimalCategory.insertSampleData(modelContext: context)
-        try context.save()
+        try context.saveOrDiscard()
         print("Inserted \(try summary(context)).")
     case "reload-sample-data":
         guard rest.isEmpty else { throw UsageError("reload-sample-data takes no arguments") }
         try AnimalCategory.reloadSampleData(modelContext: context)
-        try context.save()
+        try context.saveOrDiscard()
         print("Reloaded the sample data: \(try summary(context)).")
     case "help", "--help", "-h":
         print(usage)

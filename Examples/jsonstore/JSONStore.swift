@@ -91,8 +91,17 @@ final class JSONStore: DataStore {
 
     /// The snapshots in the file, by identifier.
     func read() throws -> [PersistentIdentifier: DefaultSnapshot] {
-        guard FileManager.default.fileExists(atPath: configuration.fileURL.path) else { return [:] }
-        let snapshots = try JSONDecoder().decode([DefaultSnapshot].self, from: Data(contentsOf: configuration.fileURL))
+        let path = configuration.fileURL.path
+        guard FileManager.default.fileExists(atPath: path) else { return [:] }
+        let snapshots: [DefaultSnapshot]
+        do {
+            snapshots = try JSONDecoder().decode([DefaultSnapshot].self, from: Data(contentsOf: configuration.fileURL))
+        } catch let error as DecodingError {
+            throw JSONStoreError(
+                "\(path) is damaged: \(JSONStoreError.reason(error)); repair it, or move it away to start afresh")
+        } catch {
+            throw JSONStoreError("cannot read \(path): \(JSONStoreError.reason(error))")
+        }
         var result = [PersistentIdentifier: DefaultSnapshot]()
         for snapshot in snapshots { result[snapshot.persistentIdentifier] = snapshot }
         return result
@@ -103,8 +112,45 @@ final class JSONStore: DataStore {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let snapshots = objects.values.sorted { $0.persistentIdentifier < $1.persistentIdentifier }
-        try FileManager.default.createDirectory(
-            at: configuration.fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try encoder.encode(snapshots).write(to: configuration.fileURL, options: .atomic)
+        do {
+            try FileManager.default.createDirectory(
+                at: configuration.fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try encoder.encode(snapshots).write(to: configuration.fileURL, options: .atomic)
+        } catch {
+            throw JSONStoreError("cannot write \(configuration.fileURL.path): \(JSONStoreError.reason(error))")
+        }
+    }
+}
+
+/// A file a `JSONStore` cannot read or write, said in a sentence for the user.
+struct JSONStoreError: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ description: String) { self.description = description }
+
+    /// Why reading or writing failed, in words: what the decoder missed, or the system's reason.
+    static func reason(_ error: any Error) -> String {
+        if let error = error as? DecodingError {
+            switch error {
+            case .dataCorrupted(let context) where context.codingPath.isEmpty: return "it is not valid JSON"
+            case .keyNotFound(let key, let context):
+                return "the entry at \(place(context.codingPath)) lacks \"\(key.stringValue)\""
+            case .dataCorrupted(let context), .typeMismatch(_, let context), .valueNotFound(_, let context):
+                return "the value at \(place(context.codingPath)) is not what the store wrote there"
+            @unknown default: return "it does not hold what the store writes"
+            }
+        }
+        var error = error
+        while let underlying = (error as? CocoaError)?.underlying { error = underlying }
+        if let error = error as? POSIXError, let message = strerror(error.code.rawValue) {
+            return String(cString: message).lowercased()
+        }
+        return error.localizedDescription
+    }
+
+    /// A coding path as a position in the file: `[0].persistentIdentifier`.
+    private static func place(_ path: [any CodingKey]) -> String {
+        let text = path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+        return text.hasPrefix(".") ? String(text.dropFirst()) : text.isEmpty ? "the top" : text
     }
 }

@@ -1,3 +1,4 @@
+import ExampleSupport
 import Foundation
 import SwiftData
 
@@ -86,7 +87,7 @@ import SwiftData
         case .priority(let name):
             screen += "Priority of \(name.prefix(20)): h high, n normal, l low (enter: normal, esc: cancel)"
         }
-        screen += "\u{1B}[\(rows);1H\(message)"
+        screen += "\u{1B}[\(rows);1H\(message.prefix(columns - 1))"
         return screen
     }
 
@@ -155,13 +156,16 @@ import SwiftData
         }
     }
 
-    /// Saves at once, so other `todo` processes see the change; closes the undo group first.
+    /// Saves at once, so other `todo` processes see the change; closes the undo group first. A change that cannot be
+    /// saved is dropped, and the message says why.
     private func save() {
         context.processPendingChanges()
         do {
-            try context.save()
+            try context.saveOrDiscard()
         } catch {
-            message = "Could not save: \(error)"
+            // The store's own words are the shortest reason: the line has the terminal's width.
+            let reason = (error as? SwiftDataError).map { $0.storeMessage ?? $0.reason ?? "\($0)" } ?? "\(error)"
+            message = "Could not save: \(reason)"
         }
     }
 

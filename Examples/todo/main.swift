@@ -10,6 +10,7 @@ let usage = """
            todo add <name> [--priority low|normal|high] add an item (normal priority by default)
            todo toggle <number>                         mark an item done, or not done
            todo delete <number>                         remove an item
+    The numbers are those the last list showed: a later add or change does not move them.
     Every command takes \(ExampleStore.usage).
     """
 
@@ -18,12 +19,18 @@ let usage = """
     try context.fetch(FetchDescriptor<ToDoItem>(sortBy: [SortDescriptor(\.priorityNum, order: .reverse)]))
 }
 
-@MainActor func item(numbered argument: String?, in context: ModelContext) throws -> ToDoItem {
-    try items(in: context).element(numbered: argument, noun: "item", listing: "todo list")
+/// The list's numbers, as the last `todo list` (or a command that prints the list) showed them.
+@MainActor func numbers(_ store: ExampleStore) -> NumberedList<ToDoItem> {
+    NumberedList(noun: "item", listing: "todo list", store: store.name)
 }
 
-@MainActor func printList(_ context: ModelContext) throws {
+@MainActor func item(numbered argument: String?, in context: ModelContext, store: ExampleStore) throws -> ToDoItem {
+    try numbers(store).model(numbered: argument, in: try items(in: context))
+}
+
+@MainActor func printList(_ context: ModelContext, store: ExampleStore) throws {
     let all = try items(in: context)
+    numbers(store).record(all)
     guard !all.isEmpty else {
         print("Nothing to do. Add something with: todo add \"Buy milk\"")
         return
@@ -67,20 +74,9 @@ extension Priority {
     }
 }
 
-/// Saves the command's change; when that fails, the change is dropped, so that the autosave at exit does not try it
-/// (and report it) a second time.
-@MainActor func save(_ context: ModelContext) throws {
-    do {
-        try context.save()
-    } catch {
-        context.rollback()
-        throw error
-    }
-}
-
 @MainActor func run(_ arguments: [String]) throws {
     let (store, arguments) = try ExampleStore.split(arguments)
-    let container = try ExampleStore.container(for: ToDoItem.self, url: store)
+    let container = try store.container(for: ToDoItem.self)
     let context = container.mainContext
     if arguments.isEmpty, isatty(STDIN_FILENO) != 0, isatty(STDOUT_FILENO) != 0 {
         context.undoManager = UndoManager()
@@ -89,7 +85,7 @@ extension Priority {
     switch arguments.first {
     case nil, "list":
         guard arguments.count <= 1 else { throw UsageError("list takes no arguments") }
-        try printList(context)
+        try printList(context, store: store)
     case "add":
         var name: String?
         var priority = Priority.normal
@@ -110,18 +106,18 @@ extension Priority {
             throw UsageError("add needs the item's name")
         }
         context.insert(ToDoItem(name: name, priority: priority))
-        try save(context)
-        try printList(context)
+        try context.saveOrDiscard()
+        try printList(context, store: store)
     case "toggle":
         guard arguments.count == 2 else { throw UsageError("toggle takes one item number") }
-        try item(numbered: arguments[1], in: context).isComplete.toggle()
-        try save(context)
-        try printList(context)
+        try item(numbered: arguments[1], in: context, store: store).isComplete.toggle()
+        try context.saveOrDiscard()
+        try printList(context, store: store)
     case "delete":
         guard arguments.count == 2 else { throw UsageError("delete takes one item number") }
-        context.delete(try item(numbered: arguments[1], in: context))
-        try save(context)
-        try printList(context)
+        context.delete(try item(numbered: arguments[1], in: context, store: store))
+        try context.saveOrDiscard()
+        try printList(context, store: store)
     case "help", "--help", "-h":
         print(usage)
     case let command?:

@@ -10,14 +10,21 @@ let usage = """
            users edit <number> [--name <name>] [--email <email>]
                                                       change one; without options, the form asks again
            users delete <number>                      remove one
+    The numbers are those the last list showed: a later add or rename does not move them.
+    Every command takes \(ExampleStore.usage).
     """
 
 @MainActor func users(in context: ModelContext) throws -> [User] {
     try context.fetch(FetchDescriptor<User>(sortBy: [SortDescriptor(\.name), SortDescriptor(\.email)]))
 }
 
-@MainActor func user(numbered argument: String?, in context: ModelContext) throws -> User {
-    try users(in: context).element(numbered: argument, noun: "user", listing: "users list")
+/// The list's numbers, as the last `users list` showed them.
+@MainActor func numbers(_ store: ExampleStore) -> NumberedList<User> {
+    NumberedList(noun: "user", listing: "users list", store: store.name)
+}
+
+@MainActor func user(numbered argument: String?, in context: ModelContext, store: ExampleStore) throws -> User {
+    try numbers(store).model(numbered: argument, in: try users(in: context))
 }
 
 func describe(_ user: User) -> String { "\(user.name) <\(user.email)>" }
@@ -33,13 +40,15 @@ func checked(name: String, email: String) throws -> (name: String, email: String
 }
 
 @MainActor func run(_ arguments: [String]) throws {
-    let context = try ModelContainer(for: User.self).mainContext
+    let (store, arguments) = try ExampleStore.split(arguments)
+    let context = try store.container(for: User.self).mainContext
     let command = arguments.first
     let rest = arguments.dropFirst()
     switch command {
     case nil, "list":
         guard rest.isEmpty else { throw UsageError("list takes no arguments") }
         let all = try users(in: context)
+        numbers(store).record(all)
         if all.isEmpty { print("No users. Add one with: users add") }
         let width = String(all.count).count
         for (index, user) in all.enumerated() { print("\(String(index + 1).leftPadded(to: width)) \(describe(user))") }
@@ -53,11 +62,11 @@ func checked(name: String, email: String) throws -> (name: String, email: String
         // The tutorial's save button.
         let newUser = User(name: values.name, email: values.email)
         context.insert(newUser)
-        try context.save()
+        try context.saveOrDiscard()
         print("Added \(describe(newUser)).")
     case "edit":
         let words = try Arguments(rest, options: ["name", "email"])
-        let user = try user(numbered: try words.single("user number"), in: context)
+        let user = try user(numbered: try words.single("user number"), in: context, store: store)
         var name = words.options["name"] ?? user.name
         var email = words.options["email"] ?? user.email
         if words.options.isEmpty {
@@ -69,12 +78,12 @@ func checked(name: String, email: String) throws -> (name: String, email: String
         // Editing is assigning, as in the tutorial: the context sees the change and the save stores it.
         user.name = values.name
         user.email = values.email
-        try context.save()
+        try context.saveOrDiscard()
         print("Saved \(describe(user)).")
     case "delete":
-        let user = try user(numbered: try Arguments(rest).single("user number"), in: context)
+        let user = try user(numbered: try Arguments(rest).single("user number"), in: context, store: store)
         context.delete(user)
-        try context.save()
+        try context.saveOrDiscard()
         print("Deleted \(describe(user)).")
     case "help", "--help", "-h":
         print(usage)

@@ -58,24 +58,33 @@ import Testing
     }
 
     @Test func untranslatablePartsRunInMemory() throws {
-        let context = try savedCounters()
-        // `String.count` counts Characters, which SQL cannot; the comparison of `value` narrows the candidates.
-        let predicate = #Predicate<Counter> { $0.value > 3 && $0.label.count == 2 }
-        let log = StatementLog(context.container)
-        var descriptor = FetchDescriptor(predicate: predicate, sortBy: [SortDescriptor(\.value, order: .reverse)])
-        descriptor.fetchLimit = 2
-        descriptor.fetchOffset = 1
-        #expect(try context.fetch(descriptor).map(\.label) == ["c8", "c7"])
+        let (_, log) = try capturingLog {
+            let context = try savedCounters()
+            // `String.count` counts Characters, which SQL cannot; the comparison of `value` narrows the candidates.
+            let predicate = #Predicate<Counter> { $0.value > 3 && $0.label.count == 2 }
+            let log = StatementLog(context.container)
+            var descriptor = FetchDescriptor(predicate: predicate, sortBy: [SortDescriptor(\.value, order: .reverse)])
+            descriptor.fetchLimit = 2
+            descriptor.fetchOffset = 1
+            #expect(try context.fetch(descriptor).map(\.label) == ["c8", "c7"])
+            #expect(
+                log.selects == [
+                    #"SELECT "_pk", "label", "value" FROM "Counter" WHERE ("value" > ?) ORDER BY "value" DESC, "_pk""#
+                ], "the SQL part selects the candidates; limit and offset apply after the rest ran in memory")
+            #expect(try context.fetchCount(descriptor) == 2)
+            #expect(try context.fetchIdentifiers(descriptor).count == 2)
+            #expect(try context.fetch(FetchDescriptor(predicate: #Predicate<Counter> { $0.label.count == 3 })).isEmpty)
+            try context.delete(model: Counter.self, where: #Predicate { $0.label.count == 2 && $0.value > 0 })
+            try context.save()
+            #expect(try context.fetchCount(FetchDescriptor<Counter>()) == 1)
+        }
         #expect(
-            log.selects == [
-                #"SELECT "_pk", "label", "value" FROM "Counter" WHERE ("value" > ?) ORDER BY "value" DESC, "_pk""#
-            ], "the SQL part selects the candidates; limit and offset apply after the rest ran in memory")
-        #expect(try context.fetchCount(descriptor) == 2)
-        #expect(try context.fetchIdentifiers(descriptor).count == 2)
-        #expect(try context.fetch(FetchDescriptor(predicate: #Predicate<Counter> { $0.label.count == 3 })).isEmpty)
-        try context.delete(model: Counter.self, where: #Predicate { $0.label.count == 2 && $0.value > 0 })
-        try context.save()
-        #expect(try context.fetchCount(FetchDescriptor<Counter>()) == 1)
+            log.count == 3
+                && log.allSatisfy {
+                    $0.hasPrefix(
+                        "SwiftData warning: part of a predicate on Counter is evaluated in memory (count of a String has no SQL translation)"
+                    )
+                }, "\(log)")
     }
 
     @Test func sortingLimitAndOffset() throws {
@@ -93,16 +102,25 @@ import Testing
     }
 
     @Test(arguments: StoreKind.all) func stringSortMatchesSwift(store: StoreKind) throws {
-        let context = ModelContext(try store.makeContainer(Counter.self))
-        let labels = ["b", "B", "a", "é", "e", "Z", "", "aa", "ä"]
-        labels.forEach { context.insert(Counter(label: $0)) }
-        try context.save()
-        let sorted = try context.fetch(FetchDescriptor<Counter>(sortBy: [SortDescriptor(\.label)])).map(\.label)
-        #expect(sorted == labels.sorted())
-        let lexical = try context.fetch(
-            FetchDescriptor<Counter>(sortBy: [SortDescriptor(\.label, comparator: .lexical)])
-        ).map(\.label)
-        #expect(lexical == labels.sorted { String.StandardComparator.lexical.compare($0, $1) == .orderedAscending })
+        let (_, log) = try capturingLog {
+            let context = ModelContext(try store.makeContainer(Counter.self))
+            let labels = ["b", "B", "a", "é", "e", "Z", "", "aa", "ä"]
+            labels.forEach { context.insert(Counter(label: $0)) }
+            try context.save()
+            let sorted = try context.fetch(FetchDescriptor<Counter>(sortBy: [SortDescriptor(\.label)])).map(\.label)
+            #expect(sorted == labels.sorted())
+            let lexical = try context.fetch(
+                FetchDescriptor<Counter>(sortBy: [SortDescriptor(\.label, comparator: .lexical)])
+            ).map(\.label)
+            #expect(lexical == labels.sorted { String.StandardComparator.lexical.compare($0, $1) == .orderedAscending })
+        }
+        #expect(
+            log.allSatisfy {
+                $0.hasPrefix("SwiftData warning: sorting Counter happens in memory: PostgreSQL cannot order strings")
+            }, "\(log)")
+        #expect(
+            store == .sqlite ? log.isEmpty : !log.isEmpty,
+            "PostgreSQL leaves the lexical comparator to memory, and says so: \(log)")
     }
 
     @Test(arguments: StoreKind.all) func decimalsSortNumerically(store: StoreKind) throws {

@@ -47,6 +47,14 @@ import Testing
             #expect(result.status == 2, "foodpin \(arguments.joined(separator: " "))")
             #expect(result.errors.contains("usage: foodpin"))
         }
+        for option in ["--name", "--type", "--location", "--phone"] {
+            var arguments = ["add", "--name", "Upstate", "--type", "Seafood", "--location", "New York", "--phone", "1"]
+            arguments[arguments.firstIndex(of: option)! + 1] = " "
+            let empty = try foodpin.run(arguments: arguments)
+            #expect(empty.status == 2, "foodpin add with an empty \(option)")
+            #expect(empty.errors.hasPrefix("foodpin: \(option) cannot be empty"), "\(empty.errors)")
+        }
+        #expect(try foodpin.run("list").output.split(separator: "\n").count == 6, "only the six samples")
         #expect(try foodpin.run("show", "99").status == 1)
         #expect(
             try foodpin.run("image", "1", "/no/such/file").errors

@@ -54,4 +54,48 @@ import Testing
         #expect(backwards.status == 1 && backwards.errors == "jsonstore: a trip cannot end before it starts\n")
         #expect(try output() == "No trips. Add one with: jsonstore add\n")
     }
+
+    /// A damaged or unreadable file is reported once, in a sentence that names it, and is left as it was.
+    @Test func aDamagedFileIsReportedOnceInWords() throws {
+        let file = jsonstore.dataHome.url.appendingPathComponent("jsonstore/trips.json")
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        for (content, reason) in [
+            ("not json", "it is not valid JSON"), (#"[{"a": 1}]"#, #"the entry at [0] lacks "persistentIdentifier""#),
+        ] {
+            try Data(content.utf8).write(to: file)
+            for arguments in [
+                ["trips"], ["add", "Oslo", "--to", "Norway", "--from", "2027-05-01", "--until", "2027-05-02"],
+            ] {
+                let result = try jsonstore.run(arguments: arguments)
+                #expect(result.status == 1)
+                #expect(
+                    result.errors
+                        == "jsonstore: \(file.path) is damaged: \(reason); repair it, or move it away to start afresh\n",
+                    "jsonstore \(arguments.joined(separator: " "))")
+                #expect(try String(contentsOf: file, encoding: .utf8) == content)
+            }
+        }
+        try FileManager.default.removeItem(at: file)
+        try FileManager.default.createDirectory(at: file, withIntermediateDirectories: true)
+        let unreadable = try jsonstore.run(arguments: ["trips"])
+        #expect(unreadable.status == 1)
+        #expect(unreadable.errors == "jsonstore: cannot read \(file.path): is a directory\n")
+    }
+
+    /// `--store` names the JSON file; a PostgreSQL URL is refused with what to give instead.
+    @Test func storeOptionNamesTheFile() throws {
+        let file = jsonstore.dataHome.url.appendingPathComponent("elsewhere.json")
+        #expect(
+            try output(
+                "--store", file.path, "add", "Oslo", "--to", "Norway", "--from", "2027-05-01", "--until", "2027-05-02")
+                == "Added Oslo (Norway) 2027-05-01 to 2027-05-02.\n")
+        #expect(FileManager.default.fileExists(atPath: file.path))
+        #expect(try output("trips", "--store", file.path) == "1 Oslo (Norway) 2027-05-01 to 2027-05-02\n")
+        #expect(try output() == "No trips. Add one with: jsonstore add\n", "the default file is another")
+        let url = try jsonstore.run(arguments: ["--store", "postgresql://localhost/trips"])
+        #expect(url.status == 2)
+        #expect(
+            url.errors.hasPrefix("jsonstore: jsonstore keeps its trips in a JSON file: --store takes the file's path\n")
+        )
+    }
 }

@@ -88,11 +88,7 @@ import Testing
 
     @Test func foreignSQLiteDatabaseIsRefused() throws {
         let directory = TemporaryDirectory()
-        let setup = Process()
-        setup.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        setup.arguments = ["sqlite3", directory.store().path, "CREATE TABLE other (x INTEGER);"]
-        try setup.run()
-        try #require(try setup.wait() == 0, "the sqlite3 command-line tool is needed for this test")
+        try sqlite(directory.store(), "CREATE TABLE other (x INTEGER);", creating: true)
         #expect {
             try makeContainer(User.self, in: directory)
         } throws: { error in
@@ -146,16 +142,22 @@ import Testing
 /// A failed autosave is reported, never silent.
 @Suite struct AutosaveFailureTests {
     @MainActor @Test func failedAutosavePostsANotification() async throws {
-        let directory = TemporaryDirectory()
-        _ = try makeContainer(User.self, in: directory)
-        let container = try makeContainer(User.self, in: directory, allowsSave: false)
-        let failures = FailureRecorder(container.mainContext)
-        container.mainContext.insert(User(name: "cannot be saved", email: ""))
-        try await Task.sleep(for: .milliseconds(200))
-        #expect(failures.errors.count == 1)
-        #expect((failures.errors.first as? SwiftDataError) == .storeError)
-        #expect(container.mainContext.hasChanges, "the changes stay pending")
-        container.mainContext.rollback()
+        let (_, log) = try await capturingLog {
+            let directory = TemporaryDirectory()
+            _ = try makeContainer(User.self, in: directory)
+            let container = try makeContainer(User.self, in: directory, allowsSave: false)
+            let failures = FailureRecorder(container.mainContext)
+            container.mainContext.insert(User(name: "cannot be saved", email: ""))
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(failures.errors.count == 1)
+            #expect((failures.errors.first as? SwiftDataError) == .storeError)
+            #expect(container.mainContext.hasChanges, "the changes stay pending")
+            container.mainContext.rollback()
+        }
+        #expect(
+            log.count == 1
+                && log.allSatisfy { $0.hasPrefix("SwiftData error: autosave failed; the changes are still pending: ") },
+            "\(log)")
     }
 }
 

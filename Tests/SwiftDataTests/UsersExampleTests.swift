@@ -32,6 +32,17 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: store.path))
     }
 
+    /// A rename moves a user in the sorted list, but not the number the last list showed: `delete 1` still deletes
+    /// the user listed as 1.
+    @Test func aRenameDoesNotMoveTheNumbers() throws {
+        _ = try output("add", "--name", "Avery", "--email", "avery@example.com")
+        _ = try output("add", "--name", "Blake", "--email", "blake@example.com")
+        #expect(try output() == "1 Avery <avery@example.com>\n2 Blake <blake@example.com>\n")
+        #expect(try output("edit", "1", "--name", "Zoe") == "Saved Zoe <avery@example.com>.\n")
+        #expect(try output("delete", "1") == "Deleted Zoe <avery@example.com>.\n")
+        #expect(try output() == "1 Blake <blake@example.com>\n")
+    }
+
     /// Not on a terminal, the form reads one line per field, without prompts; an empty line keeps a value when editing.
     @Test func theFormReadsStandardInput() throws {
         #expect(try output("add", input: "Robin\nrobin@example.com\n") == "Added Robin <robin@example.com>.\n")

@@ -10,13 +10,15 @@ extension ModelContext {
         guard autosaveEnabled, !autosaveScheduled else { return }
         autosaveScheduled = true
         let context = UncheckedContext(self)
+        // The autosave reports a failure where the change was made: to the log capture of the task that made it.
+        let capture = Log.capture
         if MainQueue.isCurrent {
             if !isMainContext { AutosaveRegistry.register(self) }
             DispatchQueue.main.async {
-                MainActor.assumeIsolated { context.value.autosave() }
+                MainActor.assumeIsolated { Log.$capture.withValue(capture) { context.value.autosave() } }
             }
         } else if let schedule = inbox.schedule.withLock({ $0 }) {
-            schedule { context.value.autosave() }
+            schedule { Log.$capture.withValue(capture) { context.value.autosave() } }
         } else {
             autosaveWaitsForFetch = true
         }

@@ -118,22 +118,29 @@ import Testing
     }
 
     @Test func shapesThatPrintAlikeStayApart() throws {
-        let (context, _) = try savedItems()
-        let five = 5
-        // One node type, another operator.
-        #expect(try names(context, sorted(#Predicate { $0.a < five })).count == 5)
-        #expect(try names(context, sorted(#Predicate { $0.a > five })) == ["a6", "a7", "a8", "a9"])
-        #expect(try names(context, sorted(#Predicate { $0.a + 1 == five })) == ["a4"])
-        #expect(try names(context, sorted(#Predicate { $0.a - 1 == five })) == ["a6"])
-        // One type, another key path.
-        #expect(try names(context, sorted(#Predicate { $0.a == five })) == ["a5"])
-        #expect(try names(context, sorted(#Predicate { $0.b == five })) == ["a4"])
-        // Sorts by other key paths and orders.
-        #expect(try names(context, FetchDescriptor(sortBy: [SortDescriptor(\.a)])).first == "a0")
-        #expect(try names(context, FetchDescriptor(sortBy: [SortDescriptor(\.a, order: .reverse)])).first == "a9")
-        #expect(try names(context, FetchDescriptor(sortBy: [SortDescriptor(\.b)])).first == "a9")
-        // A variable of a closure is not the model's.
-        #expect(try context.fetch(sorted(#Predicate { item in [1, 2].contains { $0 == item.a } })).count == 2)
+        let (_, log) = try capturingLog {
+            let (context, _) = try savedItems()
+            let five = 5
+            // One node type, another operator.
+            #expect(try names(context, sorted(#Predicate { $0.a < five })).count == 5)
+            #expect(try names(context, sorted(#Predicate { $0.a > five })) == ["a6", "a7", "a8", "a9"])
+            #expect(try names(context, sorted(#Predicate { $0.a + 1 == five })) == ["a4"])
+            #expect(try names(context, sorted(#Predicate { $0.a - 1 == five })) == ["a6"])
+            // One type, another key path.
+            #expect(try names(context, sorted(#Predicate { $0.a == five })) == ["a5"])
+            #expect(try names(context, sorted(#Predicate { $0.b == five })) == ["a4"])
+            // Sorts by other key paths and orders.
+            #expect(try names(context, FetchDescriptor(sortBy: [SortDescriptor(\.a)])).first == "a0")
+            #expect(try names(context, FetchDescriptor(sortBy: [SortDescriptor(\.a, order: .reverse)])).first == "a9")
+            #expect(try names(context, FetchDescriptor(sortBy: [SortDescriptor(\.b)])).first == "a9")
+            // A variable of a closure is not the model's.
+            #expect(try context.fetch(sorted(#Predicate { item in [1, 2].contains { $0 == item.a } })).count == 2)
+        }
+        #expect(
+            log.count == 1
+                && log[0].hasPrefix(
+                    "SwiftData warning: part of a predicate on PlanItem is evaluated in memory (Array<Int> is not a collection stored in the row)"
+                ), "\(log)")
     }
 
     @Test func windowsAreBoundPerRequest() throws {
@@ -291,29 +298,35 @@ import Testing
 /// Requests limited to keys (batches, `enumerate`) reuse one statement per number of keys, binding each batch's keys.
 @Suite struct KeyedFetchTests {
     @Test func batchesOfEverySizeLoadTheirOwnRowsInOrder() throws {
-        let container = try makeMemoryContainer(PlanItem.self)
-        let context = ModelContext(container)
-        for index in 0..<10 { context.insert(PlanItem(a: index, b: 9 - index, name: "a\(index)")) }
-        try context.save()
-        let store = try sqliteStore(container)
-        // Keys in descending order (sorted by `b`), then ascending, through batches of 3, 3, 3 and 1.
-        for sort in [SortDescriptor<PlanItem>(\.b), SortDescriptor(\.a)] {
-            let fresh = ModelContext(container)
-            let descriptor = FetchDescriptor(predicate: #Predicate { $0.a != 4 }, sortBy: [sort])
-            let expected = try fresh.fetch(descriptor).map(\.name)
-            let batched = try ModelContext(container).fetch(descriptor, batchSize: 3)
-            #expect(batched.map(\.name) == expected)
-            var enumerated: [String] = []
-            try ModelContext(container).enumerate(descriptor, batchSize: 2) { enumerated.append($0.name) }
-            #expect(enumerated == expected)
+        let (_, log) = try capturingLog {
+            let container = try makeMemoryContainer(PlanItem.self)
+            let context = ModelContext(container)
+            for index in 0..<10 { context.insert(PlanItem(a: index, b: 9 - index, name: "a\(index)")) }
+            try context.save()
+            let store = try sqliteStore(container)
+            // Keys in descending order (sorted by `b`), then ascending, through batches of 3, 3, 3 and 1.
+            for sort in [SortDescriptor<PlanItem>(\.b), SortDescriptor(\.a)] {
+                let fresh = ModelContext(container)
+                let descriptor = FetchDescriptor(predicate: #Predicate { $0.a != 4 }, sortBy: [sort])
+                let expected = try fresh.fetch(descriptor).map(\.name)
+                let batched = try ModelContext(container).fetch(descriptor, batchSize: 3)
+                #expect(batched.map(\.name) == expected)
+                var enumerated: [String] = []
+                try ModelContext(container).enumerate(descriptor, batchSize: 2) { enumerated.append($0.name) }
+                #expect(enumerated == expected)
+            }
+            #expect(store.translations.load(ordering: .relaxed) > 0)
+            // A row deleted since the keys were read leaves its place to the context's model for it, as before.
+            let reader = ModelContext(container)
+            let batched = try reader.fetch(FetchDescriptor<PlanItem>(sortBy: [SortDescriptor(\.a)]), batchSize: 4)
+            try context.delete(model: PlanItem.self, where: #Predicate { $0.a == 1 })
+            try context.save()
+            #expect(batched.count == 10)
+            #expect(batched[0].name == "a0" && batched[2].name == "a2" && batched[9].name == "a9")
         }
-        #expect(store.translations.load(ordering: .relaxed) > 0)
-        // A row deleted since the keys were read leaves its place to the context's model for it, as before.
-        let reader = ModelContext(container)
-        let batched = try reader.fetch(FetchDescriptor<PlanItem>(sortBy: [SortDescriptor(\.a)]), batchSize: 4)
-        try context.delete(model: PlanItem.self, where: #Predicate { $0.a == 1 })
-        try context.save()
-        #expect(batched.count == 10)
-        #expect(batched[0].name == "a0" && batched[2].name == "a2" && batched[9].name == "a9")
+        #expect(
+            log == [
+                "SwiftData error: a batched fetch of PlanItem found 1 of 4 rows gone since the fetch (deleted by another context or process); their models' values cannot be read"
+            ], "\(log)")
     }
 }

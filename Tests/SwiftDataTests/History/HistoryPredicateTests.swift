@@ -88,15 +88,21 @@ import Testing
     }
 
     @Test(arguments: StoreKind.all) func whatSQLCannotSayRunsInMemory(store: StoreKind) throws {
-        let fixture = try Fixture(store)
-        let token = fixture.all[1].token
-        try fixture.check(#Predicate { $0.changes.count > 1 }, inSQL: nil)
-        try fixture.check(#Predicate { $0.token > token && $0.changes.count == 2 }, inSQL: "number > ?")
-        try fixture.check(#Predicate { $0.changes.count == 3 || $0.author == "app" }, inSQL: nil)
-        try fixture.check(#Predicate { ($0.author ?? "").starts(with: "wid") }, inSQL: nil)
-        try fixture.check(
-            #Predicate { $0.author == "app" && ($0.author ?? "").count == 3 && $0.token >= token },
-            inSQL: "(author IS ? AND number >= ?)")
+        let (_, log) = try capturingLog {
+            let fixture = try Fixture(store)
+            let token = fixture.all[1].token
+            try fixture.check(#Predicate { $0.changes.count > 1 }, inSQL: nil)
+            try fixture.check(#Predicate { $0.token > token && $0.changes.count == 2 }, inSQL: "number > ?")
+            try fixture.check(#Predicate { $0.changes.count == 3 || $0.author == "app" }, inSQL: nil)
+            try fixture.check(#Predicate { ($0.author ?? "").starts(with: "wid") }, inSQL: nil)
+            try fixture.check(
+                #Predicate { $0.author == "app" && ($0.author ?? "").count == 3 && $0.token >= token },
+                inSQL: "(author IS ? AND number >= ?)")
+        }
+        #expect(
+            log == [
+                "SwiftData warning: part of a history predicate is evaluated in memory: it reads more than the token, transaction identifier, timestamp, author, store, bundle and process identifiers"
+            ], "once, however many predicates leave parts to memory: \(log)")
     }
 
     @Test(arguments: StoreKind.all) func aTokenOfAnotherStoreSelectsNothingOfThisOne(store: StoreKind) throws {
@@ -110,23 +116,34 @@ import Testing
     }
 
     @Test(arguments: StoreKind.all) func limitsAndSorts(store: StoreKind) throws {
-        let fixture = try Fixture(store)
-        let token = fixture.all[0].token
-        let limited = try fixture.fetch(#Predicate { $0.token > token }, limit: 2)
-        #expect(limited.transactions.map(\.transactionIdentifier) == fixture.all[1...2].map(\.transactionIdentifier))
-        #expect(store == .postgres || limited.sql.hasSuffix("LIMIT ?"))
-        let inMemory = try fixture.fetch(#Predicate { $0.changes.count == 1 }, limit: 1)
-        #expect(inMemory.transactions.map(\.transactionIdentifier) == [fixture.all[0].transactionIdentifier])
-        var newest = HistoryDescriptor<DefaultHistoryTransaction>(sortBy: [SortDescriptor(\.timestamp, order: .reverse)]
-        )
-        newest.fetchLimit = 2
+        let (_, log) = try capturingLog {
+            let fixture = try Fixture(store)
+            let token = fixture.all[0].token
+            let limited = try fixture.fetch(#Predicate { $0.token > token }, limit: 2)
+            #expect(
+                limited.transactions.map(\.transactionIdentifier) == fixture.all[1...2].map(\.transactionIdentifier))
+            #expect(store == .postgres || limited.sql.hasSuffix("LIMIT ?"))
+            let inMemory = try fixture.fetch(#Predicate { $0.changes.count == 1 }, limit: 1)
+            #expect(inMemory.transactions.map(\.transactionIdentifier) == [fixture.all[0].transactionIdentifier])
+            var newest = HistoryDescriptor<DefaultHistoryTransaction>(sortBy: [
+                SortDescriptor(\.timestamp, order: .reverse)
+            ]
+            )
+            newest.fetchLimit = 2
+            #expect(
+                try ModelContext(fixture.container).fetchHistory(newest).map(\.transactionIdentifier)
+                    == fixture.all.suffix(2).reversed().map(\.transactionIdentifier))
+            let byToken = HistoryDescriptor<DefaultHistoryTransaction>(sortBy: [
+                SortDescriptor(\.token, order: .reverse)
+            ])
+            #expect(
+                try ModelContext(fixture.container).fetchHistory(byToken).map(\.transactionIdentifier)
+                    == fixture.all.reversed().map(\.transactionIdentifier))
+        }
         #expect(
-            try ModelContext(fixture.container).fetchHistory(newest).map(\.transactionIdentifier)
-                == fixture.all.suffix(2).reversed().map(\.transactionIdentifier))
-        let byToken = HistoryDescriptor<DefaultHistoryTransaction>(sortBy: [SortDescriptor(\.token, order: .reverse)])
-        #expect(
-            try ModelContext(fixture.container).fetchHistory(byToken).map(\.transactionIdentifier)
-                == fixture.all.reversed().map(\.transactionIdentifier))
+            log == [
+                "SwiftData warning: part of a history predicate is evaluated in memory: it reads more than the token, transaction identifier, timestamp, author, store, bundle and process identifiers"
+            ], "\(log)")
     }
 
     @Test func aDescriptorOfAnotherTransactionTypeIsRefused() throws {

@@ -137,13 +137,21 @@ import Testing
     }
 
     @Test func aPropertyThatCannotBeSetIsLeftAlone() throws {
-        let context = ModelContext(try makeMemoryContainer(Headline.self))
-        let headline = Headline(title: "news")
-        context.insert(headline)
-        try context.save()
-        #expect(headline.getValue(forKey: \.shout) == "NEWS")
-        headline.setValue(forKey: \.shout, to: "quiet")
-        #expect(headline.title == "news")
-        #expect(!headline.hasChanges)
+        let (_, log) = try capturingLog {
+            let context = ModelContext(try makeMemoryContainer(Headline.self))
+            let headline = Headline(title: "news")
+            context.insert(headline)
+            try context.save()
+            #expect(headline.getValue(forKey: \.shout) == "NEWS")
+            headline.setValue(forKey: \.shout, to: "quiet")
+            #expect(headline.title == "news")
+            #expect(!headline.hasChanges)
+        }
+        #expect(
+            log.count == 1 && log[0].hasPrefix("SwiftData error: setValue(forKey:to:) cannot set \\Headline."), "\(log)"
+        )
+        #expect(
+            log.first?.hasSuffix("of Headline, which is not a settable property; nothing was changed") == true, "\(log)"
+        )
     }
 }

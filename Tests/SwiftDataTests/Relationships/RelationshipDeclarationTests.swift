@@ -85,11 +85,3 @@ import Testing
         #expect(schema.contains(#""Course_students" ("owner" INTEGER NOT NULL, "member" INTEGER NOT NULL"#))
     }
 }
-
-/// Runs the sqlite3 command-line tool on a store and returns what it prints.
-func sqlite(_ store: URL, _ command: String) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["sqlite3", store.path, command]
-    return try RunningChild(process).finish().output
-}

@@ -110,20 +110,29 @@ import Testing
     /// `delete(model:where:)` through relationships runs in SQL; one whose untranslated part would be evaluated on
     /// bare rows, which have no relationships, is refused rather than deleting the wrong models.
     @Test func batchDeletesThroughRelationships() throws {
-        try context.delete(model: Animal.self, where: #Predicate { $0.category?.name == "Mammal" })
-        #expect(try fetched(#Predicate<Animal> { $0.category != nil }, \.name) == ["Sparrow"])
-        try context.save()
-        #expect(try context.fetch(FetchDescriptor<Animal>()).map(\.name).sorted() == ["Newt", "Sparrow"])
-        #expect(throws: SwiftDataError.unsupportedPredicate) {
-            try context.delete(
-                model: Animal.self, where: #Predicate { $0.category.flatMap { $0.name.count == 4 } == true })
+        let (_, log) = try capturingLog {
+            try context.delete(model: Animal.self, where: #Predicate { $0.category?.name == "Mammal" })
+            #expect(try fetched(#Predicate<Animal> { $0.category != nil }, \.name) == ["Sparrow"])
+            try context.save()
+            #expect(try context.fetch(FetchDescriptor<Animal>()).map(\.name).sorted() == ["Newt", "Sparrow"])
+            #expect(throws: SwiftDataError.unsupportedPredicate) {
+                try context.delete(
+                    model: Animal.self, where: #Predicate { $0.category.flatMap { $0.name.count == 4 } == true })
+            }
+            let bird = try category("Bird").persistentModelID
+            #expect(throws: SwiftDataError.unsupportedPredicate) {
+                try context.delete(
+                    model: AnimalCategory.self, where: #Predicate { $0.persistentModelID == bird || $0.name.count == 4 }
+                )
+            }
+            #expect(try context.fetchCount(FetchDescriptor<Animal>()) == 2 && !context.hasChanges)
         }
-        let bird = try category("Bird").persistentModelID
-        #expect(throws: SwiftDataError.unsupportedPredicate) {
-            try context.delete(
-                model: AnimalCategory.self, where: #Predicate { $0.persistentModelID == bird || $0.name.count == 4 })
-        }
-        #expect(try context.fetchCount(FetchDescriptor<Animal>()) == 2 && !context.hasChanges)
+        #expect(log.count == 2, "\(log)")
+        #expect(
+            log.allSatisfy {
+                $0.hasPrefix("SwiftData warning: part of a predicate on Animal")
+                    || $0.hasPrefix("SwiftData warning: part of a predicate on AnimalCategory")
+            }, "\(log)")
     }
 
     /// With `.noAction`, a row can keep the key of a deleted row. Reading that model's values stops the program (as
@@ -148,19 +157,27 @@ import Testing
     /// A part SQL cannot express (`String.count`) runs in memory on the candidates SQL selects; the relationships it
     /// reads load lazily, in a few batched queries.
     @Test func partsLeftToMemoryFaultRelationshipsIn() throws {
-        let fresh = ModelContext(container)
-        let store = try sqliteStore(container)
-        let entity = try fresh.binding(for: AnimalCategory.self).entity
-        let short = #Predicate<AnimalCategory> { $0.animals.contains { $0.name.count == 3 } }
-        #expect(!store.plan(FetchRequest(entity: entity, predicate: short, properties: [])).coverage.predicate)
-        let log = StatementLog(container)
-        #expect(try fresh.fetch(FetchDescriptor(predicate: short)).map(\.name) == ["Mammal"])
-        #expect(log.selects.count == 2, "the categories, then the animals of all of them: \(log.selects)")
+        let (_, log) = try capturingLog {
+            let fresh = ModelContext(container)
+            let store = try sqliteStore(container)
+            let entity = try fresh.binding(for: AnimalCategory.self).entity
+            let short = #Predicate<AnimalCategory> { $0.animals.contains { $0.name.count == 3 } }
+            #expect(!store.plan(FetchRequest(entity: entity, predicate: short, properties: [])).coverage.predicate)
+            let log = StatementLog(container)
+            #expect(try fresh.fetch(FetchDescriptor(predicate: short)).map(\.name) == ["Mammal"])
+            #expect(log.selects.count == 2, "the categories, then the animals of all of them: \(log.selects)")
 
-        let narrowed = #Predicate<Animal> { $0.category?.name == "Mammal" && $0.name.count == 3 }
-        #expect(try fresh.fetch(FetchDescriptor(predicate: narrowed)).map(\.name) == ["Dog", "Cat", "Cow"])
-        let animalEntity = try fresh.binding(for: Animal.self).entity
-        let plan = store.plan(FetchRequest(entity: animalEntity, predicate: narrowed, properties: []))
-        #expect(plan.predicate?.condition != nil && plan.predicate?.isExact == false, "SQL narrows the candidates")
+            let narrowed = #Predicate<Animal> { $0.category?.name == "Mammal" && $0.name.count == 3 }
+            #expect(try fresh.fetch(FetchDescriptor(predicate: narrowed)).map(\.name) == ["Dog", "Cat", "Cow"])
+            let animalEntity = try fresh.binding(for: Animal.self).entity
+            let plan = store.plan(FetchRequest(entity: animalEntity, predicate: narrowed, properties: []))
+            #expect(plan.predicate?.condition != nil && plan.predicate?.isExact == false, "SQL narrows the candidates")
+        }
+        #expect(log.count == 2, "\(log)")
+        #expect(
+            log.allSatisfy {
+                $0.hasPrefix("SwiftData warning: part of a predicate on Animal")
+                    || $0.hasPrefix("SwiftData warning: part of a predicate on AnimalCategory")
+            }, "\(log)")
     }
 }

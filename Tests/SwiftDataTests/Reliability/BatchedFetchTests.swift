@@ -44,19 +44,27 @@ import Testing
     }
 
     @Test func rowsDeletedAfterABatchedFetchDoNotStopIt() throws {
-        let directory = TemporaryDirectory()
-        let container = try store(directory, rows: 50)
-        let context = ModelContext(container)
-        let results = try context.fetch(FetchDescriptor<User>(sortBy: [SortDescriptor(\.name)]), batchSize: 10)
-        #expect(results[0].name == "u0000")
-        // Another context deletes rows of later batches.
-        let other = ModelContext(container)
-        try other.delete(model: User.self, where: #Predicate { $0.name >= "u0015" && $0.name < "u0035" })
-        try other.save()
-        #expect(results.count == 50)
-        let identifiers = results.map(\.persistentModelID)
-        #expect(Set(identifiers).count == 50)
-        let surviving = results.indices.filter { $0 < 15 || $0 >= 35 }.map { results[$0].name }
-        #expect(surviving == (0..<50).filter { $0 < 15 || $0 >= 35 }.map { String(format: "u%04d", $0) })
+        let (_, log) = try capturingLog {
+            let directory = TemporaryDirectory()
+            let container = try store(directory, rows: 50)
+            let context = ModelContext(container)
+            let results = try context.fetch(FetchDescriptor<User>(sortBy: [SortDescriptor(\.name)]), batchSize: 10)
+            #expect(results[0].name == "u0000")
+            // Another context deletes rows of later batches.
+            let other = ModelContext(container)
+            try other.delete(model: User.self, where: #Predicate { $0.name >= "u0015" && $0.name < "u0035" })
+            try other.save()
+            #expect(results.count == 50)
+            let identifiers = results.map(\.persistentModelID)
+            #expect(Set(identifiers).count == 50)
+            let surviving = results.indices.filter { $0 < 15 || $0 >= 35 }.map { results[$0].name }
+            #expect(surviving == (0..<50).filter { $0 < 15 || $0 >= 35 }.map { String(format: "u%04d", $0) })
+        }
+        #expect(!log.isEmpty, "the rows found gone are reported")
+        #expect(
+            log.allSatisfy {
+                $0.hasPrefix("SwiftData error: a batched fetch of User found ")
+                    && $0.contains("rows gone since the fetch")
+            }, "\(log)")
     }
 }

@@ -5,7 +5,7 @@ import Testing
 /// Values another program wrote into a store with the wrong type are refused with an error naming the model,
 /// the property and the value, never read as `0`; `-0.0` keeps its sign.
 @Suite struct StoredValueCheckTests {
-    /// A store with one `Sample` whose column `column` was set to `value` by the sqlite3 tool; the error a fetch
+    /// A store with one `Sample` whose column `column` was set to `value` through SQLite's C API; the error a fetch
     /// throws.
     func fetchError(setting column: String, to value: String) throws -> SwiftDataError? {
         let directory = TemporaryDirectory()

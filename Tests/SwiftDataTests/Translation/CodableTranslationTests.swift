@@ -56,25 +56,44 @@ struct ShoutedName: Codable, Hashable {
     }
 
     @Test func untranslatableCodableComparisonsRunInMemory() throws {
-        let context = ModelContext(try makeMemoryContainer(Parcel.self))
-        context.insert(Parcel(number: 1, address: RenamedAddress(city: "Paris", zip: 1), shape: .empty, mood: .calm))
-        context.insert(
-            Parcel(number: 2, address: RenamedAddress(city: "Lyon", zip: 2), shape: .circle(radius: 1), mood: .happy))
-        context.insert(
-            Parcel(
-                number: 3, address: RenamedAddress(city: "Paris", zip: 3), shape: .circle(radius: -0.0), mood: .happy))
-        try context.save()
-        func numbers(_ predicate: Predicate<Parcel>) throws -> [Int] {
-            try context.fetch(FetchDescriptor(predicate: predicate, sortBy: [SortDescriptor(\.number)])).map(\.number)
+        let (_, log) = try capturingLog {
+            let context = ModelContext(try makeMemoryContainer(Parcel.self))
+            context.insert(
+                Parcel(number: 1, address: RenamedAddress(city: "Paris", zip: 1), shape: .empty, mood: .calm))
+            context.insert(
+                Parcel(
+                    number: 2, address: RenamedAddress(city: "Lyon", zip: 2), shape: .circle(radius: 1), mood: .happy))
+            context.insert(
+                Parcel(
+                    number: 3, address: RenamedAddress(city: "Paris", zip: 3), shape: .circle(radius: -0.0),
+                    mood: .happy))
+            try context.save()
+            func numbers(_ predicate: Predicate<Parcel>) throws -> [Int] {
+                try context.fetch(FetchDescriptor(predicate: predicate, sortBy: [SortDescriptor(\.number)])).map(
+                    \.number)
+            }
+            #expect(try fetchInSQL(#Predicate<Parcel> { $0.address.city == "Paris" }, context).map(\.number) == [1, 3])
+            let empty = Shape.empty
+            #expect(try fetchInSQL(#Predicate<Parcel> { $0.shape == empty }, context).map(\.number) == [1])
+            let circle = Shape.circle(radius: 0)
+            #expect(try numbers(#Predicate { $0.shape == circle }) == [3], "-0.0 == 0.0, though their JSON differs")
+            let address = RenamedAddress(city: "Lyon", zip: 2)
+            #expect(try numbers(#Predicate { $0.address == address }) == [2])
+            let happy = Mood.happy
+            #expect(try fetchInSQL(#Predicate<Parcel> { $0.mood == happy }, context).map(\.number) == [2, 3])
         }
-        #expect(try fetchInSQL(#Predicate<Parcel> { $0.address.city == "Paris" }, context).map(\.number) == [1, 3])
-        let empty = Shape.empty
-        #expect(try fetchInSQL(#Predicate<Parcel> { $0.shape == empty }, context).map(\.number) == [1])
-        let circle = Shape.circle(radius: 0)
-        #expect(try numbers(#Predicate { $0.shape == circle }) == [3], "-0.0 == 0.0, though their JSON differs")
-        let address = RenamedAddress(city: "Lyon", zip: 2)
-        #expect(try numbers(#Predicate { $0.address == address }) == [2])
-        let happy = Mood.happy
-        #expect(try fetchInSQL(#Predicate<Parcel> { $0.mood == happy }, context).map(\.number) == [2, 3])
+        #expect(log.count == 2, "\(log)")
+        #expect(
+            log.contains {
+                $0.hasPrefix(
+                    "SwiftData warning: part of a predicate on Parcel is evaluated in memory (== on Shape values has no SQL translation)"
+                )
+            }, "\(log)")
+        #expect(
+            log.contains {
+                $0.hasPrefix(
+                    "SwiftData warning: part of a predicate on Parcel is evaluated in memory (== on RenamedAddress values has no SQL translation)"
+                )
+            }, "\(log)")
     }
 }

@@ -54,17 +54,24 @@ import Testing
     }
 
     @Test func registrationsOutsideAGroupGroupByThemselves() {
-        let manager = UndoManager()
-        let document = Document(manager)
-        document.setText("x")
-        document.setText("xy")
-        #expect(manager.groupingLevel == 1, "the first registration opened a group")
-        #expect(manager.canUndo)
-        manager.undo()
-        #expect(document.text == "", "undo closed the automatic group and reverted both")
-        manager.groupsByEvent = false
-        document.setText("dropped")
-        #expect(!manager.canUndo, "without grouping by event a registration needs an open group")
+        let (_, log) = capturingLog {
+            let manager = UndoManager()
+            let document = Document(manager)
+            document.setText("x")
+            document.setText("xy")
+            #expect(manager.groupingLevel == 1, "the first registration opened a group")
+            #expect(manager.canUndo)
+            manager.undo()
+            #expect(document.text == "", "undo closed the automatic group and reverted both")
+            manager.groupsByEvent = false
+            document.setText("dropped")
+            #expect(!manager.canUndo, "without grouping by event a registration needs an open group")
+        }
+        #expect(
+            log.count == 1
+                && log[0].hasPrefix(
+                    "SwiftData error: UndoManager.registerUndo(withTarget:handler:) was called with no group open and groupsByEvent off"
+                ), "\(log)")
     }
 
     @Test func nestedGroupsUndoWithTheirParent() {
