@@ -77,12 +77,34 @@ package final class PostgresTestServer: Sendable {
         }
     }
 
-    private static let started = Result { try PostgresTestServer() }
+    private static let started = Result { try PostgresTestServer(durable: false) }
 
     /// The server of this test process, started by the first caller.
     package static func shared() throws -> PostgresTestServer { try started.get() }
 
-    private init() throws {
+    /// A server of the caller's own, which it may stop and start (`stop()`, `start()`) without disturbing other
+    /// tests. It runs with `synchronous_commit = on`, so that a commit it acknowledged survives `stop()`.
+    package static func dedicated() throws -> PostgresTestServer { try PostgresTestServer(durable: true) }
+
+    /// The account prefix the server's commands run with (`setpriv ...` for root).
+    private let accountPrefix: [String]
+
+    /// Stops the server at once, as a crash would (`pg_ctl stop -m immediate`): sessions end without a word, and
+    /// the next start recovers from the write-ahead log.
+    package func stop() throws {
+        try run(accountPrefix + ["\(binDirectory)/pg_ctl", "-D", "\(directory)/data", "-m", "immediate", "-w", "stop"])
+    }
+
+    /// Starts the server again on its port, and returns once it accepts connections (after any crash recovery).
+    package func start() throws {
+        try run(
+            accountPrefix + [
+                "\(binDirectory)/pg_ctl", "-D", "\(directory)/data", "-l", "\(directory)/server.log", "-w", "-t", "60",
+                "start",
+            ])
+    }
+
+    private init(durable: Bool) throws {
         guard let binDirectory = Self.binDirectory else {
             throw ServerError("no PostgreSQL server binaries found: apt-get install postgresql libpq-dev")
         }
@@ -93,6 +115,7 @@ package final class PostgresTestServer: Sendable {
         directory = String(cString: made)
         password = UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         let account = try Self.serverAccount()
+        accountPrefix = account.prefix
         Self.startWatchdog(
             directory: directory,
             stop: account.prefix + [
@@ -119,7 +142,7 @@ package final class PostgresTestServer: Sendable {
                 listen_addresses = '127.0.0.1'
                 unix_socket_directories = '\(directory)'
                 fsync = off
-                synchronous_commit = off
+                synchronous_commit = \(durable ? "on" : "off")
                 full_page_writes = off
                 max_connections = 100
                 deadlock_timeout = 100ms
@@ -275,5 +298,5 @@ package final class PostgresTestServer: Sendable {
 /// Why the test server could not start.
 package struct ServerError: Error, CustomStringConvertible {
     package let description: String
-    init(_ description: String) { self.description = description }
+    package init(_ description: String) { self.description = description }
 }

@@ -38,7 +38,8 @@ import Testing
         )
         #expect(
             tables == [
-                "Counter", "_swiftdata_external", "_swiftdata_history", "_swiftdata_metadata", "_swiftdata_sequence",
+                "Counter", "_swiftdata_external", "_swiftdata_history", "_swiftdata_metadata", "_swiftdata_saves",
+                "_swiftdata_sequence",
             ])
         #expect(
             try inspect("SELECT label, value FROM \"\(location.postgresSchema)\".\"Counter\"") == ["one|0"])
