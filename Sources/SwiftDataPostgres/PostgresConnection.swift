@@ -318,7 +318,8 @@ package final class PostgresConnection {
     static func connectionError(
         _ connection: OpaquePointer, fallback: PostgresEndpoint, redaction: PostgresRedaction
     ) -> PostgresError {
-        let message = redaction(message(PQerrorMessage(connection)))
+        // Read as libpq wrote it; reported without the password.
+        let message = message(PQerrorMessage(connection))
         var endpoint = PostgresEndpoint(connection: connection).redacted(by: redaction)
         if endpoint.host.isEmpty { endpoint.host = fallback.host }
         if endpoint.database.isEmpty { endpoint.database = fallback.database }
@@ -344,7 +345,7 @@ package final class PostgresConnection {
             } else {
                 (.unreachable, "08001")
             }
-        return PostgresError(kind, sqlState: sqlState, server: endpoint.description, message: message)
+        return PostgresError(kind, sqlState: sqlState, server: endpoint.description, message: redaction(message))
     }
 
     /// libpq's multi-line message as one line.

@@ -26,7 +26,7 @@ package struct PostgresRedaction: Sendable {
             candidates.insert(Self.decodingValidEscapes(text))
             // Pieces between the characters on which a URL is split, as libpq may have read them apart.
             for piece in text.split(whereSeparator: { "/@:?#&%=".contains($0) })
-            where piece.count >= Self.shortestPiece {
+            where piece.count >= Self.shortestPiece && piece != "password" {
                 candidates.insert(String(piece))
             }
         }
@@ -36,13 +36,17 @@ package struct PostgresRedaction: Sendable {
             if let colon = rest.firstIndex(of: ":") {
                 if let lastAt = rest.lastIndex(of: "@"), colon < lastAt {
                     add(rest[rest.index(after: colon)..<lastAt])
-                    if let firstAt = rest.firstIndex(of: "@"), firstAt != lastAt {
+                    if let firstAt = rest.firstIndex(of: "@"), firstAt != lastAt, colon < firstAt {
                         add(rest[rest.index(after: colon)..<firstAt])
                     }
                 }
             }
             // A password given as a query parameter.
-            for match in rest.matches(of: /[?&]password=([^&]*)/) { add(match.output.1) }
+            for match in rest.matches(of: /[?&]password=([^&]*)/) {
+                add(match.output.1)
+                // A raw `&` in the password splits it into parameters: it may run to the end of the URL.
+                add(rest[match.output.1.startIndex...])
+            }
         }
         // `password=value` or `password = 'quoted value'` pairs.
         for match in text.matches(of: /password\s*=\s*('(?:[^'\\]|\\.)*'|\S+)/) {
@@ -93,6 +97,7 @@ package struct PostgresRedaction: Sendable {
         // libpq quotes the value it could not read in a connection option or a URL.
         result = result.replacing(/(invalid [^"]* value )"[^"]*"/, with: { "\($0.output.1)\"***\"" })
         result = result.replacing(/(percent-encoded token: )"[^"]*"/, with: { "\($0.output.1)\"***\"" })
+        result = result.replacing(/(query parameter: )"[^"]*"/, with: { "\($0.output.1)\"***\"" })
         return result
     }
 
