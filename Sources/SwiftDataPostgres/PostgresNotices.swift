@@ -1,4 +1,5 @@
 import CLibPQ
+import Foundation
 import SwiftDataCore
 import Synchronization
 
@@ -7,8 +8,20 @@ import Synchronization
 /// ends (`terminating connection ...`), only with `SWIFTDATA_LOG=debug`: the store reports a lost connection
 /// through its errors.
 package enum PostgresNotices {
-    /// Called with each notice, after it is logged (for tests).
-    package static let observer = Mutex<(@Sendable (String) -> Void)?>(nil)
+    /// Called with each notice, after it is logged (for tests), by token.
+    private static let observers = Mutex<[UUID: @Sendable (String) -> Void]>([:])
+
+    /// Calls `handler` with each notice from now on, until `stopObserving` with the token returned.
+    package static func observe(_ handler: @escaping @Sendable (String) -> Void) -> UUID {
+        let token = UUID()
+        observers.withLock { $0[token] = handler }
+        return token
+    }
+
+    /// Stops calling the handler `observe` returned `token` for.
+    package static func stopObserving(_ token: UUID) {
+        observers.withLock { $0[token] = nil }
+    }
 
     /// Sends the notices of `connection` to `report`.
     static func install(on connection: OpaquePointer) {
@@ -30,6 +43,6 @@ package enum PostgresNotices {
         } else {
             Log.debug("PostgreSQL: \(text)")
         }
-        observer.withLock { $0 }?(text)
+        for handler in observers.withLock({ Array($0.values) }) { handler(text) }
     }
 }

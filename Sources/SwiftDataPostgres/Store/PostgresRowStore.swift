@@ -108,7 +108,7 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
         self.pool = pool
         shared = nil
         externalChange = ChangeFlag()
-        identifier = try Self.mapErrors {
+        identifier = try Self.mapErrors(opening: true) {
             try pool.withConnection { connection in
                 try Self.prepare(
                     connection, schema: schema, configuration: configuration, migrationPlan: migrationPlan)
@@ -116,7 +116,7 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
         }
         let flag = externalChange
         let instance = instance
-        listener = try Self.mapErrors {
+        listener = try Self.mapErrors(opening: true) {
             try PostgresListener(configuration.url, channels: [Self.channel(configuration.postgresSchema)]) { event in
                 switch event {
                 case .notification(let notification) where notification.payload == instance: return
@@ -162,7 +162,9 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
 
     /// Runs `body`, turning a `PostgresError` into a `SwiftDataError`: an error raised by a predicate's support
     /// function into the Swift error it stands for.
-    static func mapErrors<Result>(model: String? = nil, _ body: () throws -> Result) throws -> Result {
+    static func mapErrors<Result>(model: String? = nil, opening: Bool = false, _ body: () throws -> Result) throws
+        -> Result
+    {
         do {
             return try body()
         } catch let error as PostgresError {
@@ -173,7 +175,7 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
                     reason: "evaluating the predicate stops at \(reason), which traps in Swift", model: model,
                     suggestion: "Guard the operation in the predicate, as Swift code would have to")
             }
-            throw error.swiftDataError.with(model: model)
+            throw error.swiftDataError(opening: opening).with(model: model)
         }
     }
 

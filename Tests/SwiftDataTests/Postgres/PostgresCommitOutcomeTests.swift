@@ -177,6 +177,32 @@ import Testing
         print("commit faults: \(Self.rounds) rounds, outcomes \(seen)")
     }
 
+    /// A save or fetch on an open container while its server is down is a store error with the SQLSTATE, not the
+    /// error of opening a container; the context keeps its changes, and saves them once the server is back.
+    @Test func aSaveOrFetchWhileTheServerIsDownIsAStoreError() throws {
+        let server = try PostgresTestServer.dedicated()
+        let container = try ModelContainer(
+            for: Counter.self, configurations: PostgresConfiguration(url: server.url, postgresSchema: "down"))
+        let context = ModelContext(container)
+        context.insert(Counter(label: "kept"))
+        try server.stop()
+        func check(_ error: any Error, _ operation: String) {
+            let error = error as? SwiftDataError
+            #expect(error == .storeError, "\(operation): \(String(describing: error))")
+            #expect(["08001", "57P03", "08006", "57P01"].contains(error?.storeCode ?? ""), "\(operation)")
+        }
+        #expect(throws: (any Error).self) { try context.save() }
+        do { try context.save() } catch { check(error, "save") }
+        do {
+            _ = try ModelContext(container).fetch(FetchDescriptor<Counter>())
+            Issue.record("a fetch ran while the server was down")
+        } catch { check(error, "fetch") }
+        #expect(context.hasChanges, "the context keeps its changes")
+        try server.start()
+        try context.save()
+        #expect(try ModelContext(container).fetch(FetchDescriptor<Counter>()).map(\.label) == ["kept"])
+    }
+
     /// Arms the fault, waits for the save to reach it, strikes, and brings the server back.
     static func strike(
         _ fault: Fault, server: PostgresTestServer, armed: Event, atCommit: Event, clientFailed: Event,

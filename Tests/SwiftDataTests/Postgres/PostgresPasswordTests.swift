@@ -99,8 +99,8 @@ import Testing
         let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
         let specials = Array("%/@:?#&=' \\+!$;,")
         let notices = NoticeLog()
-        PostgresNotices.observer.withLock { $0 = { notices.append($0) } }
-        defer { PostgresNotices.observer.withLock { $0 = nil } }
+        let token = PostgresNotices.observe { notices.append($0) }
+        defer { PostgresNotices.stopObserving(token) }
         for round in 0..<80 {
             var password = ""
             for _ in 0..<Int.random(in: 6...16, using: &random) {
@@ -111,7 +111,9 @@ import Testing
             // A core of letters that makes the password unlike any other text.
             password.insert(contentsOf: "Zq\(round)Xv", at: password.startIndex)
             let encoded = password.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? password
-            let quoted = "'" + password.replacingOccurrences(of: "\\", with: "\\\\")
+            let quoted =
+                "'"
+                + password.replacingOccurrences(of: "\\", with: "\\\\")
                 .replacingOccurrences(of: "'", with: "\\'") + "'"
             let port = ["\(server.port)", "1", "5x4"].randomElement(using: &random)!
             let host = "127.0.0.1"
