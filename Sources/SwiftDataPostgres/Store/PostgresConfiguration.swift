@@ -53,7 +53,8 @@ public struct PostgresConfiguration: DataStoreConfiguration, Sendable, CustomStr
         self.maximumConnections = maximumConnections
     }
 
-    /// Refuses a configuration that cannot open a store: an empty URL, an empty schema name, no connections.
+    /// Refuses a configuration that cannot open a store: an empty URL, an empty schema name or one of PostgreSQL's own
+    /// (`information_schema`, `pg_catalog`, `pg_*`), no connections.
     public func validate() throws {
         if url.trimmingCharacters(in: .whitespaces).isEmpty {
             throw SwiftDataError.loadIssueModelContainer.with(
@@ -64,6 +65,13 @@ public struct PostgresConfiguration: DataStoreConfiguration, Sendable, CustomStr
             throw SwiftDataError.loadIssueModelContainer.with(
                 reason: "the PostgreSQL schema name '\(postgresSchema)' is empty or longer than 63 bytes",
                 suggestion: "Pass a schema name of 1 to 63 bytes")
+        }
+        if postgresSchema.hasPrefix("pg_") || postgresSchema == "information_schema" {
+            throw SwiftDataError.loadIssueModelContainer.with(
+                reason:
+                    "the PostgreSQL schema name '\(postgresSchema)' is one of PostgreSQL's own (information_schema, "
+                    + "pg_catalog, and every name that begins with pg_)",
+                suggestion: "Pass a schema of your own, such as postgresSchema: \"app\"")
         }
         if maximumConnections < 1 {
             throw SwiftDataError.loadIssueModelContainer.with(
