@@ -96,12 +96,28 @@ package final class PostgresTestServer: Sendable {
     }
 
     /// Starts the server again on its port, and returns once it accepts connections (after any crash recovery).
+    /// Server processes of the stopped server may still be ending (they hold its shared memory, or its port), for a
+    /// moment on a busy machine: the start is tried again until they have, for up to a minute.
     package func start() throws {
-        try run(
-            accountPrefix + [
-                "\(binDirectory)/pg_ctl", "-D", "\(directory)/data", "-l", "\(directory)/server.log", "-w", "-t", "60",
-                "start",
-            ])
+        let deadline = Date(timeIntervalSinceNow: 60)
+        while true {
+            do {
+                try run(
+                    accountPrefix + [
+                        "\(binDirectory)/pg_ctl", "-D", "\(directory)/data", "-l", "\(directory)/server.log", "-w",
+                        "-t", "60", "start",
+                    ])
+                return
+            } catch {
+                let log = (try? String(contentsOfFile: "\(directory)/server.log", encoding: .utf8)) ?? ""
+                let tail = log.split(separator: "\n").suffix(5).joined(separator: "\n")
+                let oldServerLingers =
+                    tail.contains("is still in use") || tail.contains("Address already in use")
+                    || tail.contains("could not bind") || tail.contains("lock file")
+                guard oldServerLingers, Date() < deadline else { throw ServerError("\(error)\n\(tail)") }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+        }
     }
 
     private init(durable: Bool) throws {
