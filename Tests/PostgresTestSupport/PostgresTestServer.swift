@@ -222,6 +222,9 @@ package final class PostgresTestServer: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // Nothing else of this process is inherited: a server started late in a test run would otherwise count the
+        // test process's many open files against its own limit, and refuse to start.
+        closeInheritedFiles(&actions)
         // The server's user may not be allowed into the tests' working directory: start in `directory`.
         let command = directory.map { ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", $0] + command } ?? command
         let arguments = command.map { strdup($0) } + [nil]
@@ -236,6 +239,16 @@ package final class PostgresTestServer: Sendable {
             throw ServerError("\(command.joined(separator: " ")) failed (status \(status)):\n\(output)")
         }
         return output
+    }
+
+    /// Adds to `actions` the closing of every descriptor from 3 on (glibc's `posix_spawn_file_actions_addclosefrom_np`,
+    /// found at run time: Swift's view of `spawn.h` leaves it out). The test process may hold a thousand files open
+    /// (stores, connections), which a server started from it would count against its own limit.
+    private static func closeInheritedFiles(_ actions: inout posix_spawn_file_actions_t) {
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
+        else { return }
+        _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
     }
 
     /// A program's output, trimmed, with `PATH` lookup.

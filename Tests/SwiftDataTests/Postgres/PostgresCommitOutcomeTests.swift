@@ -177,6 +177,18 @@ import Testing
         print("commit faults: \(Self.rounds) rounds, outcomes \(seen)")
     }
 
+    /// A server started or restarted while the test process holds many files open (late in a whole run) starts: it
+    /// inherits none of them, which it would count against its own limit of open files and refuse to start.
+    @Test func aServerStartsWhileTheTestProcessHoldsManyFilesOpen() throws {
+        let files = (0..<1_500).map { _ in open("/dev/null", O_RDONLY) }
+        defer { for file in files where file >= 0 { close(file) } }
+        #expect(files.allSatisfy { $0 >= 0 })
+        let server = try PostgresTestServer.dedicated()
+        try server.stop()
+        try server.start()
+        #expect(try server.psql("SELECT 1").trimmingCharacters(in: .whitespacesAndNewlines) == "1")
+    }
+
     /// A save or fetch on an open container while its server is down is a store error with the SQLSTATE, not the
     /// error of opening a container; the context keeps its changes, and saves them once the server is back.
     @Test func aSaveOrFetchWhileTheServerIsDownIsAStoreError() throws {
