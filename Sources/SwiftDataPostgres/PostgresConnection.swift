@@ -12,6 +12,8 @@ package final class PostgresConnection {
     let handle: OpaquePointer
     /// The server, database and user, without the password.
     package private(set) var endpoint: PostgresEndpoint
+    /// Removes the connection string's password from every text that enters an error or a log line.
+    package let redaction: PostgresRedaction
     /// Called with the SQL of every statement about to be prepared or run from text (for tests and diagnostics).
     package var observer: ((String) -> Void)?
     /// Session settings (such as `search_path`) that `reset()` makes again on the new session.
@@ -49,7 +51,12 @@ package final class PostgresConnection {
     /// for what it leaves out. Unless the string says otherwise, connecting gives up after 10 seconds; the client
     /// encoding is always UTF-8.
     package init(_ connectionString: String) throws {
-        let parsed = try PostgresEndpoint.parse(connectionString).get()
+        let redaction = PostgresRedaction(connectionString)
+        let parsed: PostgresEndpoint
+        switch PostgresEndpoint.parse(connectionString) {
+        case .success(let endpoint): parsed = endpoint.redacted(by: redaction)
+        case .failure(let error): throw redaction(error)
+        }
         // Keywords later in the list win: the connection string overrides the timeout, never the encoding.
         let keywords = ["connect_timeout", "fallback_application_name", "dbname", "client_encoding"]
         let values = ["10", "OpenSwiftData", connectionString, "UTF8"]
@@ -60,12 +67,14 @@ package final class PostgresConnection {
             throw PostgresError(.unreachable, sqlState: "08001", server: parsed.description, message: "out of memory")
         }
         guard PQstatus(connection) == CONNECTION_OK else {
-            let error = Self.connectionError(connection, fallback: parsed)
+            let error = Self.connectionError(connection, fallback: parsed, redaction: redaction)
             PQfinish(connection)
             throw error
         }
         handle = connection
-        endpoint = PostgresEndpoint(connection: connection)
+        self.redaction = redaction
+        endpoint = PostgresEndpoint(connection: connection).redacted(by: redaction)
+        PostgresNotices.install(on: connection)
         try configureSession()
     }
 
@@ -92,8 +101,10 @@ package final class PostgresConnection {
         statements.removeAll()
         last = nil
         session += 1
-        guard PQstatus(handle) == CONNECTION_OK else { throw Self.connectionError(handle, fallback: endpoint) }
-        endpoint = PostgresEndpoint(connection: handle)
+        guard PQstatus(handle) == CONNECTION_OK else {
+            throw Self.connectionError(handle, fallback: endpoint, redaction: redaction)
+        }
+        endpoint = PostgresEndpoint(connection: handle).redacted(by: redaction)
         try configureSession()
         try sessionSetup?(self)
     }
@@ -237,7 +248,8 @@ package final class PostgresConnection {
     /// `name` quoted as an SQL identifier.
     package func quoteIdentifier(_ name: String) throws -> String {
         guard let quoted = PQescapeIdentifier(handle, name, name.utf8.count) else {
-            throw PostgresError(.invalidParameter, sqlState: "22023", message: Self.message(PQerrorMessage(handle)))
+            throw PostgresError(
+                .invalidParameter, sqlState: "22023", message: redaction(Self.message(PQerrorMessage(handle))))
         }
         defer { PQfreemem(quoted) }
         return String(cString: quoted)
@@ -265,39 +277,60 @@ package final class PostgresConnection {
     /// there is no result).
     func error(from result: OpaquePointer?, sql: String?) -> PostgresError {
         guard let result else { return clientError(sql: sql) }
-        func field(_ code: Int32) -> String? { PQresultErrorField(result, code).map { String(cString: $0) } }
+        func field(_ code: Int32) -> String? {
+            PQresultErrorField(result, code).map { redaction(String(cString: $0)) }
+        }
         guard let sqlState = field(clibpq_diag_sqlstate()) else {
-            return clientError(sql: sql, message: Self.message(PQresultErrorMessage(result)))
+            return clientError(sql: sql, message: redaction(Self.message(PQresultErrorMessage(result))))
         }
         let kind = isBroken ? .connectionLost : PostgresError.kind(sqlState: sqlState)
         let detail = [field(clibpq_diag_message_detail()), field(clibpq_diag_message_hint())].compactMap { $0 }
         return PostgresError(
             kind, sqlState: sqlState, server: endpoint.description,
-            message: field(clibpq_diag_message_primary()) ?? Self.message(PQresultErrorMessage(result)),
+            message: field(clibpq_diag_message_primary()) ?? redaction(Self.message(PQresultErrorMessage(result))),
             detail: detail.isEmpty ? nil : detail.joined(separator: " "), sql: sql,
             constraint: field(clibpq_diag_constraint_name()))
     }
 
     /// An error libpq found itself (no server answer): a lost connection, or another client-side failure.
     private func clientError(sql: String?, message: String? = nil) -> PostgresError {
-        let message = message ?? Self.message(PQerrorMessage(handle))
-        if isBroken {
+        let message = message ?? redaction(Self.message(PQerrorMessage(handle)))
+        // libpq may not have marked the connection bad yet when a read or write on it failed.
+        if isBroken || Self.saysConnectionLost(message) {
             return PostgresError(
                 .connectionLost, sqlState: "08006", server: endpoint.description, message: message, sql: sql)
         }
         return PostgresError(.other, sqlState: "XX000", server: endpoint.description, message: message, sql: sql)
     }
 
+    /// Whether libpq's message says that the connection to the server broke.
+    static func saysConnectionLost(_ message: String) -> Bool {
+        let phrases = [
+            "server closed the connection", "no connection to the server", "could not receive data",
+            "could not send data", "connection not open", "terminating connection", "lost synchronization",
+            "SSL SYSCALL error", "connection to server was lost",
+        ]
+        return phrases.contains { message.contains($0) }
+    }
+
     /// The error of a connection that could not be made. libpq reports these as text only, so the kind is read
     /// from the server's (English, or untranslated) message, and the SQLSTATE is the one the server sends for it.
-    static func connectionError(_ connection: OpaquePointer, fallback: PostgresEndpoint) -> PostgresError {
+    static func connectionError(
+        _ connection: OpaquePointer, fallback: PostgresEndpoint, redaction: PostgresRedaction
+    ) -> PostgresError {
+        // Read as libpq wrote it; reported without the password.
         let message = message(PQerrorMessage(connection))
-        var endpoint = PostgresEndpoint(connection: connection)
+        var endpoint = PostgresEndpoint(connection: connection).redacted(by: redaction)
         if endpoint.host.isEmpty { endpoint.host = fallback.host }
         if endpoint.database.isEmpty { endpoint.database = fallback.database }
         if endpoint.user.isEmpty { endpoint.user = fallback.user }
         let (kind, sqlState): (PostgresError.Kind, String) =
-            if message.contains("password authentication failed") || message.contains("no password supplied") {
+            if message.contains("invalid integer value") || message.contains("invalid port number")
+                || message.contains("invalid connection option") || message.contains("invalid URI")
+                || message.contains("invalid percent-encoded") || message.contains("invalid sslmode value")
+            {
+                (.invalidConnectionString, "08001")
+            } else if message.contains("password authentication failed") || message.contains("no password supplied") {
                 (.authenticationFailed, "28P01")
             } else if message.contains("authentication failed") || message.contains("pg_hba.conf")
                 || (message.contains("role \"") && message.contains("does not exist"))
@@ -312,7 +345,7 @@ package final class PostgresConnection {
             } else {
                 (.unreachable, "08001")
             }
-        return PostgresError(kind, sqlState: sqlState, server: endpoint.description, message: message)
+        return PostgresError(kind, sqlState: sqlState, server: endpoint.description, message: redaction(message))
     }
 
     /// libpq's multi-line message as one line.

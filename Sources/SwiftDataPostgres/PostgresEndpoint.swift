@@ -49,6 +49,13 @@ package struct PostgresEndpoint: Sendable, Equatable, CustomStringConvertible {
                 database: values["dbname"] ?? user, user: user))
     }
 
+    /// The endpoint with the password of its connection string removed from each part (libpq may have read a part
+    /// of a badly escaped password as the host or the port).
+    func redacted(by redaction: PostgresRedaction) -> PostgresEndpoint {
+        PostgresEndpoint(
+            host: redaction(host), port: redaction(port), database: redaction(database), user: redaction(user))
+    }
+
     package init(host: String, port: String, database: String, user: String) {
         self.host = host
         self.port = port

@@ -16,6 +16,9 @@ package struct PostgresError: Error, CustomStringConvertible, Sendable {
         case databaseMissing
         /// The connection broke (the server closed it, or it was terminated) while or before a statement ran.
         case connectionLost
+        /// The connection broke at a save's `COMMIT` and the server did not tell, in the time the store waits,
+        /// whether the transaction committed (`08007`).
+        case commitOutcomeUnknown
         /// A statement ran longer than `statement_timeout` or was cancelled.
         case statementTimeout
         /// A serializable transaction conflicted with another (`40001`); running it again can succeed.
@@ -74,6 +77,7 @@ package struct PostgresError: Error, CustomStringConvertible, Sendable {
         case .authenticationFailed: "the PostgreSQL server refused the user name or password"
         case .databaseMissing: "the database does not exist"
         case .connectionLost: "the connection to the PostgreSQL server was lost"
+        case .commitOutcomeUnknown: "the connection was lost at the save's COMMIT, and whether it committed is unknown"
         case .statementTimeout: "the statement took too long and was cancelled"
         case .serializationFailure: "the transaction conflicted with a concurrent one"
         case .deadlock: "the transaction deadlocked with a concurrent one"
@@ -99,6 +103,10 @@ package struct PostgresError: Error, CustomStringConvertible, Sendable {
             "Create the database (createdb) or correct its name in the URL"
         case .connectionLost:
             "Retry once the server is back; a transaction cut off before it committed was not saved"
+        case .commitOutcomeUnknown:
+            "Call save() on the same context again once the server answers: it first learns whether this save "
+                + "committed and stores its changes once either way. Until then, do not make the same changes in "
+                + "another context or process"
         case .statementTimeout:
             "Raise statement_timeout, or make the query cheaper (an index on the columns it filters on)"
         case .serializationFailure, .deadlock:

@@ -107,6 +107,21 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
             _ = HistoryEntry.program
             _ = try database.held(&database.historyStatement, SQLiteStore.recordHistorySQL)
         }
+        if configuration.allowsSave && !configuration.isStoredInMemoryOnly { SQLiteOpenStores.add(self) }
+    }
+
+    deinit { SQLiteOpenStores.remove(self) }
+
+    /// Copies the committed pages of the `-wal` file into the store file and empties the `-wal` file, unless a
+    /// write is in progress (at exit, `SQLiteOpenStores`). A reader in the middle of a fetch keeps the pages it
+    /// reads in the `-wal` file; the store file then holds all but those.
+    func checkpoint() {
+        guard lock.try() else { return }
+        defer { lock.unlock() }
+        let code = sqlite3_wal_checkpoint_v2(database.handle, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
+        if code != SQLITE_OK {
+            Log.debug("the checkpoint of \(configuration.url.path) at exit returned \(code)")
+        }
     }
 
     /// Opens a store file for reading only. A store in WAL mode needs its `-shm` file, which SQLite cannot create

@@ -77,12 +77,50 @@ package final class PostgresTestServer: Sendable {
         }
     }
 
-    private static let started = Result { try PostgresTestServer() }
+    private static let started = Result { try PostgresTestServer(durable: false) }
 
     /// The server of this test process, started by the first caller.
     package static func shared() throws -> PostgresTestServer { try started.get() }
 
-    private init() throws {
+    /// A server of the caller's own, which it may stop and start (`stop()`, `start()`) without disturbing other
+    /// tests. It runs with `synchronous_commit = on`, so that a commit it acknowledged survives `stop()`.
+    package static func dedicated() throws -> PostgresTestServer { try PostgresTestServer(durable: true) }
+
+    /// The account prefix the server's commands run with (`setpriv ...` for root).
+    private let accountPrefix: [String]
+
+    /// Stops the server at once, as a crash would (`pg_ctl stop -m immediate`): sessions end without a word, and
+    /// the next start recovers from the write-ahead log.
+    package func stop() throws {
+        try run(accountPrefix + ["\(binDirectory)/pg_ctl", "-D", "\(directory)/data", "-m", "immediate", "-w", "stop"])
+    }
+
+    /// Starts the server again on its port, and returns once it accepts connections (after any crash recovery).
+    /// Server processes of the stopped server may still be ending (they hold its shared memory, or its port), for a
+    /// moment on a busy machine: the start is tried again until they have, for up to a minute.
+    package func start() throws {
+        let deadline = Date(timeIntervalSinceNow: 60)
+        while true {
+            do {
+                try run(
+                    accountPrefix + [
+                        "\(binDirectory)/pg_ctl", "-D", "\(directory)/data", "-l", "\(directory)/server.log", "-w",
+                        "-t", "60", "start",
+                    ])
+                return
+            } catch {
+                let log = (try? String(contentsOfFile: "\(directory)/server.log", encoding: .utf8)) ?? ""
+                let tail = log.split(separator: "\n").suffix(5).joined(separator: "\n")
+                let oldServerLingers =
+                    tail.contains("is still in use") || tail.contains("Address already in use")
+                    || tail.contains("could not bind") || tail.contains("lock file")
+                guard oldServerLingers, Date() < deadline else { throw ServerError("\(error)\n\(tail)") }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+        }
+    }
+
+    private init(durable: Bool) throws {
         guard let binDirectory = Self.binDirectory else {
             throw ServerError("no PostgreSQL server binaries found: apt-get install postgresql libpq-dev")
         }
@@ -93,6 +131,7 @@ package final class PostgresTestServer: Sendable {
         directory = String(cString: made)
         password = UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         let account = try Self.serverAccount()
+        accountPrefix = account.prefix
         Self.startWatchdog(
             directory: directory,
             stop: account.prefix + [
@@ -119,7 +158,7 @@ package final class PostgresTestServer: Sendable {
                 listen_addresses = '127.0.0.1'
                 unix_socket_directories = '\(directory)'
                 fsync = off
-                synchronous_commit = off
+                synchronous_commit = \(durable ? "on" : "off")
                 full_page_writes = off
                 max_connections = 100
                 deadlock_timeout = 100ms
@@ -183,6 +222,9 @@ package final class PostgresTestServer: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // Nothing else of this process is inherited: a server started late in a test run would otherwise count the
+        // test process's many open files against its own limit, and refuse to start.
+        closeInheritedFiles(&actions)
         // The server's user may not be allowed into the tests' working directory: start in `directory`.
         let command = directory.map { ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", $0] + command } ?? command
         let arguments = command.map { strdup($0) } + [nil]
@@ -197,6 +239,16 @@ package final class PostgresTestServer: Sendable {
             throw ServerError("\(command.joined(separator: " ")) failed (status \(status)):\n\(output)")
         }
         return output
+    }
+
+    /// Adds to `actions` the closing of every descriptor from 3 on (glibc's `posix_spawn_file_actions_addclosefrom_np`,
+    /// found at run time: Swift's view of `spawn.h` leaves it out). The test process may hold a thousand files open
+    /// (stores, connections), which a server started from it would count against its own limit.
+    private static func closeInheritedFiles(_ actions: inout posix_spawn_file_actions_t) {
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
+        else { return }
+        _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
     }
 
     /// A program's output, trimmed, with `PATH` lookup.
@@ -275,5 +327,5 @@ package final class PostgresTestServer: Sendable {
 /// Why the test server could not start.
 package struct ServerError: Error, CustomStringConvertible {
     package let description: String
-    init(_ description: String) { self.description = description }
+    package init(_ description: String) { self.description = description }
 }

@@ -147,3 +147,36 @@ import Testing
         #expect(timeout.swiftDataError == SwiftDataError.storeError)
     }
 }
+
+/// A connection whose socket broke under it reports a lost connection (`08006`), never an internal error (`XX000`).
+@Suite(.enabled(if: PostgresTestServer.isAvailable)) struct PostgresLostConnectionTests {
+    @Test(arguments: ["simple", "prepared", "pipeline", "batch"])
+    func aSocketShutUnderTheConnectionIsALostConnection(_ path: String) throws {
+        let connection = try PostgresConnection(PostgresTestServer.shared().url)
+        let statement = try connection.prepare("SELECT $1::bigint", parameterTypes: [.int8])
+        _ = shutdown(connection.socket, Int32(SHUT_RDWR))
+        do {
+            switch path {
+            case "simple": try connection.execute("SELECT 1")
+            case "prepared": try connection.query(statement, [.int8(1)])
+            case "pipeline": try connection.pipeline([.sql("SELECT 1"), .sql("SELECT 2")])
+            default: try connection.executeBatch(statement, [[.int8(1)], [.int8(2)]])
+            }
+            Issue.record("the statement ran on a shut socket")
+        } catch let error as PostgresError {
+            #expect(error.kind == .connectionLost, "\(path): \(error)")
+            #expect(error.sqlState == "08006", "\(path): \(error)")
+        }
+    }
+
+    @Test func aSessionTheServerEndsGoesThroughTheLogNotStandardError() throws {
+        let server = try PostgresTestServer.shared()
+        let notices = Collected<String>()
+        let token = PostgresNotices.observe { notices.append($0) }
+        defer { PostgresNotices.stopObserving(token) }
+        let connection = try PostgresConnection(server.url)
+        // A notice the server sends to the session, reaching the library's notice handler.
+        try connection.execute("DO $$ BEGIN RAISE NOTICE 'a notice for the log'; END $$")
+        #expect(notices.all.contains { $0.contains("a notice for the log") }, "\(notices.all)")
+    }
+}

@@ -37,12 +37,16 @@ import Testing
             try connection.notify(channel, payload: "rolled back")
             throw PostgresError(.other, sqlState: "P0001", message: "abandon")
         }
+        let probe = try connect()
         try sender.transaction { connection in
             try connection.notify(channel, payload: "committed")
-            Thread.sleep(forTimeInterval: 0.1)
-            #expect(payloads(events).isEmpty)
+            // A notification another session sends now arrives at once: by the time it has, the one sent in the
+            // open transaction would have too, if it were not held until the commit.
+            try probe.notify(channel, payload: "probe")
+            #expect(eventually { payloads(events).contains("probe") })
+            #expect(payloads(events) == ["probe"])
         }
-        #expect(eventually { payloads(events) == ["committed"] })
+        #expect(eventually { payloads(events) == ["probe", "committed"] })
     }
 
     @Test func notificationsFromAnotherProcessArrive() throws {

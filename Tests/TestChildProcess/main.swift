@@ -54,6 +54,12 @@ case "insert-and-save":
     let context = ModelContext(try container())
     context.insert(Visit(name: name))
     try context.save()
+case "save-and-exit":
+    // Saves, then exits with its container still alive: only the exit handler can checkpoint the store.
+    let context = ModelContext(try container())
+    context.insert(Visit(name: name))
+    try context.save()
+    exit(0)
 case "increment-all":
     let context = ModelContext(try container())
     for visit in try context.fetch(FetchDescriptor<Visit>()) { visit.count += 1 }

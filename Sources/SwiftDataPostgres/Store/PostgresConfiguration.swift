@@ -14,7 +14,9 @@ import SwiftDataCore
 /// `PGPASSWORD`, ...) and `~/.pgpass` for what it leaves out. Errors name the server, never the password.
 ///
 /// An addition to Apple's API, in its own module (`import SwiftDataPostgres`).
-public struct PostgresConfiguration: DataStoreConfiguration, Sendable, CustomDebugStringConvertible {
+public struct PostgresConfiguration: DataStoreConfiguration, Sendable, CustomStringConvertible,
+    CustomDebugStringConvertible, CustomReflectable
+{
     /// The store this configuration opens.
     public typealias Store = PostgresStore
 
@@ -32,6 +34,11 @@ public struct PostgresConfiguration: DataStoreConfiguration, Sendable, CustomDeb
     /// The most connections the store opens for fetches and saves (besides one that listens for other instances'
     /// changes); 4 unless given.
     public var maximumConnections: Int
+    /// How long a save whose connection was lost at its `COMMIT` keeps asking the server whether the transaction
+    /// committed, while the server is down, restarting or recovering; 30 seconds unless given. When no answer comes
+    /// in that time, the save throws `SwiftDataError.storeError` with the store code `08007`, the context keeps its
+    /// changes, and its next save learns the outcome first and stores them once either way.
+    public var commitOutcomeWait: Duration = .seconds(30)
 
     /// A configuration of the database at `url`, holding the models of `schema` (all of the container's if `nil`).
     public init(
@@ -46,7 +53,8 @@ public struct PostgresConfiguration: DataStoreConfiguration, Sendable, CustomDeb
         self.maximumConnections = maximumConnections
     }
 
-    /// Refuses a configuration that cannot open a store: an empty URL, an empty schema name, no connections.
+    /// Refuses a configuration that cannot open a store: an empty URL, an empty schema name or one of PostgreSQL's own
+    /// (`information_schema`, `pg_catalog`, `pg_*`), no connections.
     public func validate() throws {
         if url.trimmingCharacters(in: .whitespaces).isEmpty {
             throw SwiftDataError.loadIssueModelContainer.with(
@@ -58,6 +66,13 @@ public struct PostgresConfiguration: DataStoreConfiguration, Sendable, CustomDeb
                 reason: "the PostgreSQL schema name '\(postgresSchema)' is empty or longer than 63 bytes",
                 suggestion: "Pass a schema name of 1 to 63 bytes")
         }
+        if postgresSchema.hasPrefix("pg_") || postgresSchema == "information_schema" {
+            throw SwiftDataError.loadIssueModelContainer.with(
+                reason:
+                    "the PostgreSQL schema name '\(postgresSchema)' is one of PostgreSQL's own (information_schema, "
+                    + "pg_catalog, and every name that begins with pg_)",
+                suggestion: "Pass a schema of your own, such as postgresSchema: \"app\"")
+        }
         if maximumConnections < 1 {
             throw SwiftDataError.loadIssueModelContainer.with(
                 reason: "the PostgreSQL configuration '\(name)' allows \(maximumConnections) connections",
@@ -66,19 +81,21 @@ public struct PostgresConfiguration: DataStoreConfiguration, Sendable, CustomDeb
     }
 
     /// The configuration without its password.
-    public var debugDescription: String {
-        "PostgresConfiguration(\(name), \(PostgresConfiguration.redacting(url)), schema \(postgresSchema))"
+    public var description: String {
+        "PostgresConfiguration(\(name), \(PostgresRedaction(url)(url)), schema \(postgresSchema))"
     }
 
-    /// A connection string with any password replaced by `***`.
-    static func redacting(_ url: String) -> String {
-        var text = url
-        if let scheme = text.range(of: "://"), let at = text.range(of: "@", range: scheme.upperBound..<text.endIndex),
-            let colon = text.range(of: ":", range: scheme.upperBound..<at.lowerBound)
-        {
-            text.replaceSubrange(colon.upperBound..<at.lowerBound, with: "***")
-        }
-        return text.replacingOccurrences(
-            of: #"password\s*=\s*('[^']*'|\S+)"#, with: "password=***", options: .regularExpression)
+    /// The configuration without its password.
+    public var debugDescription: String { description }
+
+    /// The configuration's parts for `dump()` and `Mirror`, its URL without the password.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "name": name, "url": PostgresRedaction(url)(url), "schema": schema as Any,
+                "postgresSchema": postgresSchema, "allowsSave": allowsSave, "maximumConnections": maximumConnections,
+                "commitOutcomeWait": commitOutcomeWait,
+            ], displayStyle: .struct)
     }
 }

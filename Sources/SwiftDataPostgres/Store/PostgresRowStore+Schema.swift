@@ -72,6 +72,7 @@ extension PostgresRowStore {
         let tables = try tableNames(connection, namespace: namespace)
         try PostgresSchemaSQL.checkStoreNames(schema, existingTables: tables)
         try createHistoryTable(connection, tables: tables, allowsSave: configuration.allowsSave)
+        try prepareSavesTable(connection, tables: tables, allowsSave: configuration.allowsSave)
         let stored = try readMetadata(connection, tables: tables, namespace: namespace, server: server)
         let current = StoredSchema(schema, storage: PostgresSchemaSQL.recordedStorage).entities
         if let identifier = stored.identifier, let recorded = stored.schema,

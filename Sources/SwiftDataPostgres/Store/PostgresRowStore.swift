@@ -57,6 +57,14 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
     private var saveLock: (sql: String, drawsHistoryNumber: Bool)?
     /// Called with the connection of each save as it begins (for tests that break it).
     package var willSave: ((PostgresConnection) -> Void)?
+    /// Called with the connection of each save once its rows are written, just before its `COMMIT` is sent (for
+    /// tests that break the connection or the server at the commit).
+    package var willCommit: ((PostgresConnection) -> Void)?
+    /// The saves of unknown outcome of each context (by editing state) that its next save settles first; used under
+    /// `writeLock`.
+    private var unsettled: [UUID: UnsettledSaves] = [:]
+    /// Saves since old save identifiers were last deleted; used under `writeLock`.
+    private var savesSincePruning = 0
     /// The fetch requests prepared so far (translated and their SQL written), by request shape.
     private let selects = PreparedSelects<SelectPlan>(dialect: PostgreSQLDialect())
     /// The text and parameter types of the insert and update statements written so far, by shape: a save of one
@@ -100,7 +108,7 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
         self.pool = pool
         shared = nil
         externalChange = ChangeFlag()
-        identifier = try Self.mapErrors {
+        identifier = try Self.mapErrors(opening: true) {
             try pool.withConnection { connection in
                 try Self.prepare(
                     connection, schema: schema, configuration: configuration, migrationPlan: migrationPlan)
@@ -108,7 +116,7 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
         }
         let flag = externalChange
         let instance = instance
-        listener = try Self.mapErrors {
+        listener = try Self.mapErrors(opening: true) {
             try PostgresListener(configuration.url, channels: [Self.channel(configuration.postgresSchema)]) { event in
                 switch event {
                 case .notification(let notification) where notification.payload == instance: return
@@ -154,7 +162,9 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
 
     /// Runs `body`, turning a `PostgresError` into a `SwiftDataError`: an error raised by a predicate's support
     /// function into the Swift error it stands for.
-    static func mapErrors<Result>(model: String? = nil, _ body: () throws -> Result) throws -> Result {
+    static func mapErrors<Result>(model: String? = nil, opening: Bool = false, _ body: () throws -> Result) throws
+        -> Result
+    {
         do {
             return try body()
         } catch let error as PostgresError {
@@ -165,7 +175,7 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
                     reason: "evaluating the predicate stops at \(reason), which traps in Swift", model: model,
                     suggestion: "Guard the operation in the predicate, as Swift code would have to")
             }
-            throw error.swiftDataError.with(model: model)
+            throw error.swiftDataError(opening: opening).with(model: model)
         }
     }
 
@@ -274,14 +284,16 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
     package func write<Result>(
         for editingState: EditingState = EditingState(), _ body: (any RowStoreTransaction) throws -> Result
     ) throws -> Result {
-        try write(drawingHistoryNumber: recordsHistory, body)
+        try write(drawingHistoryNumber: recordsHistory, for: editingState.id, body)
     }
 
     /// Runs `body` in a save's transaction. With `drawingHistoryNumber` (a save, which records its history), the
     /// number of its history row is drawn with the save lock; the store's own writes (deleting history, erasing)
-    /// record none, and draw none, so that they leave no gap in the numbers.
-    func write<Result>(drawingHistoryNumber: Bool, _ body: (any RowStoreTransaction) throws -> Result) throws -> Result
-    {
+    /// record none, and draw none, so that they leave no gap in the numbers. `context` is the editing state of the
+    /// context that saves: its earlier saves of unknown outcome are settled first (see `PostgresRowStore+Commit`).
+    func write<Result>(
+        drawingHistoryNumber: Bool, for context: UUID? = nil, _ body: (any RowStoreTransaction) throws -> Result
+    ) throws -> Result {
         writeLock.lock()
         defer { writeLock.unlock() }
         guard !isWriting else {
@@ -293,27 +305,55 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
         defer { isWriting = false }
         let isShared = shared != nil
         return try withConnection { connection in
+            var saves = context.flatMap { unsettled[$0] } ?? UnsettledSaves()
+            defer {
+                if let context {
+                    let isEmpty = saves.unknown.isEmpty && saves.committed.isEmpty
+                    unsettled[context] = isEmpty ? nil : saves
+                }
+            }
+            if !saves.unknown.isEmpty { try settle(&saves, on: connection) }
             willSave?(connection)
             // Set once the body and the notification ran: a lost connection after that was lost at the COMMIT.
-            var written: (transaction: Int64, result: Result)?
+            var written: Result?
+            let inserted = InsertedRows()
+            let saveID = UUID()
+            savesSincePruning += 1
             // The lock (with the notification and the history number) goes with the BEGIN, in one round trip. The
             // notification reaches the other instances when the transaction commits, and never if it rolls back.
             let drawsHistoryNumber = drawingHistoryNumber && !isShared && configuration.allowsSave
-            let lock = isShared ? nil : PostgresPipelineStep.sql(saveLockStatement(drawsHistoryNumber))
+            // The save's identifier goes with it (and, now and then, old identifiers are deleted).
+            let notes = Self.noteSave(saveID) + (savesSincePruning % 1_000 == 0 ? "; " + Self.pruneSaves : "")
+            let lock = isShared ? nil : PostgresPipelineStep.sql(notes + "; " + saveLockStatement(drawsHistoryNumber))
             do {
-                return try connection.transaction(isolation: .readCommitted, attempts: 1, beginningWith: lock) {
-                    connection, locked in
-                    let transaction = try locked?.int64(0, 0)
+                let result = try connection.transaction(
+                    isolation: .readCommitted, attempts: 1, beginningWith: lock
+                ) { connection, locked in
                     let historyNumber = drawsHistoryNumber ? try locked?.int64(0, 1) : nil
+                    inserted.batches.removeAll()
                     let result = try body(
-                        PostgresTransaction(store: self, connection: connection, historyNumber: historyNumber))
-                    if let transaction { written = (transaction, result) }
+                        PostgresTransaction(
+                            store: self, connection: connection, historyNumber: historyNumber,
+                            inserted: context == nil ? nil : inserted, replacing: saves.committed))
+                    if !isShared { written = result }
+                    willCommit?(connection)
                     return result
                 }
+                saves.committed = [:]
+                return result
             } catch let error as PostgresError where error.kind == .connectionLost {
                 guard let written else { throw error }
-                try Self.confirmCommit(of: written.transaction, on: connection, lost: error)
-                return written.result
+                do {
+                    try Self.confirmCommit(
+                        of: saveID, on: connection, postgresSchema: configuration.postgresSchema, lost: error,
+                        wait: configuration.commitOutcomeWait)
+                } catch let error as PostgresError where error.kind == .commitOutcomeUnknown {
+                    saves.unknown.append(
+                        UnsettledTransaction(id: saveID, lostAt: .now, keys: Self.lostInserts(inserted)))
+                    throw error
+                }
+                saves.committed = [:]
+                return written
             }
         }
     }

@@ -44,7 +44,18 @@ final class PostgresRowWriter: _RowWriter {
     func bind(_ value: UInt64, _ parameter: Int32) throws { set(PostgresValue(storing: .uint64(value)), parameter) }
     func bind(_ value: Double, _ parameter: Int32) throws { set(PostgresValue(storing: .double(value)), parameter) }
     func bind(_ value: Decimal, _ parameter: Int32) throws { set(PostgresValue(storing: .decimal(value)), parameter) }
-    func bind(_ value: String, _ parameter: Int32) throws { set(.text(value), parameter) }
+    func bind(_ value: String, _ parameter: Int32) throws {
+        // PostgreSQL's text cannot hold U+0000; the save names the model and property (`RowWrite.naming`).
+        if value.utf8.contains(0) { throw Self.nulInText }
+        set(.text(value), parameter)
+    }
+
+    /// The error of a string with U+0000 in it, which PostgreSQL cannot store as text.
+    static let nulInText = SwiftDataError.modelValidationFailure.with(
+        reason: "the string contains the character U+0000 (NUL), which PostgreSQL's text type cannot hold",
+        suggestion:
+            "Remove the NUL characters before saving (SQLite keeps them), or keep such values as Data, which is stored "
+            + "as bytea")
     func bind(_ value: Data, _ parameter: Int32) throws { set(.bytea(value), parameter) }
     func bind(_ value: Date, _ parameter: Int32) throws { set(PostgresValue(storing: .date(value)), parameter) }
     func bind(_ value: UUID, _ parameter: Int32) throws { set(.uuid(value), parameter) }

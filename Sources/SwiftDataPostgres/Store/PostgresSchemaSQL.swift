@@ -248,7 +248,7 @@ enum PostgresSchemaSQL {
         }
         objects += [
             PostgresRowStore.metadataTable, PostgresRowStore.sequenceTable, PostgresRowStore.externalTable,
-            PostgresRowStore.historyTable,
+            PostgresRowStore.historyTable, PostgresRowStore.savesTable,
         ].map(Schema.StoreObject.storeTable)
         objects += objects.filter { $0.kind == .table }.map {
             Schema.StoreObject(

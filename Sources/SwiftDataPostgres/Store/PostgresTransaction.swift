@@ -10,13 +10,24 @@ struct PostgresTransaction: RowStoreTransaction {
     /// The number of the save's history row, drawn with the save lock; `nil` when the transaction draws it as it
     /// inserts the row (a store without a lock of its own, such as a migration stage's).
     let historyNumber: Int64?
+    /// Where the rows the transaction inserts are noted (for a save whose outcome may turn out unknown).
+    let inserted: PostgresRowStore.InsertedRows?
+    /// The rows that earlier saves of the context, which lost their connection at the `COMMIT` but committed, wrote
+    /// for models: inserting such a model again first deletes them, so that it is stored once.
+    let replacing: [ObjectIdentifier: [PostgresRowStore.LostInsert]]
     private var dialect: PostgreSQLDialect { store.dialect }
     private var keyColumn: String { dialect.quote(PostgresRowStore.keyColumn) }
 
-    init(store: PostgresRowStore, connection: PostgresConnection, historyNumber: Int64? = nil) {
+    init(
+        store: PostgresRowStore, connection: PostgresConnection, historyNumber: Int64? = nil,
+        inserted: PostgresRowStore.InsertedRows? = nil,
+        replacing: [ObjectIdentifier: [PostgresRowStore.LostInsert]] = [:]
+    ) {
         self.store = store
         self.connection = connection
         self.historyNumber = historyNumber
+        self.inserted = inserted
+        self.replacing = replacing
     }
 
     /// Runs `body`, reporting PostgreSQL's errors as the framework's, naming the entity.
@@ -40,6 +51,14 @@ struct PostgresTransaction: RowStoreTransaction {
     }
 
     func insert(_ rows: [RowWrite], entity: Schema.Entity) throws {
+        inserted?.batches.append((entity.name, rows))
+        if !replacing.isEmpty {
+            let earlier = rows.flatMap { row in row.model.map { replacing[ObjectIdentifier($0)] ?? [] } ?? [] }
+            for (name, lost) in Dictionary(grouping: earlier, by: \.entity) {
+                let lostEntity = store.schema.entitiesByName[name] ?? entity
+                try delete(keys: lost.map(\.key), entity: lostEntity)
+            }
+        }
         try write(rows, entity: entity, kind: .insert) { row in
             let assignments = self.assignments(entity, attributes: row.attributes, references: row.references)
             var columns = [keyColumn] + assignments.map(\.column)

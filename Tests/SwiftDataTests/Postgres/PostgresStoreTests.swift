@@ -38,7 +38,8 @@ import Testing
         )
         #expect(
             tables == [
-                "Counter", "_swiftdata_external", "_swiftdata_history", "_swiftdata_metadata", "_swiftdata_sequence",
+                "Counter", "_swiftdata_external", "_swiftdata_history", "_swiftdata_metadata", "_swiftdata_saves",
+                "_swiftdata_sequence",
             ])
         #expect(
             try inspect("SELECT label, value FROM \"\(location.postgresSchema)\".\"Counter\"") == ["one|0"])
@@ -379,13 +380,25 @@ import Testing
             """)
         let store = try #require(container.stores.first as? PostgresRowStore)
         let shut = Flag()
-        store.willSave = { connection in
+        let server = try PostgresTestServer.shared()
+        // Once the COMMIT is sent and the server holds it in the trigger (the session waits in `pg_sleep`), the
+        // client's socket is shut.
+        store.willCommit = { connection in
             guard !shut.isSet else { return }
             shut.set()
             let socket = connection.socket
+            let backend = Int64(connection.backendPID)
             Thread.detachNewThread {
-                Thread.sleep(forTimeInterval: 0.5)
-                _ = shutdown(socket, Int32(SHUT_RDWR))
+                defer { _ = shutdown(socket, Int32(SHUT_RDWR)) }
+                guard let watcher = try? PostgresConnection(server.superuserConnectionString) else { return }
+                let deadline = Date(timeIntervalSinceNow: 30)
+                while Date() < deadline {
+                    let state = try? watcher.query(
+                        "SELECT coalesce(wait_event, '') FROM pg_stat_activity WHERE pid = $1::int", [.int8(backend)],
+                        format: .text)
+                    if let state, state.rowCount == 1, (try? state.string(0, 0)) == "PgSleep" { return }
+                    Thread.sleep(forTimeInterval: 0.005)
+                }
             }
         }
         let context = ModelContext(container)
