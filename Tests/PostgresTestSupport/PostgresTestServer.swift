@@ -152,6 +152,8 @@ package final class PostgresTestServer: Sendable {
         var port = 0
         for _ in 0..<5 where !started {
             port = try Self.freePort()
+            // max_connections: the suites run in parallel and each container has a pool of its own; 100 ran out
+            // under load ("remaining connection slots are reserved", 53300).
             let settings = """
 
                 port = \(port)
@@ -160,7 +162,7 @@ package final class PostgresTestServer: Sendable {
                 fsync = off
                 synchronous_commit = \(durable ? "on" : "off")
                 full_page_writes = off
-                max_connections = 100
+                max_connections = 400
                 deadlock_timeout = 100ms
 
                 """

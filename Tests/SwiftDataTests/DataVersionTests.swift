@@ -10,7 +10,8 @@ import Testing
 /// (`hasExternalChanges`) reports exactly the commits of other connections since the last one.
 @Suite struct DataVersionTests {
     @Test func aSaveRunsNoDataVersionStatement() throws {
-        let container = try StoreKind.sqlite.location().container(User.self)
+        let location = StoreKind.sqlite.location()  // kept: its directory goes with it
+        let container = try location.container(User.self)
         let context = ModelContext(container)
         let user = User(name: "a", email: "a@")
         context.insert(user)
@@ -49,7 +50,8 @@ import Testing
     }
 
     @Test func aSaveThatRollsBackIsNotAnotherConnectionsCommit() throws {
-        let container = try StoreKind.sqlite.location().container(Library.self, Book.self, Tag.self)
+        let location = StoreKind.sqlite.location()  // kept: its directory goes with it
+        let container = try location.container(Library.self, Book.self, Tag.self)
         let store = try #require(container.stores.first as? SQLiteStore)
         let context = ModelContext(container)
         let library = Library(name: "l")
@@ -62,6 +64,7 @@ import Testing
         #expect(throws: SwiftDataError.self) { try context.save() }
         #expect(!store.hasExternalChanges())
         context.rollback()
+        #expect(library.books.map(\.title) == ["b"], "the undeleted library has its books again")
         library.name = "m"
         try context.save()
         #expect(!store.hasExternalChanges())
