@@ -116,15 +116,15 @@ package final class ChildProcess {
             throw ChildProcessError(
                 "\(command): the C library lacks posix_spawn_file_actions_addclosefrom_np (glibc 2.34 or later)")
         }
-        guard closeFrom(&actions, 3) == 0 else { throw ChildProcessError("\(command): \(Self.describe(errno))") }
+        let closing = closeFrom(&actions, 3)
+        guard closing == 0 else { throw ChildProcessError("\(command): \(Self.describe(closing))") }
         if let directory = currentDirectoryURL?.path {
             guard let changeDirectory = Self.addChangeDirectory else {
                 throw ChildProcessError(
                     "\(command): the C library lacks posix_spawn_file_actions_addchdir_np (glibc 2.29 or later)")
             }
-            guard changeDirectory(&actions, directory) == 0 else {
-                throw ChildProcessError("\(command): \(Self.describe(errno))")
-            }
+            let changing = changeDirectory(&actions, directory)
+            guard changing == 0 else { throw ChildProcessError("\(command): \(Self.describe(changing))") }
         }
 
         // The child starts with no signal blocked and every signal at its default action, as a shell starts one.
