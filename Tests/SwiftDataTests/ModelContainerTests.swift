@@ -1,5 +1,6 @@
 import Foundation
 import SwiftData
+import TestProcessSupport
 import Testing
 
 @testable import SwiftDataCore
@@ -88,7 +89,7 @@ import Testing
 
     @Test func foreignSQLiteDatabaseIsRefused() throws {
         let directory = TemporaryDirectory()
-        let setup = Process()
+        let setup = ChildProcess()
         setup.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         setup.arguments = ["sqlite3", directory.store().path, "CREATE TABLE other (x INTEGER);"]
         try setup.run()

@@ -1,5 +1,6 @@
 import Foundation
 import SwiftData
+import TestProcessSupport
 import Testing
 
 @testable import ExampleModels
@@ -88,7 +89,7 @@ import Testing
 
 /// Runs the sqlite3 command-line tool on a store and returns what it prints.
 func sqlite(_ store: URL, _ command: String) throws -> String {
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = ["sqlite3", store.path, command]
     return try RunningChild(process).finish().output
