@@ -88,7 +88,10 @@ let package = Package(
             name: "TestChildProcess",
             dependencies: ["SwiftData", "SwiftDataSQLite", "SwiftDataPostgres", "SharedTestModels"],
             path: "Tests/TestChildProcess"),
-        .target(name: "PostgresTestSupport", path: "Tests/PostgresTestSupport"),
+        // The tests' launcher of child processes, on posix_spawn (see ChildProcess.swift for why not Process).
+        .target(name: "TestProcessSupport", path: "Tests/TestProcessSupport"),
+        .testTarget(name: "TestProcessSupportTests", dependencies: ["TestProcessSupport"]),
+        .target(name: "PostgresTestSupport", dependencies: ["TestProcessSupport"], path: "Tests/PostgresTestSupport"),
         .testTarget(
             name: "SwiftDataPostgresTests", dependencies: ["SwiftDataPostgres", "SwiftDataCore", "PostgresTestSupport"]),
         .testTarget(
@@ -104,7 +107,7 @@ let package = Package(
                 "SwiftDataDirectories",
                 "TestChildProcess",
                 "todo", "foodpin", "animals", "users", "jsonstore", "Benchmarks", "SwiftDataPostgres",
-                "PostgresTestSupport",
+                "PostgresTestSupport", "TestProcessSupport",
             ]
         ),
     ],

@@ -1,4 +1,5 @@
 import Foundation
+import TestProcessSupport
 
 /// A private PostgreSQL server for the tests, started on first use and shared by every test of the process.
 ///
@@ -210,47 +211,34 @@ package final class PostgresTestServer: Sendable {
         try Self.run(in: directory, command)
     }
 
-    /// Runs a program to its end and returns its output; throws with the output if it fails. Spawned directly and
-    /// waited for with `waitpid`, not with `Process`: the server that `pg_ctl` starts would inherit, and keep
-    /// open, the descriptor `Process` watches for its child's exit.
+    /// Runs a program to its end and returns its output; throws with the output if it fails. Its output goes to a
+    /// file, read once the program has ended.
     @discardableResult
     private static func run(in directory: String? = nil, _ command: [String]) throws -> String {
         let outputPath = FileManager.default.temporaryDirectory
             .appendingPathComponent("openswiftdata-pg-\(UUID().uuidString).log").path
         defer { try? FileManager.default.removeItem(atPath: outputPath) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        // Nothing else of this process is inherited: a server started late in a test run would otherwise count the
-        // test process's many open files against its own limit, and refuse to start.
-        closeInheritedFiles(&actions)
+        guard FileManager.default.createFile(atPath: outputPath, contents: nil, attributes: [.posixPermissions: 0o600]),
+            let outputFile = FileHandle(forWritingAtPath: outputPath)
+        else { throw ServerError("\(outputPath) could not be created") }
+        defer { try? outputFile.close() }
         // The server's user may not be allowed into the tests' working directory: start in `directory`.
         let command = directory.map { ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", $0] + command } ?? command
-        let arguments = command.map { strdup($0) } + [nil]
-        defer { arguments.forEach { free($0) } }
-        var pid = pid_t()
-        let spawned = posix_spawn(&pid, command[0], &actions, nil, arguments, environ)
-        guard spawned == 0 else { throw ServerError("\(command[0]) could not be started (error \(spawned))") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let child = ChildProcess()
+        child.executableURL = URL(fileURLWithPath: command[0])
+        child.arguments = Array(command.dropFirst())
+        child.standardInput = FileHandle.nullDevice
+        child.standardOutput = outputFile
+        child.standardError = outputFile
+        do { try child.run() } catch { throw ServerError("\(error)") }
+        child.waitUntilExit()
         let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-        guard status == 0 else {
-            throw ServerError("\(command.joined(separator: " ")) failed (status \(status)):\n\(output)")
+        guard child.terminationReason == .exit, child.terminationStatus == 0 else {
+            throw ServerError(
+                "\(command.joined(separator: " ")) failed (\(child.terminationReason == .exit ? "status" : "signal") "
+                    + "\(child.terminationStatus)):\n\(output)")
         }
         return output
-    }
-
-    /// Adds to `actions` the closing of every descriptor from 3 on (glibc's `posix_spawn_file_actions_addclosefrom_np`,
-    /// found at run time: Swift's view of `spawn.h` leaves it out). The test process may hold a thousand files open
-    /// (stores, connections), which a server started from it would count against its own limit.
-    private static func closeInheritedFiles(_ actions: inout posix_spawn_file_actions_t) {
-        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
-        else { return }
-        _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
     }
 
     /// A program's output, trimmed, with `PATH` lookup.
@@ -306,17 +294,13 @@ package final class PostgresTestServer: Sendable {
             """
         let setsid = ["/usr/bin/setsid", "/bin/setsid"].first(where: FileManager.default.isExecutableFile)
         let command = (setsid.map { [$0] } ?? []) + ["/bin/sh", "-c", script, "sh", "\(getpid())", directory] + stop
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        for descriptor: Int32 in 0...2 {
-            posix_spawn_file_actions_addopen(
-                &actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
-        }
-        let arguments = command.map { strdup($0) } + [nil]
-        defer { arguments.forEach { free($0) } }
-        var pid = pid_t()
-        if posix_spawn(&pid, command[0], &actions, nil, arguments, environ) != 0 {
+        let watchdog = ChildProcess()
+        watchdog.executableURL = URL(fileURLWithPath: command[0])
+        watchdog.arguments = Array(command.dropFirst())
+        watchdog.standardInput = FileHandle.nullDevice
+        watchdog.standardOutput = FileHandle.nullDevice
+        watchdog.standardError = FileHandle.nullDevice
+        if (try? watchdog.run()) == nil {
             warn("the PostgreSQL test server's watchdog did not start; \(directory) may be left behind")
         }
     }

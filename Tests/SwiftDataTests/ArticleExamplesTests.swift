@@ -1,4 +1,5 @@
 import Foundation
+import TestProcessSupport
 import Testing
 
 /// The code examples of the documentation's articles and of the README compile against the built modules, so that
@@ -88,7 +89,7 @@ import Testing
 
     /// The `-I` flags of libpq's headers, from `pkg-config --cflags-only-I libpq` as SwiftPM reads them for `CLibPQ`.
     static let libpqIncludes: [String] = {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["pkg-config", "--cflags-only-I", "libpq"]
         guard let result = try? RunningChild(process).finish(), result.status == 0 else {
@@ -103,7 +104,7 @@ import Testing
         let directory = TemporaryDirectory()
         let file = directory.url.appendingPathComponent("main.swift")
         try source.write(to: file, atomically: true, encoding: .utf8)
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments =
             [

@@ -1,4 +1,5 @@
 import Foundation
+import TestProcessSupport
 import Testing
 
 /// Children of the benchmark program started by hand (to profile one) may share a `--directory`: each works in a
@@ -9,7 +10,7 @@ import Testing
     @Test func childrenStartedAtOnceWithTheSameDirectoryEachMeasure() throws {
         let directory = TemporaryDirectory()
         let children = try (0..<4).map { _ in
-            let process = Process()
+            let process = ChildProcess()
             process.executableURL = URL(fileURLWithPath: benchmarks.path)
             process.arguments = [
                 "--child", "fetch-all", "swiftdata", "--rows", "300", "--directory", directory.url.path,

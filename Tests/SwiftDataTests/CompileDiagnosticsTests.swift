@@ -1,4 +1,5 @@
 import Foundation
+import TestProcessSupport
 import Testing
 
 /// Seed code that must not compile gets a clear error with a fix-it: checked by compiling it with the
@@ -12,7 +13,7 @@ import Testing
         let directory = TemporaryDirectory()
         let file = directory.url.appendingPathComponent("Seed.swift")
         try source.write(to: file, atomically: true, encoding: .utf8)
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
             "swiftc", "-typecheck", "-diagnostic-style=llvm", "-swift-version", "6",

@@ -1,6 +1,7 @@
 import Foundation
 import SharedTestModels
 import SwiftData
+import TestProcessSupport
 import Testing
 
 /// What one process writes, another reads; and autosave keeps what a program never saved explicitly.
@@ -10,7 +11,7 @@ import Testing
     func child(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("TestChildProcess")
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = executable
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }

@@ -1,6 +1,7 @@
 import Foundation
 import SharedTestModels
 import SwiftData
+import TestProcessSupport
 import Testing
 
 /// Many model actors write to one file store while other contexts read: writers wait for each other instead of
@@ -94,7 +95,7 @@ import Testing
         let container = try ModelContainer(for: Visit.self, configurations: ModelConfiguration(url: store))
         let perProcess = max(Self.changesPerWriter / 10, 20)
         let children = try (0..<3).map { index in
-            let child = Process()
+            let child = ChildProcess()
             child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
                 .appendingPathComponent("TestChildProcess")
             child.arguments = ["insert-many", store.path, "child\(index)", "\(perProcess)"]

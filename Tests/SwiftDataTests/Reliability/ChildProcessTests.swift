@@ -1,12 +1,13 @@
 import Foundation
+import TestProcessSupport
 import Testing
 
 /// The tests' child processes end a test instead of hanging it: a child that crashes is reported with its output
 /// (Swift's backtracer, which would keep its pipes open, is off), and one that never ends is killed after the
 /// time limit, and its output reported.
 @Suite struct ChildProcessTests {
-    func child(_ command: String) -> Process {
-        let process = Process()
+    func child(_ command: String) -> ChildProcess {
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("TestChildProcess")
         process.arguments = [command]

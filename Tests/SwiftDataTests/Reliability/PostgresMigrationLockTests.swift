@@ -2,6 +2,7 @@ import Foundation
 import PostgresTestSupport
 import SharedTestModels
 import SwiftData
+import TestProcessSupport
 import Testing
 
 @testable import SwiftDataPostgres
@@ -16,7 +17,7 @@ import Testing
         // Another session holds the lock a creating or migrating instance holds.
         let holder = try PostgresConnection(PostgresTestServer.shared().superuserConnectionString)
         _ = try holder.execute("SELECT pg_advisory_lock(hashtext('swiftdata:\(location.postgresSchema)'))")
-        let child = Process()
+        let child = ChildProcess()
         child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("TestChildProcess")
         child.arguments = ["open-impatient", try PostgresTestServer.shared().url]
@@ -45,7 +46,7 @@ import Testing
         let holder = try PostgresConnection(PostgresTestServer.shared().superuserConnectionString)
         _ = try holder.execute(
             "BEGIN; UPDATE \"\(location.postgresSchema)\".\"Tally\" SET \"name\" = \"name\" WHERE \"name\" = 't1'")
-        let child = Process()
+        let child = ChildProcess()
         child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("TestChildProcess")
         child.arguments = ["migrate-tallies-impatient", try PostgresTestServer.shared().url]

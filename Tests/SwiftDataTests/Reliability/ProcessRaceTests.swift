@@ -1,6 +1,7 @@
 import Foundation
 import SharedTestModels
 import SwiftData
+import TestProcessSupport
 import Testing
 
 /// Processes that create, migrate, clean up and write one store at the same time lose nothing and all succeed.
@@ -13,10 +14,10 @@ import Testing
     /// A running child process of the test helper program.
     final class Child {
         private let running: RunningChild
-        var process: Process { running.process }
+        var process: ChildProcess { running.process }
 
         init(_ arguments: [String]) throws {
-            let process = Process()
+            let process = ChildProcess()
             process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
                 .appendingPathComponent("TestChildProcess")
             process.arguments = arguments

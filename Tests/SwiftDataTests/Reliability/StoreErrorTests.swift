@@ -1,6 +1,7 @@
 import Foundation
 import SharedTestModels
 import SwiftData
+import TestProcessSupport
 import Testing
 
 /// Errors at open say what SQLite's code means and name the store; a read-only directory or file system opens
@@ -8,7 +9,7 @@ import Testing
 @Suite struct StoreErrorTests {
     /// Whether this machine lets a process mount file systems in a mount namespace of its own.
     static let canMount: Bool = {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
         process.arguments = ["-m", "true"]
         guard (try? process.run()) != nil else { return false }
@@ -23,7 +24,7 @@ import Testing
     func shell(_ script: String, unshared: Bool = false) throws -> (status: Int32, output: String, errors: String) {
         let child = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("TestChildProcess").path
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: unshared ? "/usr/bin/unshare" : "/bin/sh")
         process.arguments = (unshared ? ["-m", "/bin/sh"] : []) + ["-c", script]
         process.environment = ProcessInfo.processInfo.environment.merging(["child": child]) { $1 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestProcessSupport
 
 /// Runs one of the example programs as a user runs it, with its default store in a temporary data home.
 struct ExampleRunner {
@@ -20,7 +21,7 @@ struct ExampleRunner {
     func run(arguments: [String], input: String = "", environment: [String: String] = [:]) throws -> (
         status: Int32, output: String, errors: String
     ) {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
@@ -38,7 +39,7 @@ struct ExampleRunner {
         let command =
             "stty cols \(columns); XDG_DATA_HOME='\(dataHome.url.path)' \(quoted.joined(separator: " "))"
             + (discardingOutput ? " >/dev/null" : "")
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["script", "--quiet", "--return", "--command", command, "/dev/null"]
         let result = try collect(process, input: input)
@@ -46,7 +47,9 @@ struct ExampleRunner {
     }
 
     /// Starts `process` with `input` (small) on its standard input, and collects its output until it exits.
-    private func collect(_ process: Process, input: String) throws -> (status: Int32, output: String, errors: String) {
+    private func collect(_ process: ChildProcess, input: String) throws -> (
+        status: Int32, output: String, errors: String
+    ) {
         try RunningChild(process, input: input).finish()
     }
 }

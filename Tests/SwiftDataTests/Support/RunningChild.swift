@@ -1,4 +1,5 @@
 import Foundation
+import TestProcessSupport
 
 /// A child process of the tests, started with its standard output and error collected as it runs. It runs without
 /// Swift's backtracer: when a child crashes, the backtracer it starts keeps the child's pipes open, and a reader
@@ -8,12 +9,12 @@ final class RunningChild {
     /// How long a child may run, unless told otherwise.
     static let defaultTimeout: TimeInterval = 300
 
-    let process: Process
+    let process: ChildProcess
     private let output = CollectedOutput()
     private let errors = CollectedOutput()
 
     /// Starts `process` with `input` on its standard input (none when `nil`).
-    init(_ process: Process, input: String? = nil) throws {
+    init(_ process: ChildProcess, input: String? = nil) throws {
         self.process = process
         process.environment = Self.environment(process.environment)
         let outputPipe = Pipe()
@@ -39,13 +40,13 @@ final class RunningChild {
     /// Waits for the child to end and for what it wrote; its status, standard output and standard error. After
     /// `timeout` seconds the child is killed and `ChildTimeout` thrown, with its output so far.
     ///
-    /// Once the child has ended, its pipes are read for ten seconds more at most rather than until they end: if a child
-    /// that another test started at the same moment got a copy of their write ends, their end waits for that other
-    /// child, not for this one, and a reader waiting for it would report this child as hanging.
+    /// Once the child has ended, its pipes are read for ten seconds more at most rather than until they end: if another
+    /// process got a copy of their write ends (one the child left running in the background), their end waits for that
+    /// process, not for this child, and a reader waiting for it would report this child as hanging.
     func finish(timeout: TimeInterval = defaultTimeout) throws -> (status: Int32, output: String, errors: String) {
-        guard let status = process.endStatus(until: .now() + timeout) else {
+        guard process.waitUntilExit(timeout: timeout) else {
             kill(process.processIdentifier, SIGKILL)
-            _ = process.endStatus(until: .now() + 10)
+            _ = process.waitUntilExit(timeout: 10)
             throw ChildTimeout(
                 command: ([process.executableURL?.path ?? "?"] + (process.arguments ?? [])).joined(separator: " "),
                 seconds: timeout, output: output.text, errors: errors.text)
@@ -53,7 +54,7 @@ final class RunningChild {
         let drained = DispatchTime.now() + 10
         _ = output.waitForEnd(until: drained)
         _ = errors.waitForEnd(until: drained)
-        return (status, output.text, errors.text)
+        return (process.terminationStatus, output.text, errors.text)
     }
 }
 
@@ -69,45 +70,21 @@ struct ChildTimeout: Error, CustomStringConvertible {
     }
 }
 
-extension Process {
-    /// Whether a started child has ended (see `endStatus`); use it rather than `isRunning`.
-    var hasEnded: Bool { endStatus != nil }
+extension ChildProcess {
+    /// Whether a started child has ended.
+    var hasEnded: Bool { !isRunning }
 
-    /// Waits for a started child to end, and returns its status (see `endStatus`; `terminationStatus` may not be
-    /// set yet); after `timeout` seconds kills it and throws `ChildTimeout`.
+    /// Waits for a started child to end, and returns its status (`terminationStatus`); after `timeout` seconds kills
+    /// it and throws `ChildTimeout`.
     @discardableResult func wait(timeout: TimeInterval = RunningChild.defaultTimeout) throws -> Int32 {
-        guard let status = endStatus(until: .now() + timeout) else {
+        guard waitUntilExit(timeout: timeout) else {
             kill(processIdentifier, SIGKILL)
-            _ = endStatus(until: .now() + 10)
+            _ = waitUntilExit(timeout: 10)
             throw ChildTimeout(
                 command: ([executableURL?.path ?? "?"] + (arguments ?? [])).joined(separator: " "), seconds: timeout,
                 output: "(not collected)", errors: "(not collected)")
         }
-        return status
-    }
-
-    /// How a started child ended, once it has: its exit status, or the signal that ended it, as
-    /// `terminationStatus` gives them. Asked of the system without collecting the child (`WNOWAIT`), because
-    /// Foundation's `Process` goes on reporting a child as running after it ended while another process holds
-    /// descriptors it inherited from the child (a `sleep` it left behind; a child another test started at the same
-    /// moment can do the same).
-    fileprivate var endStatus: Int32? {
-        if !isRunning { return terminationStatus }
-        var info = siginfo_t()
-        guard waitid(P_PID, id_t(processIdentifier), &info, WEXITED | WNOHANG | WNOWAIT) == 0,
-            info._sifields._sigchld.si_pid != 0
-        else { return nil }
-        return info._sifields._sigchld.si_status
-    }
-
-    /// How the child ended, waiting for it until `deadline` at most; `nil` when it had not ended by then.
-    fileprivate func endStatus(until deadline: DispatchTime) -> Int32? {
-        var status = endStatus
-        while status == nil, DispatchTime.now() < deadline {
-            usleep(10_000)
-            status = endStatus
-        }
-        return status
+        return terminationStatus
     }
 }
 

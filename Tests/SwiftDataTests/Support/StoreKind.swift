@@ -2,6 +2,7 @@ import Foundation
 import PostgresTestSupport
 import SwiftData
 import SwiftDataPostgres
+import TestProcessSupport
 
 /// A store that behaviour suites run on: each test taking a `StoreKind` argument runs once on SQLite and once on
 /// PostgreSQL (on the private server of `PostgresTestServer`). Without PostgreSQL's server binaries the PostgreSQL
@@ -93,8 +94,8 @@ extension StoreLocation {
     /// Runs the test child process with a command on the location's store (SQLite: its file; PostgreSQL: the
     /// server's URL, and the schema in the environment), its standard output going to `output` when given;
     /// returns the running process.
-    func runChild(_ arguments: [String], output: Pipe? = nil) throws -> Process {
-        let child = Process()
+    func runChild(_ arguments: [String], output: Pipe? = nil) throws -> ChildProcess {
+        let child = ChildProcess()
         child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("TestChildProcess")
         let store = kind == .sqlite ? self.store().path : try PostgresTestServer.shared().url

@@ -1,4 +1,5 @@
 import Foundation
+import TestProcessSupport
 
 /// The public API that `import SwiftData` shows, read from the symbol graph that the toolchain's
 /// `swift-symbolgraph-extract` writes for the built `SwiftData` module with the modules it re-exports, as the
@@ -40,7 +41,7 @@ struct SymbolGraph {
         let output = TemporaryDirectory()
         let modules = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("Modules")
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = try toolchainTool("swift-symbolgraph-extract")
         process.arguments = [
             "-module-name", "SwiftData", "-I", modules.path,
