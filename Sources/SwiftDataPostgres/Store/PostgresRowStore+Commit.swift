@@ -178,61 +178,6 @@ extension PostgresRowStore {
         var committed: [ObjectIdentifier: [LostInsert]] = [:]
     }
 
-    /// Returns when the transaction `transaction` committed; throws otherwise: a `.connectionLost` error saying it
-    /// was not saved (the server aborted it: saving again is safe), or a `.commitOutcomeUnknown` error (the server
-    /// did not answer within `wait`, or the transaction is too old to tell).
-    static func confirmCommit(
-        of transaction: Int64, on connection: PostgresConnection, lost: PostgresError, wait: Duration
-    ) throws {
-        let deadline = ContinuousClock.now + wait
-        var pause = 0.02
-        var lastProblem = lost.message
-        while true {
-            var status: String?
-            do {
-                if connection.isBroken { try connection.reset() }
-                status = try connection.preparedQuery("SELECT txid_status($1)", [.int8(transaction)]).string(0, 0)
-            } catch let error as PostgresError
-                where [.connectionLost, .unreachable].contains(error.kind) && ContinuousClock.now < deadline
-            {
-                // The server is down, restarting or recovering (57P03): ask again in a while.
-                lastProblem = error.message
-                Thread.sleep(forTimeInterval: pause)
-                pause = min(pause * 2, 0.5)
-                continue
-            } catch {
-                lastProblem = "\(error)"
-                status = nil
-            }
-            switch status {
-            case "committed":
-                Log.debug("the connection was lost at the COMMIT of transaction \(transaction), which committed")
-                return
-            case "aborted":
-                throw PostgresError(
-                    .connectionLost, sqlState: lost.sqlState == "08007" ? "08006" : lost.sqlState,
-                    server: lost.server, message: lost.message,
-                    detail: "the save was not committed (the server rolled its transaction back); saving again is safe",
-                    sql: lost.sql)
-            case "in progress" where ContinuousClock.now < deadline:
-                Thread.sleep(forTimeInterval: 0.02)
-            default:
-                throw outcomeUnknown(
-                    transaction, server: lost.server,
-                    because: status == nil
-                        ? "the server did not answer within \(wait) (\(lastProblem))"
-                        : "the server cannot tell (\(status ?? ""))")
-            }
-        }
-    }
-
-    /// The error of a save whose outcome stays unknown.
-    static func outcomeUnknown(_ transaction: Int64, server: String?, because reason: String) -> PostgresError {
-        PostgresError(
-            .commitOutcomeUnknown, sqlState: "08007", server: server,
-            message: "the connection was lost at the COMMIT of transaction \(transaction)", detail: reason)
-    }
-
     /// What a transaction of unknown outcome inserted, by model.
     static func lostInserts(_ inserted: InsertedRows) -> [ObjectIdentifier: LostInsert] {
         var keys: [ObjectIdentifier: LostInsert] = [:]

@@ -359,8 +359,9 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
     }
 
     /// Takes the lock every save of the PostgreSQL schema's stores takes, until the transaction ends; returns the
-    /// transaction's identifier (`txid_current()`, in the same statement), which tells after a lost COMMIT whether
-    /// it committed (`confirmCommit`).
+    /// transaction's identifier (`txid_current()`, in the same statement). After a lost COMMIT, the save's own
+    /// identifier in `_swiftdata_saves` tells whether it committed (`confirmCommit`), not this one: a server that
+    /// crashed may give the same transaction identifier again.
     @discardableResult
     static func lockSaves(_ connection: PostgresConnection, postgresSchema: String) throws -> Int64 {
         try connection.preparedQuery(
