@@ -16,9 +16,15 @@ import Testing
     }
 }
 
+/// Returns once the main queue has run what was queued on it before this call: an autosave that a change on the main
+/// thread scheduled has run then, and one that was not scheduled never will. A wait on the event, not on time.
+@MainActor func mainQueueCaughtUp() async {
+    await withCheckedContinuation { continuation in DispatchQueue.main.async { continuation.resume() } }
+}
+
 /// `autosaveEnabled = true` works on any context, as Apple documents it: the context saves after changes by itself.
 /// The default stays `false`.
-@Suite struct AutosaveTests {
+@Suite(.timeLimit(.minutes(1))) struct AutosaveTests {
     private func storedTexts(_ container: ModelContainer) throws -> [String] {
         try ModelContext(container).fetch(FetchDescriptor<Memo>(sortBy: [SortDescriptor(\.text)])).map(\.text)
     }
@@ -32,18 +38,18 @@ import Testing
         let context = ModelContext(container)
         #expect(!context.autosaveEnabled, "off by default, as in Apple's SwiftData")
         context.insert(Memo(text: "not saved"))
-        try await Task.sleep(for: .milliseconds(200))
+        await mainQueueCaughtUp()
         #expect(try storedTexts(container).isEmpty)
         context.rollback()
 
         context.autosaveEnabled = true
         context.insert(Memo(text: "saved"))
-        try await Task.sleep(for: .milliseconds(200))
+        await mainQueueCaughtUp()
         #expect(try storedTexts(container) == ["saved"])
         #expect(!context.hasChanges)
         let memo = try #require(try context.fetch(FetchDescriptor<Memo>()).first)
         memo.text = "changed"
-        try await Task.sleep(for: .milliseconds(200))
+        await mainQueueCaughtUp()
         #expect(try storedTexts(container) == ["changed"])
     }
 
@@ -56,7 +62,7 @@ import Testing
             context.insert(Memo(text: "kept"))
             dropped = context
         }
-        try await Task.sleep(for: .milliseconds(200))
+        await mainQueueCaughtUp()
         #expect(try storedTexts(container) == ["kept"])
         #expect(dropped == nil, "once saved, the context and its model are freed")
     }
@@ -64,8 +70,14 @@ import Testing
     @Test func aModelActorsContextSavesOnItsQueue() async throws {
         let container = try makeContainer()
         let importer = MemoImporter(modelContainer: container)
+        // The actor's context saves on the actor's queue, after `importMemo` returned: wait for its `didSave`.
+        let (saves, saved) = AsyncStream<Void>.makeStream()
+        let observer = NotificationCenter.default.addObserver(forName: ModelContext.didSave, object: nil, queue: nil) {
+            if ($0.object as? ModelContext)?.container === container { saved.yield() }
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
         await importer.importMemo("imported")
-        try await Task.sleep(for: .milliseconds(300))
+        for await _ in saves { break }
         #expect(try storedTexts(container) == ["imported"])
     }
 

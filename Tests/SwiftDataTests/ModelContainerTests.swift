@@ -148,7 +148,7 @@ import Testing
             let container = try makeContainer(User.self, in: directory, allowsSave: false)
             let failures = FailureRecorder(container.mainContext)
             container.mainContext.insert(User(name: "cannot be saved", email: ""))
-            try await Task.sleep(for: .milliseconds(200))
+            await mainQueueCaughtUp()
             #expect(failures.errors.count == 1)
             #expect((failures.errors.first as? SwiftDataError) == .storeError)
             #expect(container.mainContext.hasChanges, "the changes stay pending")
