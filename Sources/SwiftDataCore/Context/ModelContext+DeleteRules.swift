@@ -2,13 +2,13 @@ import Foundation
 
 /// Deletes as the context sees them before the save: `delete(model:where:)` acts on what exists when it is called,
 /// and `.cascade` rules delete the related models at once (registered ones are marked deleted, stored ones that
-/// no model stands for are remembered in `deletedRows`), so fetches that include pending changes leave them out.
+/// no model stands for are remembered in `deletedRows`), so fetches that include queue changes leave them out.
 /// `.deny`, `.nullify` and the required to-one checks apply at save, to the state the save leaves.
 extension ModelContext {
     /// Deletes every model of the type the predicate selects (all of them without one) at the next save: the
     /// stored rows that match and the models of the context that match (inserted ones included), when it is
     /// called. Models inserted afterwards are never affected, also when their unique values equal a deleted row's:
-    /// the save deletes before it inserts. Until the save, fetches that include pending changes leave the deleted
+    /// the save deletes before it inserts. Until the save, fetches that include queue changes leave the deleted
     /// models out, and those their cascade rules reach. With `includeSubclasses` (the default), models of the
     /// type's subclasses are deleted too; without it, only models of exactly this class.
     ///
@@ -33,7 +33,7 @@ extension ModelContext {
                 model: binding.entity.name, suggestion: "Fetch the models and delete them one by one")
         }
         guard !isWritingSave else {
-            // The rows the save is writing are neither stored nor pending: acting now would miss some of them, and
+            // The rows the save is writing are neither stored nor queue: acting now would miss some of them, and
             // the save would then take its new models for saved ones.
             callsAfterWrite.append { context in
                 try context.delete(model: T.self, where: predicate, includeSubclasses: includeSubclasses)
@@ -68,7 +68,7 @@ extension ModelContext {
         guard let entity, entity.orderedRelationships.contains(where: { $0.deleteRule == .cascade }) else { return }
         for relationship in entity.orderedRelationships where relationship.deleteRule == .cascade {
             if !model._$get(relationship.index).isLoaded, model._$persistentState.status == .deleted {
-                faultIn(model, property: relationship.index)
+                loadUnloaded(model, property: relationship.index)
             }
             let related = model._$get(relationship.index).relatedModels ?? []
             for other in related where other._$persistentState.isManaged(by: self) {
@@ -104,8 +104,8 @@ extension ModelContext {
     /// reach in the store; a registered model reached is deleted as the context sees it (one whose unsaved change
     /// moved it away from the deleted rows stays).
     func deleteRows(_ keys: [Int64], of binding: EntityBinding) throws {
-        var pending = [(binding, keys)]
-        while let (binding, keys) = pending.popLast() {
+        var queue = [(binding, keys)]
+        while let (binding, keys) = queue.popLast() {
             var known = deletedRows.removeValue(forKey: binding.entity.name) ?? []
             let new = keys.filter { known.insert($0).inserted }
             deletedRows[binding.entity.name] = known
@@ -131,7 +131,7 @@ extension ModelContext {
                     }
                     delete(model)
                 }
-                if !rows.isEmpty { pending.append((destination, rows)) }
+                if !rows.isEmpty { queue.append((destination, rows)) }
             }
         }
     }

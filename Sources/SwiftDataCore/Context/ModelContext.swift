@@ -265,7 +265,7 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
     /// type the container's schema lacks (from another container) has no model of this context to stand for it,
     /// and stops the program with a message, as Apple's does.
     public func model(for persistentModelID: PersistentIdentifier) -> any PersistentModel {
-        applyPendingChanges()
+        applyNotices()
         if let model = registeredAnyModel(for: persistentModelID) { return model }
         guard let binding = container.binding(forEntityName: persistentModelID.entityName),
             let modelType = binding.entity.modelType
@@ -297,7 +297,7 @@ public class ModelContext: Equatable, CustomDebugStringConvertible {
     /// The model with the identifier, registered or loaded from the store; `nil` when the store has no such
     /// row or the identifier's model is not `T`.
     package func existingModel<T: PersistentModel>(for id: PersistentIdentifier, as type: T.Type) -> T? {
-        applyPendingChanges()
+        applyNotices()
         if let model = registeredAnyModel(for: id) { return model as? T }
         guard let binding = container.binding(forEntityName: id.entityName), let key = binding.key(for: id),
             let modelType = binding.entity.modelType, Schema.typesOverlap(modelType, T.self)

@@ -131,7 +131,7 @@ extension PersistentModel {
             if _$persistentState.hasLinks, let target = _$resolveLink(property) {
                 setBuilt(property, target)
             } else {
-                _$persistentState.context?.faultIn(self, property: property)
+                _$persistentState.context?.loadUnloaded(self, property: property)
             }
         }
         if let context = _$persistentState.context, context.recordsUndo {
@@ -157,7 +157,7 @@ extension PersistentModel {
         }
         let status = _$persistentState.status
         if let context = _$persistentState.context, status == .registered || status == .deleted {
-            context.faultIn(self, property: property)
+            context.loadUnloaded(self, property: property)
             if !_$get(property).isLoaded {
                 _$setUnloaded(
                     property,

@@ -84,7 +84,7 @@ enum Relationships {
         forward: Schema.Relationship
     ) {
         if !other._$get(inverse.index).isLoaded, inverse.isToOneRelationship {
-            other._$persistentState.context?.faultIn(other, property: inverse.index)
+            other._$persistentState.context?.loadUnloaded(other, property: inverse.index)
         }
         guard case .loaded(let current) = other._$get(inverse.index) else { return }
         if inverse.isToOneRelationship {

@@ -52,28 +52,17 @@ enum MainQueue {
     static var isCurrent: Bool { Thread.isMainThread || DispatchQueue.getSpecific(key: key) == true }
 }
 
-/// Lets a context cross into code that runs on the thread it already belongs to. `@unchecked Sendable`: only code
-/// that runs on the context's own queue (the main queue for the main context) unwraps it.
-struct UncheckedContext: @unchecked Sendable {
-    let value: ModelContext
-    init(_ value: ModelContext) { self.value = value }
-}
-
 /// The contexts to save when the program exits (top-level code that returns, or `exit()`): the main contexts, and
 /// other autosaving contexts that changed on the main thread.
 enum AutosaveRegistry {
-    // @unchecked Sendable: the list is read and changed under `contexts`' lock; a context is saved on the main queue.
-    private struct WeakContext: @unchecked Sendable {
-        weak var context: ModelContext?
-    }
-
-    private static let contexts = Mutex<[WeakContext]>([])
+    /// The list is read and changed under its lock; a context is saved on the main queue.
+    private static let contexts = Mutex<[WeakContextReference]>([])
     private static let installed = Atomic<Bool>(false)
 
     static func register(_ context: ModelContext) {
         contexts.withLock { list in
             list.removeAll { $0.context == nil }
-            list.append(WeakContext(context: context))
+            list.append(WeakContextReference(context))
         }
         if installed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged {
             atexit { AutosaveRegistry.saveAll() }
@@ -81,9 +70,9 @@ enum AutosaveRegistry {
     }
 
     private static func saveAll() {
-        let pending = contexts.withLock { list in list.compactMap { $0.context.map(UncheckedContext.init) } }
+        let living = contexts.withLock { list in list.compactMap { $0.context.map(UncheckedContext.init) } }
         guard Thread.isMainThread else {
-            if pending.contains(where: \.value.hasChanges) {
+            if living.contains(where: \.value.hasChanges) {
                 Log.error(
                     "the program exited from a thread other than the main thread, so the main context's unsaved changes could not be autosaved"
                 )
@@ -91,7 +80,7 @@ enum AutosaveRegistry {
             return
         }
         MainActor.assumeIsolated {
-            for context in pending { context.value.autosave() }
+            for context in living { context.value.autosave() }
         }
     }
 }

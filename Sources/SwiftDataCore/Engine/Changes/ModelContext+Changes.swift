@@ -6,17 +6,17 @@ extension ModelContext {
     /// no known place applies them before its next fetch or save.
     func subscribeToChanges() {
         let inbox = self.inbox
-        let reference = WeakContext(self)
+        let reference = WeakContextReference(self)
         container.changes.subscribe(self) { notice in
             guard inbox.append(notice), let schedule = inbox.schedule.withLock({ $0 }) else { return }
-            schedule { reference.context?.applyPendingChanges() }
+            schedule { reference.context?.applyNotices() }
         }
     }
 
     /// Applies notices now: models deleted elsewhere leave the context, changed ones reload the values they have no
     /// unsaved edits for (observers hear of every value that changed), and after a change by another process every
     /// registered model reloads.
-    func applyPendingChanges() {
+    func applyNotices() {
         let notices = inbox.drain()
         guard !notices.isEmpty else { return }
         var stale: [ObjectIdentifier: (type: any PersistentModel.Type, keys: Set<Int64>)] = [:]
@@ -71,12 +71,12 @@ extension ModelContext {
     /// made to the stores.
     func catchUp() {
         container.checkForExternalChanges()
-        applyPendingChanges()
+        applyNotices()
         if autosaveWaitsForFetch { autosave() }
     }
 
     /// Tells the container's other contexts and observers what a save changed.
-    func publishSave(inserted: [PersistentIdentifier], updated: [PersistentIdentifier], deleted: [PersistentIdentifier])
+    func postNotice(inserted: [PersistentIdentifier], updated: [PersistentIdentifier], deleted: [PersistentIdentifier])
     {
         container.changes.post(
             ChangeCenter.Notice(inserted: inserted, updated: updated, deleted: deleted, origin: ObjectIdentifier(self)))
@@ -86,11 +86,4 @@ extension ModelContext {
     package func runChanges(on schedule: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
         inbox.schedule.withLock { $0 = schedule }
     }
-}
-
-/// A context that notices can reach without keeping it alive. `@unchecked Sendable`: other threads only pass it
-/// along; the context is read on its own queue, where notices run.
-final class WeakContext: @unchecked Sendable {
-    weak var context: ModelContext?
-    init(_ context: ModelContext) { self.context = context }
 }

@@ -39,7 +39,7 @@ final class ClassMaterializer<T: PersistentModel> {
     /// its only reference; `-1` otherwise.
     private let ownerLink: Int32
     /// References to models whose class only their row tells, found once the rows are read.
-    private(set) var pending: [PendingReference] = []
+    private(set) var unresolved: [UnresolvedReference] = []
 
     /// The fetcher's context and registry, stored (a context is weakly referenced, so each retain of it takes the
     /// runtime's slow path: read from a stored `let`, it is lent to the calls below without one).
@@ -263,7 +263,7 @@ final class ClassMaterializer<T: PersistentModel> {
                     try model._$set(property, .loaded(registered))
                 } else if polymorphic[offset] {
                     // A model of a hierarchy whose row alone tells its class: found once the rows are read.
-                    pending.append(PendingReference(model, property: property, relationship, key: target))
+                    unresolved.append(UnresolvedReference(model, property: property, relationship, key: target))
                 } else {
                     try model._$set(
                         property,

@@ -219,33 +219,34 @@ struct Fetcher {
         subentityProperties: [SubentityProperties] = [], keysAreDistinct: Bool = true,
         _ body: (_ materialize: (Int64, any _RowReader, Int32, Int64?) throws -> T) throws -> Void
     ) throws {
-        var pending: [PendingReference] = []
+        var unresolved: [UnresolvedReference] = []
         if binding.entity.fetchReadsEntity {
             try context.withHierarchyMaterializer(
                 T.self, binding: binding, properties: properties, linking: linking,
-                subentityProperties: subentityProperties, keysAreDistinct: keysAreDistinct, pending: &pending, body)
+                subentityProperties: subentityProperties, keysAreDistinct: keysAreDistinct, unresolved: &unresolved,
+                body)
         } else {
             try withMaterializer(
                 T.self, binding: binding, properties: properties, columns: nil, linking: linking,
-                keysAreDistinct: keysAreDistinct, pending: &pending, body)
+                keysAreDistinct: keysAreDistinct, unresolved: &unresolved, body)
         }
-        if !pending.isEmpty { try context.resolve(pending) }
+        if !unresolved.isEmpty { try context.resolve(unresolved) }
     }
 
     /// `withMaterializer` for models of one class. Property `properties[i]` is read from column `first + i`, or
     /// `first + columns[i]` when given; references to models whose class only their row tells are left in
-    /// `pending`. `keysAreDistinct` is `false` when rows may repeat a key (the members of a many-to-many
+    /// `unresolved`. `keysAreDistinct` is `false` when rows may repeat a key (the members of a many-to-many
     /// relationship of several owners).
     func withMaterializer<T: PersistentModel>(
         _ type: T.Type, binding: EntityBinding, properties: [Int], columns: [Int32]?,
-        linking: Schema.Relationship?, keysAreDistinct: Bool = true, pending: inout [PendingReference],
+        linking: Schema.Relationship?, keysAreDistinct: Bool = true, unresolved: inout [UnresolvedReference],
         _ body: (_ materialize: (Int64, any _RowReader, Int32, Int64?) throws -> T) throws -> Void
     ) throws {
         let materializer = try ClassMaterializer(
             T.self, fetcher: self, binding: binding, properties: properties, columns: columns, linking: linking,
             keysAreDistinct: keysAreDistinct)
         try body(materializer.materialize)
-        pending += materializer.pending
+        unresolved += materializer.unresolved
     }
 
     /// A store error about a value, with the model and property it belongs to.

@@ -8,7 +8,8 @@ extension ModelContext {
     /// model of its entity's class, with the properties of every level of that class.
     func withHierarchyMaterializer<T: PersistentModel>(
         _ type: T.Type, binding: EntityBinding, properties: [Int], linking: Schema.Relationship?,
-        subentityProperties: [SubentityProperties], keysAreDistinct: Bool = true, pending: inout [PendingReference],
+        subentityProperties: [SubentityProperties], keysAreDistinct: Bool = true,
+        unresolved: inout [UnresolvedReference],
         _ body: (_ materialize: (Int64, any _RowReader, Int32, Int64?) throws -> T) throws -> Void
     ) throws {
         var starts: [ObjectIdentifier: Int32] = [:]
@@ -53,11 +54,11 @@ extension ModelContext {
             let plan = plans[index]
             func open<C: PersistentModel>(_ concrete: C.Type) throws {
                 // Each class's references, collected apart while the nested classes' are.
-                var classPending: [PendingReference] = []
-                defer { pending += classPending }
+                var classUnresolved: [UnresolvedReference] = []
+                defer { unresolved += classUnresolved }
                 try fetcher.withMaterializer(
                     C.self, binding: plan.binding, properties: plan.properties, columns: plan.columns,
-                    linking: linking, keysAreDistinct: keysAreDistinct, pending: &classPending
+                    linking: linking, keysAreDistinct: keysAreDistinct, unresolved: &classUnresolved
                 ) { materialize in
                     // The class's materializer serves the rows of the nested calls, which end before it does.
                     try withoutActuallyEscaping(materialize) { materialize in
@@ -100,7 +101,7 @@ extension ModelContext {
     /// destination reads the rows' entity names, then each becomes the registered model or one that loads when
     /// first read (linked rather than held when that model holds the model back, see `_PersistentState`). A key
     /// without a row (a dangling reference) becomes a model of the destination's class.
-    func resolve(_ references: [PendingReference]) throws {
+    func resolve(_ references: [UnresolvedReference]) throws {
         var keys: [ObjectIdentifier: (binding: EntityBinding, keys: Set<Int64>)] = [:]
         for item in references {
             guard let type = item.relationship.destinationType, let binding = container.binding(for: type) else {
@@ -168,7 +169,7 @@ extension ModelContext {
 typealias RowMaterializer = (Int64, any _RowReader, Int32, Int64?) throws -> AnyObject
 
 /// A to-one relationship of a model being loaded whose related model is found after the rows are read.
-struct PendingReference {
+struct UnresolvedReference {
     let model: any PersistentModel
     let property: Int
     let relationship: Schema.Relationship

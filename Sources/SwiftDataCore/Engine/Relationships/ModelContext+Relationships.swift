@@ -62,13 +62,13 @@ extension ModelContext {
     /// Loads property `property` of a registered model: its row, if the model was not loaded yet, or the
     /// relationship. Models of the same entity that need the same load are loaded with it, so walking a
     /// relationship across many models costs a constant number of queries.
-    func faultIn<M: PersistentModel>(_ model: M, property: Int) {
+    func loadUnloaded<M: PersistentModel>(_ model: M, property: Int) {
         // A subclass's model reached through a superclass's accessor loads as its own class.
-        guard type(of: model) == M.self else { return faultIn(ofClass: model, property: property) }
+        guard type(of: model) == M.self else { return loadUnloaded(ofClass: model, property: property) }
         guard let binding = model._$persistentState.binding else { return }
         do {
             if model._$persistentState.externalReferences?[property] != nil {
-                try faultInExternal(model, property: property, binding: binding)
+                try loadExternal(model, property: property, binding: binding)
             } else if let relationship = binding.entity.relationship(at: property), relationship.storage != .column {
                 try loadRelationship(relationship, of: M.self, binding: binding, including: model)
             } else {
@@ -86,7 +86,7 @@ extension ModelContext {
     /// since this context read the row) is looked up again through the row; if the row or its file is gone, the
     /// error is logged and the value reads as empty (`Schema.Attribute.unloadedValue`), since a property read cannot
     /// throw (the fetch that loads a row whose file is missing throws).
-    private func faultInExternal<M: PersistentModel>(_ model: M, property: Int, binding: EntityBinding) throws {
+    private func loadExternal<M: PersistentModel>(_ model: M, property: Int, binding: EntityBinding) throws {
         func read() throws {
             guard let reference = model._$persistentState.externalReferences?[property] else { return }
             let value = try fetcher.decode(binding.store.readExternal(reference), property: property, binding: binding)
@@ -109,9 +109,9 @@ extension ModelContext {
         }
     }
 
-    /// `faultIn` with the model's own class (opening the existential gives its dynamic type).
-    private func faultIn(ofClass model: any PersistentModel, property: Int) {
-        faultIn(model, property: property)
+    /// `loadUnloaded` with the model's own class (opening the existential gives its dynamic type).
+    private func loadUnloaded(ofClass model: any PersistentModel, property: Int) {
+        loadUnloaded(model, property: property)
     }
 
     /// Loads the rows of every model of the type that was registered without its values.

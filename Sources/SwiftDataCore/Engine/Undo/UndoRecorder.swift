@@ -69,7 +69,7 @@ final class UndoRecorder {
     func recordValue(of model: any PersistentModel, property: Int) {
         guard let manager, manager.isUndoRegistrationEnabled else { return }
         if !model._$get(property).isLoaded, model._$persistentState.status == .registered {
-            context.faultIn(model, property: property)
+            context.loadUnloaded(model, property: property)
         }
         let value = model._$get(property)
         let wasChanged = model._$persistentState.changes.contains(property)
@@ -136,7 +136,7 @@ final class UndoRecorder {
     /// its related models (a saved delete leaves its relationships empty).
     func keepValues(of model: some PersistentModel) -> [RelatedModels] {
         for property in type(of: model).schemaMetadata.indices where !model._$get(property).isLoaded {
-            context.faultIn(model, property: property)
+            context.loadUnloaded(model, property: property)
         }
         return (model._$persistentState.binding?.entity.orderedRelationships ?? []).map { relationship in
             (relationship.index, model._$get(relationship.index).relatedModels ?? [])
