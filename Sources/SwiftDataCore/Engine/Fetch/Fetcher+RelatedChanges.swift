@@ -31,17 +31,13 @@ extension Fetcher {
 
     /// Whether the descriptor sorts by an attribute of a related model (`\Animal.category?.name`) while the context
     /// has unsaved changes: the store's order may be stale, so the models are sorted in memory, as `sorted(using:)`
-    /// orders the context's objects. Such key paths are recognized as a store recognizes them, by their
-    /// descriptions, which start with the relationship's.
+    /// orders the context's objects. Such key paths are recognized as a store recognizes them (`RecognizedKeyPath`).
     func sortMayReadChangedModels<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, entity: Schema.Entity) -> Bool {
         guard context.hasChanges else { return false }
-        let relationships = entity.orderedRelationships.compactMap(\.keypath).map { String(describing: $0) }
-        let keyPaths = descriptor.sortBy.compactMap(\.keyPath).map { String(describing: $0) }
-        return keyPaths.contains { keyPath in
-            relationships.contains { relationship in
-                keyPath.hasPrefix(relationship)
-                    && ["?", ".", "!"].contains(keyPath.dropFirst(relationship.count).first)
-            }
+        return descriptor.sortBy.contains { sort in
+            sort.keyPath.map {
+                RecognizedKeyPath($0, from: entity, in: context.container.schema).readsRelatedModels
+            } ?? false
         }
     }
 }
