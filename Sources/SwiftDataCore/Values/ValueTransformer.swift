@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The name a value transformer is registered under: Foundation's type on Apple's platforms, which Linux
 /// Foundation lacks, so this package provides it (with `ValueTransformer`).
@@ -15,25 +16,30 @@ public struct NSValueTransformerName: RawRepresentable, Hashable, Sendable {
 /// `@Attribute(.transformable(by:))` stores a property through one, as `Data`. Subclass it and override
 /// `transformedValue(_:)` (value to `Data`) and `reverseTransformedValue(_:)` (`Data` to value).
 open class ValueTransformer: NSObject {
-    /// The registered transformers. `nonisolated(unsafe)` is safe: every read and write holds `lock`.
-    nonisolated(unsafe) private static var registry: [NSValueTransformerName: ValueTransformer] = [:]
-    private static let lock = NSLock()
+    /// The registered transformers.
+    private static let registry = Mutex<[NSValueTransformerName: Registered]>([:])
+
+    /// A registered transformer. `@unchecked Sendable`: as in Foundation, a transformer is registered once and then
+    /// used from any thread.
+    private struct Registered: @unchecked Sendable {
+        let transformer: ValueTransformer
+    }
 
     public required override init() {}
 
     /// Registers `transformer` under `name`; `nil` removes the registration.
     open class func setValueTransformer(_ transformer: ValueTransformer?, forName name: NSValueTransformerName) {
-        lock.withLock { registry[name] = transformer }
+        registry.withLock { $0[name] = transformer.map(Registered.init) }
     }
 
     /// The transformer registered under `name`.
     public static func named(_ name: NSValueTransformerName) -> ValueTransformer? {
-        lock.withLock { registry[name] }
+        registry.withLock { $0[name] }?.transformer
     }
 
     /// The names of the registered transformers.
     open class func valueTransformerNames() -> [NSValueTransformerName] {
-        lock.withLock { Array(registry.keys) }
+        registry.withLock { Array($0.keys) }
     }
 
     /// Whether `reverseTransformedValue(_:)` is supported.
