@@ -94,15 +94,8 @@ final class ClassMaterializer<T: PersistentModel> {
             && !destinations.contains { $0.map { ObjectIdentifier($0.type) == ObjectIdentifier(T.self) } ?? false }
         // The offsets of the properties that are references: all that a row loaded in one call still reads.
         let referenceOffsets = hasReferences ? references.indices.filter { references[$0] != nil } : []
-        // The references to the owner whose members are loading, which a model links to (see below), found once:
-        // a schema's relationships are weakly referenced (by their inverses), so each retain of one takes the slow
-        // path, twice a row when the loop below looked them up.
         let linksOwner =
-            hasReferences && linking != nil
-            ? references.indices.map { offset in
-                references[offset] != nil && references[offset] === linking && inverses[offset] != nil
-                    && destinations[offset] != nil
-            } : []
+            hasReferences ? Self.ownerReferences(references, inverses, destinations, linking: linking) : []
         self.fetcher = fetcher
         context = fetcher.context
         registry = fetcher.registry
@@ -131,10 +124,24 @@ final class ClassMaterializer<T: PersistentModel> {
         self.wasEmpty = wasEmpty
         self.referenceOffsets = referenceOffsets
         self.linksOwner = linksOwner
+        let onlyReference = referenceOffsets.count == 1 ? referenceOffsets[0] : -1
         ownerLink =
-            loadsRows && referenceOffsets.count == 1 && linksOwner.indices.contains(referenceOffsets[0])
-                && linksOwner[referenceOffsets[0]]
-            ? Int32(properties[referenceOffsets[0]]) : -1
+            loadsRows && linksOwner.indices.contains(onlyReference) && linksOwner[onlyReference]
+            ? Int32(properties[onlyReference]) : -1
+    }
+
+    /// Which references lead to the owner whose members are loading (the inverse of `linking`), which a model links
+    /// to, found once: a schema's relationships are weakly referenced (by their inverses), so each retain of one takes
+    /// the slow path, twice a row when the loop over the rows looked them up. Empty when no members are loading.
+    private static func ownerReferences(
+        _ references: [Schema.Relationship?], _ inverses: [Schema.Relationship?],
+        _ destinations: [(type: any PersistentModel.Type, binding: EntityBinding)?], linking: Schema.Relationship?
+    ) -> [Bool] {
+        guard linking != nil else { return [] }
+        return references.indices.map { offset in
+            references[offset] != nil && references[offset] === linking && inverses[offset] != nil
+                && destinations[offset] != nil
+        }
     }
 
     /// The context's object for a row (its key, and its properties from the reader's column `first` onward; the key

@@ -201,24 +201,7 @@ struct SaveOperation {
         guard insertBindings.contains(where: { $0.store === store && !$0.uniquenessConstraints.isEmpty }) else {
             return
         }
-        // Models by position in `inserts`.
-        var survivors: [String: [[StoreValue]: Int]] = [:]
-        var survivorOf: [Int: Int] = [:]
-        for (position, binding) in insertBindings.enumerated() where binding.store === store {
-            let model = inserts[position]
-            let entity = binding.entity
-            // A constraint a superentity declares spans every model of it, whatever its class.
-            for (constraint, scope) in binding.uniquenessConstraints {
-                guard let values = try constraintValues(model, constraint, entity), !values.contains(.null) else {
-                    continue
-                }
-                let bucket = "\(scope.name)#\(constraint.joined(separator: ","))"
-                if let earlier = survivors[bucket]?[values], earlier != position {
-                    survivorOf[earlier] = position
-                }
-                survivors[bucket, default: [:]][values] = position
-            }
-        }
+        let survivorOf = try laterDuplicates(in: store)
         func survivor(of position: Int) -> Int {
             var current = position
             while let next = survivorOf[current], next != current { current = next }
@@ -258,6 +241,39 @@ struct SaveOperation {
             }
         }
         try ownLookups.run(transaction)
+        try takeStoredKeys(of: candidates, lookups, ownLookups)
+        for (duplicate, survivor) in merged { insertedKeys[duplicate] = insertedKeys[survivor] }
+    }
+
+    /// For each inserted model of `store` (by position in `inserts`) that a later one duplicates on a unique
+    /// constraint, the later one's position.
+    private func laterDuplicates(in store: any RowStore) throws -> [Int: Int] {
+        var survivors: [String: [[StoreValue]: Int]] = [:]
+        var survivorOf: [Int: Int] = [:]
+        for (position, binding) in insertBindings.enumerated() where binding.store === store {
+            let model = inserts[position]
+            let entity = binding.entity
+            // A constraint a superentity declares spans every model of it, whatever its class.
+            for (constraint, scope) in binding.uniquenessConstraints {
+                guard let values = try constraintValues(model, constraint, entity), !values.contains(.null) else {
+                    continue
+                }
+                let bucket = "\(scope.name)#\(constraint.joined(separator: ","))"
+                if let earlier = survivors[bucket]?[values], earlier != position {
+                    survivorOf[earlier] = position
+                }
+                survivors[bucket, default: [:]][values] = position
+            }
+        }
+        return survivorOf
+    }
+
+    /// Gives each surviving inserted model whose unique values match a stored row that row's key, so its save
+    /// updates the row (an upsert); refuses a match that the model cannot take.
+    private mutating func takeStoredKeys(
+        of candidates: [(position: Int, binding: EntityBinding, values: [[StoreValue]?])], _ lookups: UniqueLookups,
+        _ ownLookups: UniqueLookups
+    ) throws {
         for (position, binding, values) in candidates {
             var existing: Int64?
             for ((constraint, scope), values) in zip(binding.uniquenessConstraints, values) {
@@ -289,7 +305,6 @@ struct SaveOperation {
                 insertedKeys[position] = existing
             }
         }
-        for (duplicate, survivor) in merged { insertedKeys[duplicate] = insertedKeys[survivor] }
     }
 
     /// The stored form of a model's values for a unique constraint, or `nil` when one is missing: each value encoded
