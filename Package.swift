@@ -55,7 +55,7 @@ let package = Package(
             swiftSettings: syntaxSwiftSettings,
             linkerSettings: syntaxLinkerSettings
         ),
-        .target(name: "SwiftDataCore"),
+        .target(name: "SwiftDataCore", exclude: ["Engine/ENGINE.md"]),
         .target(name: "SwiftDataDirectories"),
         .target(name: "SwiftDataSQL", dependencies: ["SwiftDataCore"]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
