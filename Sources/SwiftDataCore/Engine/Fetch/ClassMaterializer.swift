@@ -147,9 +147,6 @@ final class ClassMaterializer<T: PersistentModel> {
     /// The context's object for a row (its key, and its properties from the reader's column `first` onward; the key
     /// of the owner whose members are loading, if any): the registered one, refreshed where it has no unsaved changes,
     /// or a new one.
-    ///
-    /// The parts it calls are inlined (`@inline(__always)`): this runs for every row, and in generic code the
-    /// compiler does not specialise a call of its own costs the metadata lookups of `T` again.
     func materialize(_ key: Int64, _ reader: any _RowReader, _ first: Int32, _ owner: Int64?) throws -> T {
         let model: T
         let isNew: Bool
@@ -180,7 +177,30 @@ final class ClassMaterializer<T: PersistentModel> {
                 return model
             }
             if isPlain {
-                if !rowLoaded { try loadPlainAttributes(of: model, from: reader, first) }
+                if rowLoaded { return model }
+                // The properties before `start` are loaded.
+                let start =
+                    loadsRootRow && (try? model._$loadRow(rootCount, from: reader, column: first)) == true
+                    ? rootCount : 0
+                if !contiguous {
+                    for offset in start..<properties.count {
+                        do {
+                            try model._$load(properties[offset], from: reader, column: first + offsets[offset])
+                        } catch {
+                            throw fetcher.naming(error, property: properties[offset], binding: binding)
+                        }
+                    }
+                    return model
+                }
+                var column = first + Int32(start)
+                for property in properties[start...] {
+                    do {
+                        try model._$load(property, from: reader, column: column)
+                    } catch {
+                        throw fetcher.naming(error, property: property, binding: binding)
+                    }
+                    column += 1
+                }
                 return model
             }
             isNew = true
@@ -193,166 +213,107 @@ final class ClassMaterializer<T: PersistentModel> {
             if !isNew, changes.contains(property) { continue }
             let column = first + (contiguous ? Int32(offset) : offsets[offset])
             if !linksOwner.isEmpty, linksOwner[offset] {
-                try readOwnerReference(
-                    property, of: model, from: reader, column, owner: owner, isNew: isNew, rowLoaded: rowLoaded,
-                    linkedOwner: linkedOwner)
-            } else if hasReferences, let relationship = references[offset] {
-                try readReference(
-                    relationship, at: offset, of: model, from: reader, column, isNew: isNew, rowLoaded: rowLoaded)
-            } else if !rowLoaded {
-                try readAttribute(property, of: model, from: reader, column, isNew: isNew)
-            }
-        }
-        if isNew { finishNew(model, key: key) }
-        return model
-    }
-
-    /// Loads the attributes of a new model of plain attributes only, whose row did not load in one call.
-    @inline(__always)
-    private func loadPlainAttributes(of model: T, from reader: any _RowReader, _ first: Int32) throws {
-        // The properties before `start` are loaded.
-        let start =
-            loadsRootRow && (try? model._$loadRow(rootCount, from: reader, column: first)) == true
-            ? rootCount : 0
-        if !contiguous {
-            for offset in start..<properties.count {
+                // The inverse of the relationship whose members are loading: its owner holds the model. The row's
+                // key of it is the owner's, which the store has read already.
+                let target: Int64?
                 do {
-                    try model._$load(properties[offset], from: reader, column: first + offsets[offset])
+                    target = try owner ?? reader.relatedKey(column)
                 } catch {
-                    throw fetcher.naming(error, property: properties[offset], binding: binding)
+                    throw fetcher.naming(error, property: property, binding: binding)
+                }
+                if !isNew, let linkedKey = model._$persistentState.linkedKey(property), linkedKey == target {
+                    continue
+                }
+                if let target {
+                    if rowLoaded {
+                        // The owner (`target`) was linked as the model registered.
+                        if !linkedOwner { model._$persistentState.link(property, to: target) }
+                    } else {
+                        model.link(property, to: target)
+                    }
+                } else {
+                    try model._$set(property, .loaded(nil))
+                }
+                continue
+            }
+            if hasReferences, let relationship = references[offset] {
+                let target: Int64?
+                do {
+                    target = try reader.relatedKey(column)
+                } catch {
+                    throw fetcher.naming(error, property: property, binding: binding)
+                }
+                let linkedKey = isNew ? nil : model._$persistentState.linkedKey(property)
+                if let linkedKey, linkedKey == target { continue }
+                if !isNew, linkedKey == nil, relationship !== linking,
+                    let current = model._$get(property).relatedModels,
+                    current.first?._$persistentState.key == target
+                {
+                    continue
+                }
+                guard let target, let destination = destinations[offset] else {
+                    try model._$set(property, .loaded(nil))
+                    continue
+                }
+                // A model of a hierarchy may be registered as any class below the destination's.
+                let registered =
+                    polymorphic[offset]
+                    ? context.registeredModel(key: target, in: destination.binding.entity)
+                    : targets[offset]?.model(target)
+                if let inverse = inverses[offset], registered.map({ $0._$get(inverse.index).isLoaded }) == true {
+                    if rowLoaded {
+                        model._$persistentState.link(property, to: target)
+                    } else {
+                        model.link(property, to: target)
+                    }
+                } else if let registered {
+                    try model._$set(property, .loaded(registered))
+                } else if polymorphic[offset] {
+                    // A model of a hierarchy whose row alone tells its class: found once the rows are read.
+                    unresolved.append(UnresolvedReference(model, property: property, relationship, key: target))
+                } else {
+                    try model._$set(
+                        property,
+                        .loaded(
+                            context.registeredOrHollow(destination.type, key: target, binding: destination.binding))
+                    )
+                }
+            } else if rowLoaded {
+                continue
+            } else if !coded.isEmpty, coded.contains(property) {
+                if !isNew, model._$persistentState.externalReferences?[property] == nil,
+                    model._$get(property).isLoaded,
+                    binding.externalAttributes.contains(property)
+                {
+                    continue  // a loaded external value stays until it changes through a save
+                }
+                do {
+                    try fetcher.loadCoded(property, of: model, from: reader, column: column, binding: binding)
+                } catch {
+                    throw fetcher.naming(error, property: property, binding: binding)
+                }
+            } else {
+                do {
+                    if isNew {
+                        try model._$load(property, from: reader, column: column)
+                    } else {
+                        try fetcher.refresh(property, of: model, from: reader, column: column)
+                    }
+                } catch {
+                    throw fetcher.naming(error, property: property, binding: binding)
                 }
             }
-            return
         }
-        var column = first + Int32(start)
-        for property in properties[start...] {
-            do {
-                try model._$load(property, from: reader, column: column)
-            } catch {
-                throw fetcher.naming(error, property: property, binding: binding)
+        if isNew {
+            for property in lazyRelationships { model.unload(property) }
+            if isPartial {
+                // The attributes left out load together, for every such model, when one is first read.
+                for property in binding.attributeIndexes where !fetched.contains(property) {
+                    model.unload(property)
+                }
+                registry.noteHollow(key, of: ObjectIdentifier(T.self), in: map)
             }
-            column += 1
         }
-    }
-
-    /// Reads the inverse of the relationship whose members are loading: its owner holds the model. The row's key of
-    /// it is the owner's, which the store has read already.
-    @inline(__always)
-    private func readOwnerReference(
-        _ property: Int, of model: T, from reader: any _RowReader, _ column: Int32, owner: Int64?, isNew: Bool,
-        rowLoaded: Bool, linkedOwner: Bool
-    ) throws {
-        let target: Int64?
-        do {
-            target = try owner ?? reader.relatedKey(column)
-        } catch {
-            throw fetcher.naming(error, property: property, binding: binding)
-        }
-        if !isNew, let linkedKey = model._$persistentState.linkedKey(property), linkedKey == target {
-            return
-        }
-        if let target {
-            if rowLoaded {
-                // The owner (`target`) was linked as the model registered.
-                if !linkedOwner { model._$persistentState.link(property, to: target) }
-            } else {
-                model.link(property, to: target)
-            }
-        } else {
-            try model._$set(property, .loaded(nil))
-        }
-    }
-
-    /// Reads a to-one reference of the row (`references[offset]`): links the target, sets the registered model or a
-    /// hollow one, or leaves a model of a hierarchy to be resolved once the rows are read.
-    @inline(__always)
-    private func readReference(
-        _ relationship: Schema.Relationship, at offset: Int, of model: T, from reader: any _RowReader,
-        _ column: Int32, isNew: Bool, rowLoaded: Bool
-    ) throws {
-        let property = properties[offset]
-        let target: Int64?
-        do {
-            target = try reader.relatedKey(column)
-        } catch {
-            throw fetcher.naming(error, property: property, binding: binding)
-        }
-        let linkedKey = isNew ? nil : model._$persistentState.linkedKey(property)
-        if let linkedKey, linkedKey == target { return }
-        if !isNew, linkedKey == nil, relationship !== linking,
-            let current = model._$get(property).relatedModels,
-            current.first?._$persistentState.key == target
-        {
-            return
-        }
-        guard let target, let destination = destinations[offset] else {
-            try model._$set(property, .loaded(nil))
-            return
-        }
-        // A model of a hierarchy may be registered as any class below the destination's.
-        let registered =
-            polymorphic[offset]
-            ? context.registeredModel(key: target, in: destination.binding.entity)
-            : targets[offset]?.model(target)
-        if let inverse = inverses[offset], registered.map({ $0._$get(inverse.index).isLoaded }) == true {
-            if rowLoaded {
-                model._$persistentState.link(property, to: target)
-            } else {
-                model.link(property, to: target)
-            }
-        } else if let registered {
-            try model._$set(property, .loaded(registered))
-        } else if polymorphic[offset] {
-            // A model of a hierarchy whose row alone tells its class: found once the rows are read.
-            unresolved.append(UnresolvedReference(model, property: property, relationship, key: target))
-        } else {
-            try model._$set(
-                property,
-                .loaded(context.registeredOrHollow(destination.type, key: target, binding: destination.binding)))
-        }
-    }
-
-    /// Reads an attribute of the row: a coded one through Core's coding, a plain one through generated code (and,
-    /// for a registered model, only where the value changed).
-    @inline(__always)
-    private func readAttribute(_ property: Int, of model: T, from reader: any _RowReader, _ column: Int32, isNew: Bool)
-        throws
-    {
-        if !coded.isEmpty, coded.contains(property) {
-            if !isNew, model._$persistentState.externalReferences?[property] == nil,
-                model._$get(property).isLoaded,
-                binding.externalAttributes.contains(property)
-            {
-                return  // a loaded external value stays until it changes through a save
-            }
-            do {
-                try fetcher.loadCoded(property, of: model, from: reader, column: column, binding: binding)
-            } catch {
-                throw fetcher.naming(error, property: property, binding: binding)
-            }
-            return
-        }
-        do {
-            if isNew {
-                try model._$load(property, from: reader, column: column)
-            } else {
-                try fetcher.refresh(property, of: model, from: reader, column: column)
-            }
-        } catch {
-            throw fetcher.naming(error, property: property, binding: binding)
-        }
-    }
-
-    /// Leaves a new model's lazily loaded relationships, and the attributes a partial fetch left out, not loaded.
-    @inline(__always)
-    private func finishNew(_ model: T, key: Int64) {
-        for property in lazyRelationships { model.unload(property) }
-        if isPartial {
-            // The attributes left out load together, for every such model, when one is first read.
-            for property in binding.attributeIndexes where !fetched.contains(property) {
-                model.unload(property)
-            }
-            registry.noteHollow(key, of: ObjectIdentifier(T.self), in: map)
-        }
+        return model
     }
 }
