@@ -22,6 +22,8 @@ struct Measurement: Codable {
     /// just outside the timed part, so a wait in the few instructions around it counts too (rarely, it exceeds the
     /// time).
     var waitSeconds: [Double] = []
+    /// The SQL statements the timed part ran, by kind, when counted (`--statements`, see `StatementCount`).
+    var statements: [String: Int]?
 
     /// Adds the repetitions of another measurement of the same side; its check must be the same.
     mutating func add(_ other: Measurement) throws {
@@ -35,6 +37,11 @@ struct Measurement: Codable {
         latencies += other.latencies
         instructions += other.instructions
         waitSeconds += other.waitSeconds
+        guard statements == nil || other.statements == statements else {
+            throw ChildError(
+                "repetitions ran different statements: \(statements ?? [:]) and \(other.statements ?? [:])")
+        }
+        statements = other.statements
     }
 
     var median: Double { Measurement.median(seconds) }
@@ -63,7 +70,8 @@ enum ChildProcess {
     /// Each child works in a folder of its own in `directory` (named after its process), so that children started by
     /// hand with the same `--directory` do not meet; a template store missing there is built by one of them while it
     /// holds a lock on the directory, and the others wait for it.
-    static func run(_ workload: Workload, side: Side, rows: Int, directory: URL) throws {
+    static func run(_ workload: Workload, side: Side, rows: Int, directory: URL, countsStatements: Bool) throws {
+        if countsStatements { StatementCount.install() }
         let folder = directory.appendingPathComponent("\(workload.slug)-\(side.rawValue)-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -102,23 +110,27 @@ enum ChildProcess {
 
     /// Sets up, times and checks one repetition; the trial and its store are released before it returns.
     private static func measure(_ workload: Workload, side: Side, rows: Int, store: URL) throws -> Measurement {
-        let trial =
+        let plan =
             switch side {
-            case .swiftData: try SwiftDataWorkloads.prepare(workload, rows: rows, store: store)
-            case .raw: try RawWorkloads.prepare(workload, rows: rows, store: store)
+            case .swiftData: try SwiftDataWorkloads.plan(workload, rows: rows, store: store)
+            case .raw: try RawWorkloads.plan(workload, rows: rows, store: store)
             }
+        let trial = try TrialSetup.trial(workload, rows: rows, plan: plan)
         settleHeap()
         PeakMemory.reset()
         let waitBefore = waitingTime()
+        StatementCount.start()
         let start = (time: now(CLOCK_MONOTONIC), cpu: now(CLOCK_PROCESS_CPUTIME_ID))
         try timed(trial)
         let end = (time: now(CLOCK_MONOTONIC), cpu: now(CLOCK_PROCESS_CPUTIME_ID))
+        let statements = StatementCount.stop()
         let waitAfter = waitingTime()
         let peak = PeakMemory.kilobytes()
         var measurement = Measurement(
             seconds: [end.time - start.time], cpuSeconds: [end.cpu - start.cpu], peakKilobytes: peak,
             check: try trial.check(), latencies: try trial.latencies())
         if let waitBefore, let waitAfter { measurement.waitSeconds = [waitAfter - waitBefore] }
+        measurement.statements = statements
         return measurement
     }
 

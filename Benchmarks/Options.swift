@@ -10,6 +10,8 @@ struct Options {
     var json = false
     /// Whether SwiftData's stores record no history (`--no-history`), to measure what history costs.
     var withoutHistory = false
+    /// `--statements`: count the SQL statements each side's timed part runs, by kind (see `StatementCount`).
+    var statements = false
     /// Set in a child process: the workload and side it measures (see `Child`).
     var child: (workload: Workload, side: Side)?
     /// Set in a child process: where the templates are, and where its stores go.
@@ -19,12 +21,12 @@ struct Options {
 
     static let usage = """
         USAGE: swift run -c release Benchmarks [--rows N] [--repetitions R] [--filter WORKLOADS] [--instructions]
-                                               [--json] [--no-history]
+                                               [--json] [--no-history] [--statements]
                swift run -c release Benchmarks --postgres URL [--rows N] [--repetitions R] [--filter WORKLOADS]
-                                               [--instructions]
+                                               [--instructions] [--json]
 
-        Runs each workload through SwiftData and through the raw SQLite C API, and prints their median times,
-        the ratio, and the peak resident memory of each side.
+        Runs each workload through SwiftData and through the raw SQLite C API (or libpq), and prints a table of
+        their median times, the ratio, the project's goal and whether it was met, and each side's peak memory.
 
         OPTIONS:
           --rows N             rows of the stores the workloads use (default 100000; 10000 with --instructions)
@@ -40,6 +42,8 @@ struct Options {
                                with --instructions, count this process's instructions (not the server's)
           --no-history         SwiftData's stores record no history of saves (they always do otherwise), to
                                compare with a run that records it
+          --statements         also count the SQL statements each side's timed part runs, by kind (SELECT,
+                               INSERT, BEGIN, ...), and show them in the JSON; tracing them slows both sides
           --help               print this text
         """
 
@@ -75,6 +79,7 @@ struct Options {
             case "--json": json = true
             case "--postgres": postgres = try value(of: argument)
             case "--no-history": withoutHistory = true
+            case "--statements": statements = true
             case "--help", "-h": throw OptionsError(nil)
             case "--directory": directory = try value(of: argument)
             case "--child":

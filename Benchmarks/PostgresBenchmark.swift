@@ -18,8 +18,8 @@ enum PostgresBenchmark {
         .insert, .fetchAll, .fetchIndexed, .count, .updateAll, .deleteAll, .changeOne, .graph, .pages,
     ]
 
-    /// Runs the workloads `options` selects and returns the table of median times (or instructions) and ratios.
-    static func run(url: String, options: Options) throws -> String {
+    /// Runs the workloads `options` selects and returns both sides' median times (or instructions).
+    static func run(url: String, options: Options) throws -> [WorkloadResult] {
         let selected = workloads.filter { options.workloads.contains($0) }
         guard !selected.isEmpty else { throw ChildError("--postgres runs workloads 1 to 9 only") }
         if options.instructions {
@@ -32,34 +32,33 @@ enum PostgresBenchmark {
         let container = try ModelContainer(
             for: Record.self, Parent.self, Child.self,
             configurations: PostgresConfiguration(url: url, postgresSchema: "bench_swiftdata"))
-        var lines = [
-            "PostgreSQL, \(rows) rows, \(repetitions) repetitions, medians:", "",
-            "|  # | workload | SwiftData | raw libpq | ratio |", "|---:|:--|--:|--:|--:|",
-        ]
-        for workload in selected {
-            var ours: [Double] = []
-            var theirs: [Double] = []
-            for repetition in 0..<repetitions {
-                Progress.show("[\(workload.rawValue)] \(workload.slug): repetition \(repetition + 1) of \(repetitions)")
-                let ourTrial = try ourTrial(workload, container: container, raw: raw, rows: rows)
-                ChildProcess.settleHeap()
-                ours.append(try timedOurs(ourTrial.run))
-                let rawTrial = try raw.trial(workload, rows: rows)
-                ChildProcess.settleHeap()
-                theirs.append(try timedRaw(rawTrial.run))
-                let (ourCheck, rawCheck) = (try ourTrial.check(), try rawTrial.check())
-                guard ourCheck == rawCheck else {
-                    throw ChildError(
-                        "\(workload.slug): the sides did different work (checks \(ourCheck) and \(rawCheck))")
+        defer { Progress.done() }
+        return try selected.map { workload in
+            var ours = Measurement.empty
+            var theirs = Measurement.empty
+            for repetition in 1...repetitions {
+                Progress.show("[\(workload.rawValue)] \(workload.slug): repetition \(repetition) of \(repetitions)")
+                // Each side's tables are filled again before its repetition; which side goes first alternates.
+                var checks: [Side: Int] = [:]
+                for side in repetition % 2 == 1 ? [Side.swiftData, .raw] : [.raw, .swiftData] {
+                    let trial =
+                        side == .swiftData
+                        ? try TrialSetup.trial(
+                            workload, rows: rows, plan: ourPlan(workload, container: container, raw: raw, rows: rows))
+                        : try TrialSetup.trial(workload, rows: rows, plan: raw.plan(workload, rows: rows))
+                    ChildProcess.settleHeap()
+                    let seconds = try side == .swiftData ? timedOurs(trial.run) : timedRaw(trial.run)
+                    checks[side] = try trial.check()
+                    let measurement = Measurement(
+                        seconds: [seconds], cpuSeconds: [], peakKilobytes: 0, check: checks[side] ?? 0, latencies: [])
+                    try side == .swiftData ? ours.add(measurement) : theirs.add(measurement)
+                }
+                guard checks[.swiftData] == checks[.raw] else {
+                    throw ChildError("\(workload.slug): the sides did different work (checks \(checks))")
                 }
             }
-            let (a, b) = (Measurement.median(ours), Measurement.median(theirs))
-            lines.append(
-                "| \(workload.rawValue) | \(workload.title) | \(milliseconds(a)) | \(milliseconds(b)) | "
-                    + String(format: "%.2f", a / b) + " |")
+            return WorkloadResult(workload: workload, ours: ours, raw: theirs)
         }
-        Progress.done()
-        return lines.joined(separator: "\n")
     }
 
     /// The trials each side ran: counting them also keeps the compiler from merging `timedOurs` and `timedRaw`,
@@ -85,7 +84,7 @@ enum PostgresBenchmark {
     /// counting only that side's timed function (the child runs both sides, and checks them, as without it), with
     /// history off in the child too when `withoutHistory`.
     private static func countInstructions(url: String, workloads: [Workload], rows: Int, withoutHistory: Bool)
-        throws -> String
+        throws -> [WorkloadResult]
     {
         let valgrind = try Callgrind.valgrind()
         let directory = FileManager.default.temporaryDirectory
@@ -94,11 +93,7 @@ enum PostgresBenchmark {
         defer { try? FileManager.default.removeItem(at: directory) }
         defer { Progress.done() }
         let program = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
-        var lines = [
-            "PostgreSQL, \(rows) rows, instructions of this process in the timed part (not the server's):", "",
-            "|  # | workload | SwiftData | raw libpq | ratio |", "|---:|:--|--:|--:|--:|",
-        ]
-        for workload in workloads {
+        return try workloads.map { workload in
             var counts: [Int] = []
             for function in ["timedOurs", "timedRaw"] {
                 Progress.show("[\(workload.rawValue)] \(workload.slug): \(function) under callgrind")
@@ -124,19 +119,13 @@ enum PostgresBenchmark {
                 }
                 counts.append(try Callgrind.instructions(inOutput: String(contentsOf: output, encoding: .utf8)))
             }
-            lines.append(
-                "| \(workload.rawValue) | \(workload.title) | \(instructions(counts[0])) | \(instructions(counts[1])) | "
-                    + String(format: "%.2f", Double(counts[0]) / Double(max(counts[1], 1))) + " |")
+            func measurement(_ count: Int) -> Measurement {
+                var measurement = Measurement.empty
+                measurement.instructions = [count]
+                return measurement
+            }
+            return WorkloadResult(workload: workload, ours: measurement(counts[0]), raw: measurement(counts[1]))
         }
-        return lines.joined(separator: "\n")
-    }
-
-    private static func instructions(_ count: Int) -> String {
-        count >= 1_000_000 ? String(format: "%.1fM", Double(count) / 1e6) : String(format: "%.0fK", Double(count) / 1e3)
-    }
-
-    private static func milliseconds(_ seconds: Double) -> String {
-        seconds >= 0.1 ? String(format: "%.0f ms", seconds * 1000) : String(format: "%.2f ms", seconds * 1000)
     }
 
     /// The seconds `trial`'s run takes.
@@ -147,10 +136,10 @@ enum PostgresBenchmark {
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 
-    /// Sets up our side of one repetition and returns its timed part, with its check: the digest of what a fetch
-    /// read, or of the rows a write left (read by the raw side's connection, as the raw side's own).
-    private static func ourTrial(_ workload: Workload, container: ModelContainer, raw: RawPostgres, rows: Int) throws
-        -> Trial
+    /// Fills our side's tables for one repetition and returns its plan; the check of a write is the digest of the
+    /// rows it left, read by the raw side's connection, as the raw side's own.
+    private static func ourPlan(_ workload: Workload, container: ModelContainer, raw: RawPostgres, rows: Int) throws
+        -> Plan
     {
         // Emptied as the raw side's table is (TRUNCATE), so that neither side reads dead rows.
         try container.erase()
@@ -168,102 +157,8 @@ enum PostgresBenchmark {
             for values in SampleData.records(rows) { setup.insert(Record(values)) }
         }
         try setup.save()
-        let context = ModelContext(container)
-        var digest = 0
-        let read = Trial(run: {}, check: { digest })
-        let stored = { try raw.tableDigest(#"bench_swiftdata."Record""#) }
-        // What the program would have done before: the statements of the workload's query are prepared.
-        _ = try ModelContext(container).fetch(FetchDescriptor<Record>(predicate: #Predicate { $0.key < 0 }))
-        switch workload {
-        case .insert:
-            let values = SampleData.records(rows)
-            return Trial(
-                run: {
-                    for value in values { context.insert(Record(value)) }
-                    try context.save()
-                }, check: stored)
-        case .fetchAll:
-            return Trial(
-                run: {
-                    for record in try context.fetch(FetchDescriptor<Record>()) {
-                        digest &+= RecordValues(record).digest
-                    }
-                },
-                check: read.check)
-        case .fetchIndexed:
-            let group = SampleData.selectedGroup
-            let descriptor = FetchDescriptor<Record>(predicate: #Predicate { $0.group == group })
-            // Run once before, as the raw side prepares its statement before the timed part: both measure a
-            // query the program runs again.
-            _ = try ModelContext(container).fetch(descriptor)
-            return Trial(
-                run: { for record in try context.fetch(descriptor) { digest &+= RecordValues(record).digest } },
-                check: read.check)
-        case .count:
-            let limit = SampleData.amountLimit
-            let descriptor = FetchDescriptor<Record>(predicate: #Predicate { $0.amount < limit })
-            _ = try ModelContext(container).fetchCount(descriptor)
-            return Trial(run: { digest = try context.fetchCount(descriptor) }, check: read.check)
-        case .updateAll:
-            let records = try context.fetch(FetchDescriptor<Record>())
-            return Trial(
-                run: {
-                    for record in records { record.amount += 1 }
-                    try context.save()
-                }, check: stored)
-        case .deleteAll:
-            let records = try context.fetch(FetchDescriptor<Record>())
-            return Trial(
-                run: {
-                    for record in records { context.delete(record) }
-                    try context.save()
-                }, check: stored)
-        case .changeOne:
-            let records = try context.fetch(FetchDescriptor<Record>())
-            // One change saved first, so that the timed save is not the first of the context.
-            records[0].amount += 1
-            try context.save()
-            let changed = records[records.count / 2]
-            return Trial(
-                run: {
-                    changed.amount += 1
-                    try context.save()
-                }, check: stored)
-        case .graph:
-            // What the program would have done before: the statements of the walk are prepared.
-            _ = try ModelContext(container).fetch(FetchDescriptor<Parent>()).first?.children.first?.value
-            return Trial(
-                run: {
-                    for parent in try context.fetch(FetchDescriptor<Parent>()) {
-                        digest &+= GraphDigest.parent(rank: parent.rank, children: parent.children.lazy.map(\.value))
-                    }
-                }, check: read.check)
-        default:
-            func page(_ page: Int) -> FetchDescriptor<Record> {
-                var descriptor = FetchDescriptor<Record>(sortBy: [SortDescriptor(\.key)])
-                descriptor.fetchOffset = page * SampleData.pageSize
-                descriptor.fetchLimit = SampleData.pageSize
-                return descriptor
-            }
-            // One page before, as the raw side prepares its statement before the timed part.
-            _ = try ModelContext(container).fetch(page(0))
-            return Trial(
-                run: {
-                    for page in (0..<SampleData.pageCount).lazy.map(page) {
-                        for record in try context.fetch(page) { digest = digest &* 31 &+ RecordValues(record).digest }
-                    }
-                }, check: read.check)
-        }
-    }
-}
-
-/// Workload 8's digest: each parent's rank and its children's values in order, summed over parents in any order
-/// (our side fetches the parents unsorted).
-enum GraphDigest {
-    static func parent(rank: Int, children: some Sequence<Int>) -> Int {
-        var digest = rank
-        for value in children { digest = digest &* 31 &+ value }
-        return digest
+        return try SwiftDataWorkloads.plan(
+            workload, rows: rows, container: container, stored: { try raw.tableDigest(#"bench_swiftdata."Record""#) })
     }
 }
 
@@ -318,103 +213,86 @@ final class RawPostgres {
         }
     }
 
-    /// A digest of a record table's rows, in any order: what a write left, compared between the sides.
+    /// A digest of a record table's rows, in any order, over every column of each (its text, which for a
+    /// `double precision` is exact): what a write left, compared between the sides.
     func tableDigest(_ table: String) throws -> Int {
         let result = try connection.query(
             """
-            SELECT count(*)::bigint, coalesce(sum("key" * 31 + "amount"), 0)::bigint,
-                coalesce(sum(hashtext("name" || "city" || "note")::bigint), 0)::bigint FROM \(table)
+            SELECT count(*)::bigint, coalesce(sum(hashtext(concat_ws(chr(31), "key", "group", "amount", "rank",
+                "price", "weight", "ratio", "name", "city", "note"))::bigint), 0)::bigint FROM \(table)
             """)
         var digest = 0
-        for column in 0..<3 { digest = digest &* 31 &+ Int(try result.int64(0, column) ?? 0) }
+        for column in 0..<2 { digest = digest &* 31 &+ Int(try result.int64(0, column) ?? 0) }
         return digest
     }
 
-    /// Sets up one repetition of a workload and returns its timed part, with its check (see `ourTrial`).
-    func trial(_ workload: Workload, rows: Int) throws -> Trial {
+    /// Fills the raw side's tables for one repetition of a workload and returns its plan (see `ourPlan`).
+    func plan(_ workload: Workload, rows: Int) throws -> Plan {
         try connection.execute("TRUNCATE record, child, parent")
         let insert = try connection.prepare(
             "INSERT INTO record (\"_pk\", \(columns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
             parameterTypes: [.int8, .int8, .int8, .int8, .int8, .float8, .float8, .float8, .text, .text, .text])
-        let data = SampleData.records(rows).enumerated().map { values($1, key: $0 + 1) }
         if workload == .graph {
             try insertGraph(rows: rows)
         } else if workload != .insert {
+            let data = SampleData.records(rows).enumerated().map { values($1, key: $0 + 1) }
             _ = try connection.transaction(isolation: .readCommitted) { try $0.executeBatch(insert, data) }
         }
         let select = "SELECT \"_pk\", \(columns) FROM record"
-        var digest = 0
-        let read = { digest }
         let stored = { try self.tableDigest("bench_raw.record") }
+        func query(_ statement: PostgresStatement, _ parameters: [PostgresValue] = []) -> Plan {
+            .query {
+                { try self.records(self.connection.query(statement, parameters)).reduce(0) { $0 &+ $1.values.digest } }
+            }
+        }
         switch workload {
         case .insert:
-            return Trial(
-                run: {
-                    _ = try self.connection.transaction(isolation: .readCommitted) { try $0.executeBatch(insert, data) }
-                }, check: stored)
+            let data = TrialSetup.insertedRecords(rows: rows).enumerated().map { values($1, key: $0 + 1) }
+            return .write(
+                { range in
+                    _ = try self.connection.transaction(isolation: .readCommitted) {
+                        try $0.executeBatch(insert, Array(data[range]))
+                    }
+                }, stored: stored)
         case .fetchAll:
-            let statement = try connection.prepare(select)
-            return Trial(
-                run: {
-                    for record in try self.records(self.connection.query(statement)) { digest &+= record.values.digest }
-                }, check: read)
+            return query(try connection.prepare(select))
         case .fetchIndexed:
             let statement = try connection.prepare(select + " WHERE \"group\" = $1", parameterTypes: [.int8])
-            return Trial(
-                run: {
-                    let result = try self.connection.query(statement, [.int8(Int64(SampleData.selectedGroup))])
-                    for record in try self.records(result) { digest &+= record.values.digest }
-                }, check: read)
+            return query(statement, [.int8(Int64(SampleData.selectedGroup))])
         case .count:
             let statement = try connection.prepare(
                 "SELECT count(*) FROM record WHERE \"amount\" < $1", parameterTypes: [.int8])
             let limit = Int64(SampleData.amountLimit)
-            return Trial(
-                run: { digest = Int(try self.connection.query(statement, [.int8(limit)]).int64(0, 0) ?? 0) },
-                check: read)
-        case .updateAll:
-            let all = try records(connection.query(select))
+            return .query { { Int(try self.connection.query(statement, [.int8(limit)]).int64(0, 0) ?? 0) } }
+        case .updateAll, .changeOne:
+            var all = try records(connection.query(select))
             let update = try connection.prepare(
                 "UPDATE record SET \"amount\" = $1 WHERE \"_pk\" = $2", parameterTypes: [.int8, .int8])
-            return Trial(
-                run: {
-                    let changes = all.map { [PostgresValue.int8(Int64($0.values.amount + 1)), .int8(Int64($0.id))] }
+            return .write(
+                { range in
+                    let changes = range.map { index in
+                        all[index].values.amount += 1
+                        return [PostgresValue.int8(Int64(all[index].values.amount)), .int8(Int64(all[index].id))]
+                    }
                     _ = try self.connection.transaction(isolation: .readCommitted) {
                         try $0.executeBatch(update, changes)
                     }
-                }, check: stored)
+                }, stored: stored)
         case .deleteAll:
             let all = try records(connection.query(select))
             // As the store deletes: up to 10,000 keys per statement, as one binary `bigint[]` parameter each.
             let delete = try connection.prepare(
                 "DELETE FROM record WHERE \"_pk\" = ANY($1)", parameterTypes: [.int8Array])
-            return Trial(
-                run: {
-                    let keys = all.map { Int64($0.id) }
+            return .write(
+                { range in
+                    let keys = all[range].map { Int64($0.id) }
                     let chunks = stride(from: 0, to: keys.count, by: 10_000).map { start in
                         [PostgresValue.int8Array(Array(keys[start..<min(start + 10_000, keys.count)]))]
                     }
                     _ = try self.connection.transaction(isolation: .readCommitted) {
                         try $0.executeBatch(delete, chunks)
                     }
-                }, check: stored)
-        case .changeOne:
-            var all = try records(connection.query(select))
-            let update = try connection.prepare(
-                "UPDATE record SET \"amount\" = $1 WHERE \"_pk\" = $2", parameterTypes: [.int8, .int8])
-            func save(_ index: Int) throws {
-                let change = [[PostgresValue.int8(Int64(all[index].values.amount)), .int8(Int64(all[index].id))]]
-                _ = try connection.transaction(isolation: .readCommitted) { try $0.executeBatch(update, change) }
-            }
-            // One change saved first, as on our side.
-            all[0].values.amount += 1
-            try save(0)
-            let middle = all.count / 2
-            return Trial(
-                run: {
-                    all[middle].values.amount += 1
-                    try save(middle)
-                }, check: stored)
+                }, stored: stored)
         case .graph:
             let parents = try connection.prepare("SELECT \"_pk\", \"name\", \"rank\" FROM parent ORDER BY \"_pk\"")
             let children = try connection.prepare(
@@ -422,23 +300,30 @@ final class RawPostgres {
                 SELECT "_pk", "name", "value", "parent" FROM child WHERE "parent" IS NOT NULL \
                 ORDER BY "parent", "position"
                 """)
-            return Trial(
-                run: {
-                    for parent in try self.graph(parents: parents, children: children) {
-                        digest &+= GraphDigest.parent(rank: parent.rank, children: parent.children.lazy.map(\.value))
+            return .query {
+                {
+                    try self.graph(parents: parents, children: children).reduce(0) { digest, parent in
+                        digest
+                            &+ GraphDigest.parent(
+                                rank: parent.rank, name: parent.name,
+                                children: parent.children.lazy.map { ($0.name, $0.value) })
                     }
-                }, check: read)
+                }
+            }
         default:
             let statement = try connection.prepare(
                 select + " ORDER BY \"key\", \"_pk\" LIMIT $1 OFFSET $2", parameterTypes: [.int8, .int8])
-            return Trial(
-                run: {
+            return .query {
+                {
+                    var digest = 0
                     for page in 0..<SampleData.pageCount {
                         let result = try self.connection.query(
                             statement, [.int8(Int64(SampleData.pageSize)), .int8(Int64(page * SampleData.pageSize))])
                         for record in try self.records(result) { digest = digest &* 31 &+ record.values.digest }
                     }
-                }, check: read)
+                    return digest
+                }
+            }
         }
     }
 

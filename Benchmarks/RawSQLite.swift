@@ -29,17 +29,18 @@ final class RawDatabase {
         guard code == SQLITE_OK else { throw RawError(code: code, connection: handle) }
     }
 
-    func prepare(_ sql: String) throws -> RawStatement {
+    /// A prepared statement, which keeps the connection open (the connection's own are `held`, to avoid a cycle).
+    func prepare(_ sql: String, held: Bool = false) throws -> RawStatement {
         var statement: OpaquePointer?
         let code = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
         guard code == SQLITE_OK, let statement else { throw RawError(code: code, connection: handle) }
-        return RawStatement(handle: statement)
+        return RawStatement(handle: statement, database: held ? nil : self)
     }
 
     /// Runs `body` in one write transaction, through statements prepared once.
     func transaction(_ body: () throws -> Void) throws {
-        let begin = try self.begin ?? prepare("BEGIN IMMEDIATE")
-        let commit = try self.commit ?? prepare("COMMIT")
+        let begin = try self.begin ?? prepare("BEGIN IMMEDIATE", held: true)
+        let commit = try self.commit ?? prepare("COMMIT", held: true)
         (self.begin, self.commit) = (begin, commit)
         try begin.run()
         do {
@@ -53,12 +54,14 @@ final class RawDatabase {
 
 }
 
-/// A prepared statement of the raw side.
+/// A prepared statement of the raw side; it keeps its connection open.
 final class RawStatement {
     let handle: OpaquePointer
+    private let database: RawDatabase?
 
-    fileprivate init(handle: OpaquePointer) {
+    fileprivate init(handle: OpaquePointer, database: RawDatabase?) {
         self.handle = handle
+        self.database = database
     }
 
     deinit { sqlite3_finalize(handle) }

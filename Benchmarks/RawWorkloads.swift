@@ -46,7 +46,8 @@ enum RawWorkloads {
         try database.execute(schema)
         switch template {
         case .records, .manyRecords:
-            try insert(SampleData.records(template.recordCount(rows: rows)), into: database)
+            let values = SampleData.records(template.recordCount(rows: rows))
+            try database.transaction { try insert(values[...], with: database.prepare(insertSQL)) }
         case .graph:
             try database.transaction {
                 let parent = try database.prepare("INSERT INTO parent (id, name, rank) VALUES (?, ?, ?)")
@@ -88,131 +89,119 @@ enum RawWorkloads {
         }
     }
 
-    /// Sets up one repetition of `workload` on the database at `url` (a copy of its template, or no file).
-    static func prepare(_ workload: Workload, rows: Int, store url: URL) throws -> Trial {
+    /// What the raw side does for one repetition of `workload` on the database at `url` (a copy of its template,
+    /// or no file); `TrialSetup` decides what runs before the timed part.
+    static func plan(_ workload: Workload, rows: Int, store url: URL) throws -> Plan {
         let database = try RawDatabase(path: url.path)
+        // As the store sets it: each commit syncs the write-ahead log.
+        try database.execute("PRAGMA synchronous = FULL")
         if workload.template == nil { try database.execute(schema) }
-        // Reads the schema, so that the timed part does not.
-        try database.prepare("SELECT 1 FROM sqlite_master LIMIT 0").run()
-        var digest = 0
+        let stored = { try storedDigest(database) }
 
         switch workload {
         case .insert:
-            let values = SampleData.records(rows)
-            return Trial(run: { try insert(values, into: database) }, check: { try storedDigest(database) })
+            let values = TrialSetup.insertedRecords(rows: rows)
+            let insert = try database.prepare(insertSQL)
+            return .write(
+                { range in try database.transaction { try self.insert(values[range], with: insert) } }, stored: stored)
 
-        case .fetchAll:
-            return Trial(
-                run: { for record in try records(database) { digest &+= record.values.digest } },
-                check: { digest })
-
-        case .fetchIndexed:
-            return Trial(
-                run: {
-                    let statement = try database.prepare("SELECT id, \(columns) FROM record WHERE \"group\" = ?")
-                    try statement.bind(SampleData.selectedGroup, at: 1)
-                    for record in try records(statement) { digest &+= record.values.digest }
-                },
-                check: { digest })
-
-        case .count:
-            return Trial(
-                run: {
-                    let statement = try database.prepare("SELECT count(*) FROM record WHERE amount < ?")
-                    try statement.bind(SampleData.amountLimit, at: 1)
-                    _ = try statement.step()
-                    digest = statement.int(0)
-                },
-                check: { digest })
-
-        case .updateAll:
-            var records = try records(database)
-            return Trial(
-                run: {
-                    for index in records.indices { records[index].values.amount += 1 }
+        case .updateAll, .changeOne:
+            var records = try records(database.prepare(selectAll))
+            let update = try database.prepare("UPDATE record SET amount = ? WHERE id = ?")
+            return .write(
+                { range in
                     try database.transaction {
-                        let update = try database.prepare("UPDATE record SET amount = ? WHERE id = ?")
-                        for record in records {
-                            try update.bind(record.values.amount, at: 1)
-                            try update.bind(record.id, at: 2)
+                        for index in range {
+                            records[index].values.amount += 1
+                            try update.bind(records[index].values.amount, at: 1)
+                            try update.bind(records[index].id, at: 2)
                             try update.run()
                         }
                     }
-                },
-                check: { try storedDigest(database) })
+                }, stored: stored)
 
         case .deleteAll:
-            var records = try records(database)
-            return Trial(
-                run: {
+            let records = try records(database.prepare(selectAll))
+            let delete = try database.prepare("DELETE FROM record WHERE id = ?")
+            return .write(
+                { range in
                     try database.transaction {
-                        let delete = try database.prepare("DELETE FROM record WHERE id = ?")
-                        for record in records {
+                        for record in records[range] {
                             try delete.bind(record.id, at: 1)
                             try delete.run()
                         }
                     }
-                    records.removeAll()
-                },
-                check: { try storedDigest(database) })
+                }, stored: stored)
 
-        case .changeOne:
-            var records = try records(database)
-            let update = try database.prepare("UPDATE record SET amount = ? WHERE id = ?")
-            func save(_ index: Int) throws {
-                try database.transaction {
-                    try update.bind(records[index].values.amount, at: 1)
-                    try update.bind(records[index].id, at: 2)
-                    try update.run()
+        case .fetchAll:
+            let statement = try database.prepare(selectAll)
+            return .query { { try records(statement).reduce(0) { $0 &+ $1.values.digest } } }
+
+        case .fetchIndexed:
+            let statement = try database.prepare(selectAll + " WHERE \"group\" = ?")
+            return .query {
+                {
+                    try statement.bind(SampleData.selectedGroup, at: 1)
+                    return try records(statement).reduce(0) { $0 &+ $1.values.digest }
                 }
             }
-            // One change saved first, as on our side.
-            records[0].values.amount += 1
-            try save(0)
-            let changed = records.count / 2
-            return Trial(
-                run: {
-                    records[changed].values.amount += 1
-                    try save(changed)
-                },
-                check: { try storedDigest(database) })
+
+        case .count:
+            let statement = try database.prepare("SELECT count(*) FROM record WHERE amount < ?")
+            return .query {
+                {
+                    defer { statement.reset() }
+                    try statement.bind(SampleData.amountLimit, at: 1)
+                    _ = try statement.step()
+                    return statement.int(0)
+                }
+            }
 
         case .graph:
-            return Trial(
-                run: {
-                    for parent in try graph(database) {
-                        digest = digest &* 31 &+ parent.rank
-                        for child in parent.children { digest = digest &* 31 &+ child.value }
+            let parents = try database.prepare("SELECT id, name, rank FROM parent ORDER BY id")
+            let children = try database.prepare(
+                "SELECT id, name, value, parent FROM child WHERE parent IS NOT NULL ORDER BY parent, position")
+            return .query {
+                {
+                    try graph(parents: parents, children: children).reduce(0) { digest, parent in
+                        digest
+                            &+ GraphDigest.parent(
+                                rank: parent.rank, name: parent.name,
+                                children: parent.children.lazy.map { ($0.name, $0.value) })
                     }
-                },
-                check: { digest })
+                }
+            }
 
         case .enumerate:
-            return Trial(
-                run: {
-                    // One statement stepped through: each row is decoded, read and dropped.
-                    let statement = try database.prepare("SELECT id, \(columns) FROM record")
+            // One statement stepped through: each row is decoded, read and dropped.
+            let statement = try database.prepare(selectAll)
+            return .query {
+                {
                     defer { statement.reset() }
+                    var digest = 0
                     while try statement.step() { digest &+= record(statement).values.digest }
-                },
-                check: { digest })
+                    return digest
+                }
+            }
 
         case .pages:
-            return Trial(
-                run: {
-                    let page = try database.prepare("SELECT id, \(columns) FROM record ORDER BY key LIMIT ? OFFSET ?")
+            let page = try database.prepare(selectAll + " ORDER BY key LIMIT ? OFFSET ?")
+            return .query {
+                {
+                    var digest = 0
                     for index in 0..<SampleData.pageCount {
                         try page.bind(SampleData.pageSize, at: 1)
                         try page.bind(index * SampleData.pageSize, at: 2)
                         for record in try records(page) { digest = digest &* 31 &+ record.values.digest }
                     }
-                },
-                check: { digest })
+                    return digest
+                }
+            }
 
         case .fetchHierarchy:
-            return Trial(
-                run: { for asset in try assets(database) { digest &+= asset.digest } },
-                check: { digest })
+            let statement = try database.prepare(
+                "SELECT id, entity, key, name, price, ticker, shares, coupon, maturity FROM asset")
+            return .query { { try assets(statement).reduce(0) { $0 &+ $1.digest } } }
 
         case .fetchDuringSave:
             // Another connection, on a thread of its own, fetches the 1% again and again while this one inserts N
@@ -220,7 +209,7 @@ enum RawWorkloads {
             let path = url.path
             let fetches = try ConcurrentFetches {
                 let reader = try RawDatabase(path: path)
-                let statement = try reader.prepare("SELECT id, \(columns) FROM record WHERE \"group\" = ?")
+                let statement = try reader.prepare(selectAll + " WHERE \"group\" = ?")
                 return {
                     try withExtendedLifetime(reader) {
                         try statement.bind(SampleData.selectedGroup, at: 1)
@@ -229,36 +218,34 @@ enum RawWorkloads {
                 }
             }
             let values = SampleData.records(rows, after: rows)
-            return Trial(
-                run: { try fetches.during { try insert(values, into: database) } },
-                check: { try storedDigest(database) },
-                latencies: { try fetches.latencies() })
+            let insert = try database.prepare(insertSQL)
+            return .concurrent(
+                Trial(
+                    run: {
+                        try fetches.during { try database.transaction { try self.insert(values[...], with: insert) } }
+                    },
+                    check: stored, latencies: { try fetches.latencies() }))
         }
     }
 
-    /// Inserts records in one transaction.
-    private static func insert(_ values: [RecordValues], into database: RawDatabase) throws {
-        try database.transaction {
-            let insert = try database.prepare("INSERT INTO record (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-            for value in values {
-                try insert.bind(value.key, at: 1)
-                try insert.bind(value.group, at: 2)
-                try insert.bind(value.amount, at: 3)
-                try insert.bind(value.rank, at: 4)
-                try insert.bind(value.price, at: 5)
-                try insert.bind(value.weight, at: 6)
-                try insert.bind(value.ratio, at: 7)
-                try insert.bind(value.name, at: 8)
-                try insert.bind(value.city, at: 9)
-                try insert.bind(value.note, at: 10)
-                try insert.run()
-            }
-        }
-    }
+    static let selectAll = "SELECT id, \(columns) FROM record"
+    static let insertSQL = "INSERT INTO record (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 
-    /// Every record, in row order.
-    private static func records(_ database: RawDatabase) throws -> [RawRecord] {
-        try records(database.prepare("SELECT id, \(columns) FROM record"))
+    /// Inserts records through an `INSERT` of `insertSQL`.
+    private static func insert(_ values: ArraySlice<RecordValues>, with insert: RawStatement) throws {
+        for value in values {
+            try insert.bind(value.key, at: 1)
+            try insert.bind(value.group, at: 2)
+            try insert.bind(value.amount, at: 3)
+            try insert.bind(value.rank, at: 4)
+            try insert.bind(value.price, at: 5)
+            try insert.bind(value.weight, at: 6)
+            try insert.bind(value.ratio, at: 7)
+            try insert.bind(value.name, at: 8)
+            try insert.bind(value.city, at: 9)
+            try insert.bind(value.note, at: 10)
+            try insert.run()
+        }
     }
 
     /// The records a statement that selects `id, columns` returns; it is reset after.
@@ -280,9 +267,7 @@ enum RawWorkloads {
     }
 
     /// Every model of the hierarchy, each read by its kind, in row order.
-    private static func assets(_ database: RawDatabase) throws -> [AssetValues] {
-        let statement = try database.prepare(
-            "SELECT id, entity, key, name, price, ticker, shares, coupon, maturity FROM asset")
+    private static func assets(_ statement: RawStatement) throws -> [AssetValues] {
         defer { statement.reset() }
         var assets: [AssetValues] = []
         while try statement.step() {
@@ -306,16 +291,18 @@ enum RawWorkloads {
     }
 
     /// The parents with their children in order: two queries.
-    private static func graph(_ database: RawDatabase) throws -> [RawParent] {
+    private static func graph(parents parentRows: RawStatement, children childRows: RawStatement) throws -> [RawParent]
+    {
+        defer {
+            parentRows.reset()
+            childRows.reset()
+        }
         var parents: [RawParent] = []
         var indexes: [Int: Int] = [:]
-        let parentRows = try database.prepare("SELECT id, name, rank FROM parent ORDER BY id")
         while try parentRows.step() {
             indexes[parentRows.int(0)] = parents.count
             parents.append(RawParent(id: parentRows.int(0), name: parentRows.string(1), rank: parentRows.int(2)))
         }
-        let childRows = try database.prepare(
-            "SELECT id, name, value, parent FROM child WHERE parent IS NOT NULL ORDER BY parent, position")
         while try childRows.step() {
             guard let index = indexes[childRows.int(3)] else { continue }
             parents[index].children.append(
@@ -326,7 +313,7 @@ enum RawWorkloads {
 
     /// The count and digest of every record the database holds, in key order, as our side computes it.
     private static func storedDigest(_ database: RawDatabase) throws -> Int {
-        let records = try records(database.prepare("SELECT id, \(columns) FROM record ORDER BY key"))
+        let records = try records(database.prepare(selectAll + " ORDER BY key"))
         return records.reduce(records.count) { $0 &* 31 &+ $1.values.digest }
     }
 }

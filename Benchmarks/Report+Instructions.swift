@@ -1,28 +1,6 @@
 import Foundation
 
 extension Report {
-    /// A Markdown table of each side's instructions and their ratio, under a line that says what was run where.
-    var instructionTable: String {
-        let header = ["#", "workload", "SwiftData", "raw SQLite", "ratio"]
-        let lines = results.map { result -> [String] in
-            [
-                String(result.workload.rawValue), result.workload.title,
-                Report.instructions(result.ours.medianInstructions),
-                Report.instructions(result.raw.medianInstructions),
-                String(format: "%.2f", result.instructionRatio),
-            ]
-        }
-        let title =
-            "N = \(Report.grouped(rows)) rows, instructions of the timed part (valgrind --tool=callgrind), "
-            + (repetitions == 1 ? "" : "median of \(repetitions) repetitions, ")
-            + ISO8601DateFormatter().string(from: date)
-        let notes = leftOut.map { workload in
-            "\n\(workload.rawValue) (\(workload.slug)) is left out: it measures how long fetches wait, and waiting "
-                + "costs no instructions."
-        }
-        return ([title, ""] + Report.markdown(header, lines, leftAligned: [1]) + notes).joined(separator: "\n")
-    }
-
     /// The instruction counts as JSON.
     func instructionJSON() throws -> String {
         struct Side: Encodable {
@@ -33,12 +11,15 @@ extension Report {
             let number: Int
             let name: String
             let title: String
+            let goal: String
+            let goalMet: Bool?
             let ratio: Double
             let swiftData: Side
             let raw: Side
         }
         struct Document: Encodable {
             let measure = "instructions of the timed part, counted by valgrind --tool=callgrind"
+            let backend: String
             let rows: Int
             let repetitions: Int
             let date: String
@@ -49,10 +30,12 @@ extension Report {
             Side(medianInstructions: measurement.medianInstructions, instructions: measurement.instructions)
         }
         let document = Document(
-            rows: rows, repetitions: repetitions, date: ISO8601DateFormatter().string(from: date),
+            backend: backend.name, rows: rows, repetitions: repetitions,
+            date: ISO8601DateFormatter().string(from: date),
             workloads: results.map { result in
                 Line(
                     number: result.workload.rawValue, name: result.workload.slug, title: result.workload.title,
+                    goal: result.workload.goal(on: backend).description, goalMet: isMet(result),
                     ratio: result.instructionRatio, swiftData: side(result.ours), raw: side(result.raw))
             },
             leftOut: leftOut.map(\.slug))

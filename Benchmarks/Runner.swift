@@ -75,7 +75,7 @@ enum Runner {
         let arguments =
             [
                 "--child", workload.slug, side.rawValue, "--rows", String(options.rows), "--directory", directory.path,
-            ] + (options.withoutHistory ? ["--no-history"] : [])
+            ] + (options.withoutHistory ? ["--no-history"] : []) + (options.statements ? ["--statements"] : [])
         let counts = directory.appendingPathComponent("callgrind-\(workload.slug)-\(side.rawValue).out")
         let errors = directory.appendingPathComponent("callgrind-\(workload.slug)-\(side.rawValue).err")
         let process = Process()

@@ -27,7 +27,16 @@ enum SampleData {
     static let pageCount = 50
     static let pageSize = 20
 
-    private static let cities = ["Amsterdam", "Barcelona", "Copenhagen", "Dublin", "Edinburgh", "Florence"]
+    /// Text of varied length and script, so that a check over contents (not lengths) can tell values apart: some
+    /// short enough for Swift to keep inline, most on the heap, some outside ASCII.
+    private static let cities = [
+        "Amsterdam", "København", "Dublin", "Zürich", "Kraków", "São Paulo", "東京", "Reykjavík",
+    ]
+    private static let firstNames = ["Ann", "Björn", "Zoë", "José María", "Łukasz", "美咲", "Siobhán", "Ólafur"]
+    private static let notes = [
+        "", "deliver to the back door", "fragile — handle with care", "gift wrap, no invoice",
+        "Lieferung am Montag früh", "東京駅で受け取り", "call before: +44 20 7946 0000",
+    ]
 
     /// `count` records after the first `existing` ones (all of them by default). Their keys are a permutation of
     /// `existing..<existing + count`, so that key order differs from insertion order.
@@ -45,23 +54,16 @@ enum SampleData {
             price: Double(index % 10_000) / 4,
             weight: Double(index) * 0.001,
             ratio: Double(index % 7) / 7,
-            name: padded("Customer ", index),
-            city: padded(cities[index % cities.count] + " ", index % 997),
-            note: padded("Order note ", index * 7 % 100_000))
+            name: "Customer \(index) " + firstNames[index % firstNames.count],
+            city: cities[index % cities.count] + " \(index % 997)",
+            note: "Order \(index * 7 % 100_000): " + notes[index % notes.count])
     }
 
     /// The number of parents of workload 8's graph: one per `childrenPerParent` rows, at least one.
     static func parentCount(rows: Int) -> Int { max(1, rows / childrenPerParent) }
 
-    static func parentName(_ index: Int) -> String { padded("Parent ", index) }
-    static func childName(_ index: Int) -> String { padded("Child ", index) }
-
-    /// `prefix` followed by `number`, zero-padded to 20 characters (long enough that Swift stores the string
-    /// on the heap, as it would most real text).
-    static func padded(_ prefix: String, _ number: Int) -> String {
-        let digits = String(number)
-        return prefix + String(repeating: "0", count: max(0, 20 - prefix.count - digits.count)) + digits
-    }
+    static func parentName(_ index: Int) -> String { "Parent \(index) " + firstNames[index % firstNames.count] }
+    static func childName(_ index: Int) -> String { "Child \(index) " + cities[index % cities.count] }
 
     /// A multiplier coprime with `count`, which makes `index * multiplier % count` a permutation.
     private static func keyMultiplier(_ count: Int) -> Int {
@@ -83,9 +85,35 @@ extension RecordValues {
         digest = digest &* 31 &+ Int(truncatingIfNeeded: price.bitPattern)
         digest = digest &* 31 &+ Int(truncatingIfNeeded: weight.bitPattern)
         digest = digest &* 31 &+ Int(truncatingIfNeeded: ratio.bitPattern)
-        digest = digest &* 31 &+ name.utf8.count
-        digest = digest &* 31 &+ city.utf8.count
-        return digest &* 31 &+ note.utf8.count
+        digest = digest &* 31 &+ name.contentDigest
+        digest = digest &* 31 &+ city.contentDigest
+        return digest &* 31 &+ note.contentDigest
+    }
+}
+
+extension String {
+    /// A number that depends on every byte of the text and its place (one wrong or swapped character changes it),
+    /// folded eight bytes at a time, so that both sides pay little for it in their timed parts.
+    var contentDigest: Int {
+        func fold(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+            let raw = UnsafeRawBufferPointer(bytes)
+            var digest = bytes.count
+            var offset = 0
+            while offset + 8 <= raw.count {
+                digest =
+                    digest &* 1_000_003
+                    &+ Int(truncatingIfNeeded: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                offset += 8
+            }
+            while offset < raw.count {
+                digest = digest &* 31 &+ Int(raw[offset])
+                offset += 1
+            }
+            return digest
+        }
+        if let digest = utf8.withContiguousStorageIfAvailable(fold) { return digest }
+        var copy = self
+        return copy.withUTF8(fold)
     }
 }
 
@@ -106,8 +134,9 @@ struct AssetValues: Equatable {
         (0..<count).map { index in
             let kind = index % 3
             return AssetValues(
-                kind: kind, key: index, name: SampleData.padded("Asset ", index), price: Double(index % 1_000) / 8,
-                ticker: kind == 1 ? SampleData.padded("T", index) : nil, shares: kind == 1 ? index % 500 : nil,
+                kind: kind, key: index, name: "Asset \(index) " + SampleData.parentName(index % 8),
+                price: Double(index % 1_000) / 8, ticker: kind == 1 ? "T\(index)" : nil,
+                shares: kind == 1 ? index % 500 : nil,
                 coupon: kind == 2 ? Double(index % 40) / 8 : nil, maturity: kind == 2 ? 2030 + index % 20 : nil)
         }
     }
@@ -115,11 +144,21 @@ struct AssetValues: Equatable {
     /// A number that depends on every value, as `RecordValues.digest`.
     var digest: Int {
         var digest = kind &* 31 &+ key
-        digest = digest &* 31 &+ name.utf8.count
+        digest = digest &* 31 &+ name.contentDigest
         digest = digest &* 31 &+ Int(truncatingIfNeeded: price.bitPattern)
-        digest = digest &* 31 &+ (ticker?.utf8.count ?? -1)
+        digest = digest &* 31 &+ (ticker?.contentDigest ?? -1)
         digest = digest &* 31 &+ (shares ?? -1)
         digest = digest &* 31 &+ Int(truncatingIfNeeded: (coupon ?? -1).bitPattern)
         return digest &* 31 &+ (maturity ?? -1)
+    }
+}
+
+/// Workload 8's digest: each parent's rank and name and its children's values and names in order, summed over
+/// parents in any order (our side fetches the parents unsorted).
+enum GraphDigest {
+    static func parent(rank: Int, name: String, children: some Sequence<(name: String, value: Int)>) -> Int {
+        var digest = rank &* 31 &+ name.contentDigest
+        for child in children { digest = (digest &* 31 &+ child.value) &* 31 &+ child.name.contentDigest }
+        return digest
     }
 }

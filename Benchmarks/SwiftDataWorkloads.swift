@@ -33,127 +33,106 @@ enum SwiftDataWorkloads {
         try context.save()
     }
 
-    /// Sets up one repetition of `workload` on the store at `url` (a copy of its template, or no file).
-    /// A workload's timed query: it runs in the given context and folds what it reads into the digest.
-    typealias Query = (ModelContext, inout Int) throws -> Void
-
-    static func prepare(_ workload: Workload, rows: Int, store url: URL) throws -> Trial {
+    /// What our side does for one repetition of `workload` on the store at `url` (a copy of its template, or no
+    /// file); `TrialSetup` decides what runs before the timed part. A query runs in a new context each time, as the
+    /// timed context of an app's fetch starts empty.
+    static func plan(_ workload: Workload, rows: Int, store url: URL) throws -> Plan {
         let container = try container(for: workload.template ?? .records, at: url)
-        let context = ModelContext(container)
-        var digest = 0
+        return try plan(workload, rows: rows, container: container, stored: { try storedDigest(container) })
+    }
+
+    /// Our side's plan on any store: `stored` is the digest of the records the store holds after a write.
+    static func plan(_ workload: Workload, rows: Int, container: ModelContainer, stored: @escaping () throws -> Int)
+        throws -> Plan
+    {
+        func query(_ body: @escaping (ModelContext) throws -> Int) -> Plan {
+            .query {
+                let context = ModelContext(container)
+                return { try body(context) }
+            }
+        }
 
         switch workload {
         case .insert:
-            try warmUp(FetchDescriptor<Record>(), in: context) { RecordValues($0).digest }
-            let values = SampleData.records(rows)
-            return Trial(
-                run: {
-                    for value in values { context.insert(Record(value)) }
+            let context = ModelContext(container)
+            let values = TrialSetup.insertedRecords(rows: rows)
+            return .write(
+                { range in
+                    for value in values[range] { context.insert(Record(value)) }
                     try context.save()
-                },
-                check: { try storedDigest(container) })
+                }, stored: stored)
+
+        case .updateAll, .changeOne:
+            // The N models stay registered through the timed part, as the raw side keeps its N records.
+            let context = ModelContext(container)
+            let records = try context.fetch(FetchDescriptor<Record>())
+            return .write(
+                { range in
+                    for record in records[range] { record.amount += 1 }
+                    try context.save()
+                }, stored: stored)
+
+        case .deleteAll:
+            let context = ModelContext(container)
+            let records = try context.fetch(FetchDescriptor<Record>())
+            return .write(
+                { range in
+                    for record in records[range] { context.delete(record) }
+                    try context.save()
+                }, stored: stored)
 
         case .fetchAll:
-            try warmUp(FetchDescriptor<Record>(), in: context) { RecordValues($0).digest }
-            return Trial(
-                run: {
-                    for record in try context.fetch(FetchDescriptor<Record>()) {
-                        digest &+= RecordValues(record).digest
-                    }
-                },
-                check: { digest })
+            return query { context in
+                try context.fetch(FetchDescriptor<Record>()).reduce(0) { $0 &+ RecordValues($1).digest }
+            }
 
         case .fetchIndexed:
             let group = SampleData.selectedGroup
             let descriptor = FetchDescriptor<Record>(predicate: #Predicate { $0.group == group })
-            let query: Query = { context, digest in
-                for record in try context.fetch(descriptor) { digest &+= RecordValues(record).digest }
-            }
-            try warmUp(descriptor, in: context, running: query)
-            return Trial(run: { try query(context, &digest) }, check: { digest })
+            return query { context in try context.fetch(descriptor).reduce(0) { $0 &+ RecordValues($1).digest } }
 
         case .count:
             let limit = SampleData.amountLimit
             let descriptor = FetchDescriptor<Record>(predicate: #Predicate { $0.amount < limit })
-            let query: Query = { context, digest in digest = try context.fetchCount(descriptor) }
-            try warmUp(descriptor, in: context, running: query)
-            return Trial(run: { try query(context, &digest) }, check: { digest })
-
-        case .updateAll:
-            let records = try context.fetch(FetchDescriptor<Record>())
-            return Trial(
-                run: {
-                    for record in records { record.amount += 1 }
-                    try context.save()
-                },
-                check: { try storedDigest(container) })
-
-        case .deleteAll:
-            let records = try context.fetch(FetchDescriptor<Record>())
-            return Trial(
-                run: {
-                    for record in records { context.delete(record) }
-                    try context.save()
-                },
-                check: { try storedDigest(container) })
-
-        case .changeOne:
-            let records = try context.fetch(FetchDescriptor<Record>())
-            // One change saved first, so that the timed save is not the first of the context.
-            records[0].amount += 1
-            try context.save()
-            // The N models stay registered through the timed part, as the raw side keeps its N records.
-            let changed = records.count / 2
-            return Trial(
-                run: {
-                    records[changed].amount += 1
-                    try context.save()
-                },
-                check: { try storedDigest(container) })
+            return query { context in try context.fetchCount(descriptor) }
 
         case .graph:
-            try warmUp(FetchDescriptor<Parent>(), in: context) { $0.rank &+ ($0.children.first?.value ?? 0) }
-            return Trial(
-                run: {
-                    for parent in try context.fetch(FetchDescriptor<Parent>()) {
-                        digest = digest &* 31 &+ parent.rank
-                        for child in parent.children { digest = digest &* 31 &+ child.value }
-                    }
-                },
-                check: { digest })
+            return query { context in
+                try context.fetch(FetchDescriptor<Parent>()).reduce(0) { digest, parent in
+                    digest
+                        &+ GraphDigest.parent(
+                            rank: parent.rank, name: parent.name,
+                            children: parent.children.lazy.map { ($0.name, $0.value) })
+                }
+            }
 
         case .enumerate:
             // One long-lived context walks every record, reading each and keeping none.
-            try warmUp(FetchDescriptor<Record>(), in: context) { RecordValues($0).digest }
-            return Trial(
-                run: {
-                    try context.enumerate(FetchDescriptor<Record>()) { record in
-                        digest &+= RecordValues(record).digest
-                    }
-                },
-                check: { digest })
+            return query { context in
+                var digest = 0
+                try context.enumerate(FetchDescriptor<Record>()) { record in digest &+= RecordValues(record).digest }
+                return digest
+            }
 
         case .pages:
-            let query: Query = { context, digest in
-                for page in 0..<SampleData.pageCount {
-                    var descriptor = FetchDescriptor<Record>(sortBy: [SortDescriptor(\.key)])
-                    descriptor.fetchOffset = page * SampleData.pageSize
-                    descriptor.fetchLimit = SampleData.pageSize
-                    for record in try context.fetch(descriptor) {
-                        digest = digest &* 31 &+ RecordValues(record).digest
-                    }
-                }
+            let pages = (0..<SampleData.pageCount).map { page in
+                var descriptor = FetchDescriptor<Record>(sortBy: [SortDescriptor(\.key)])
+                descriptor.fetchOffset = page * SampleData.pageSize
+                descriptor.fetchLimit = SampleData.pageSize
+                return descriptor
             }
-            try warmUp(FetchDescriptor<Record>(sortBy: [SortDescriptor(\.key)]), in: context, running: query)
-            return Trial(run: { try query(context, &digest) }, check: { digest })
+            return query { context in
+                var digest = 0
+                for page in pages {
+                    for record in try context.fetch(page) { digest = digest &* 31 &+ RecordValues(record).digest }
+                }
+                return digest
+            }
 
         case .fetchHierarchy:
-            try warmUp(FetchDescriptor<Asset>(), in: context) { AssetValues($0).digest }
-            return Trial(
-                run: {
-                    for asset in try context.fetch(FetchDescriptor<Asset>()) { digest &+= AssetValues(asset).digest }
-                },
-                check: { digest })
+            return query { context in
+                try context.fetch(FetchDescriptor<Asset>()).reduce(0) { $0 &+ AssetValues($1).digest }
+            }
 
         case .fetchDuringSave:
             // Another thread fetches the 1% again and again while this context saves N new models, each time in a
@@ -163,42 +142,13 @@ enum SwiftDataWorkloads {
                 let descriptor = FetchDescriptor<Record>(predicate: #Predicate { $0.group == group })
                 return { try ModelContext(container).fetch(descriptor).reduce(0) { $0 &+ RecordValues($1).digest } }
             }
+            let context = ModelContext(container)
             for values in SampleData.records(rows, after: rows) { context.insert(Record(values)) }
-            return Trial(
-                run: { try fetches.during { try context.save() } },
-                check: { try storedDigest(container) },
-                latencies: { try fetches.latencies() })
+            return .concurrent(
+                Trial(
+                    run: { try fetches.during { try context.save() } }, check: stored,
+                    latencies: { try fetches.latencies() }))
         }
-    }
-
-    /// Runs a workload's query once for one row, in a context of its own, and reads that model: the store's
-    /// reading connection opens, its schema is read, and Swift's one-time work for the query's types and the
-    /// model's properties (type lookups, key paths) happens before the timed part, as in a program that has run
-    /// for a while. The timed context starts empty. (The raw side prepares a statement for the same reason.)
-    private static func warmUp<T: PersistentModel>(
-        _ descriptor: FetchDescriptor<T>, in context: ModelContext, read: (T) -> Int
-    ) throws {
-        var descriptor = descriptor
-        descriptor.fetchLimit = 1
-        let scratch = ModelContext(context.container)
-        try withExtendedLifetime(scratch) {
-            for model in try scratch.fetch(descriptor) { _ = read(model) }
-        }
-        descriptor.fetchLimit = 0
-        _ = try context.fetch(descriptor)
-    }
-
-    /// Warms up as above, and runs a small workload's whole timed query once in a context of its own, so that the
-    /// plan and statement of the timed query itself are made and prepared before the timed part, as the raw side
-    /// prepares its statement. (Workloads that read every row keep the one-row warm-up: reading and freeing N models
-    /// beforehand would leave a heap the raw side does not have.)
-    private static func warmUp<T: PersistentModel>(
-        _ descriptor: FetchDescriptor<T>, in context: ModelContext, running query: Query
-    ) throws {
-        try warmUp(descriptor, in: context) { _ in 0 }
-        let scratch = ModelContext(context.container)
-        var scratchDigest = 0
-        try withExtendedLifetime(scratch) { try query(scratch, &scratchDigest) }
     }
 
     private static func container(for template: Template, at url: URL) throws -> ModelContainer {

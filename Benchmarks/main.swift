@@ -30,10 +30,17 @@ PostgresRowStore.keepsHistory = !options.withoutHistory
 
 do {
     if let url = options.postgres {
-        print(try PostgresBenchmark.run(url: url, options: options))
+        var report = Report(
+            results: try PostgresBenchmark.run(url: url, options: options), rows: options.rows,
+            repetitions: options.instructions ? 1 : options.repetitions, instructions: options.instructions,
+            leftOut: [])
+        report.backend = .postgres
+        print(try report.text(json: options.json))
     } else if let (workload, side) = options.child {
         guard let directory = options.directory else { throw ChildError("--child needs --directory") }
-        try ChildProcess.run(workload, side: side, rows: options.rows, directory: URL(fileURLWithPath: directory))
+        try ChildProcess.run(
+            workload, side: side, rows: options.rows, directory: URL(fileURLWithPath: directory),
+            countsStatements: options.statements)
     } else {
         let results = try Runner.run(options)
         let report = Report(

@@ -16,6 +16,8 @@ struct GeneratedModel {
     let access: String
     let isFinal: Bool
     let properties: [ModelProperty]
+    /// The key path of each property that the registrar is given, as the property's accessors give it.
+    let keyPaths: [String]
 
     init(_ classDecl: ClassDeclSyntax, in context: some MacroExpansionContext) {
         self.classDecl = classDecl
@@ -23,6 +25,10 @@ struct GeneratedModel {
         access = ModelMacro.accessModifier(of: classDecl)
         isFinal = classDecl.modifiers.contains { $0.name.tokenKind == .keyword(.final) }
         properties = ModelProperty.persisted(in: classDecl.memberBlock.members)
+        // The static key paths `@_PersistedProperty` makes, where the class may have them.
+        let cached = PersistedPropertyMacro.allowsStaticProperties(in: [Syntax(classDecl)] + context.lexicalContext)
+        let name = className
+        keyPaths = properties.map { cached ? "\(name)._$keyPath$\($0.name)" : "\\.\($0.name)" }
     }
 
     // MARK: Property functions
@@ -73,13 +79,19 @@ struct GeneratedModel {
             """
     }
 
+    /// `_$store`'s cases. A plain property's value is typed where it is made, so that the type checker need not
+    /// infer it through the writer's overloads.
     var stores: [String] {
         properties.enumerated().map { index, property in
-            let value =
-                isPlain(index)
-                ? "_$persistentState._isLoaded(\(index)) ? _$\(property.name) : nil" : "_$\(property.name)"
-            return
-                "case \(index): try writer.write(\(value), parameter, property: \(ModelMacro.literal("\(className).\(property.name)")))"
+            let name = ModelMacro.literal("\(className).\(property.name)")
+            guard isPlain(index), let type = property.storableType else {
+                return "case \(index): try writer.write(_$\(property.name), parameter, property: \(name))"
+            }
+            return """
+                case \(index):
+                    let value: Swift.Optional<\(type.trimmedDescription)> = _$persistentState._isLoaded(\(index)) ? _$\(property.name) : nil
+                    try writer.write(value, parameter, property: \(name))
+                """
         }
     }
 
@@ -98,13 +110,13 @@ struct GeneratedModel {
 
     var sets: [String] {
         properties.enumerated().map { index, property in
-            guard !isPlain(index) else { return plainSet(index, property.name) }
+            guard !isPlain(index) else { return plainSet(index, property.name, keyPath: keyPaths[index]) }
             return """
                 case \(index):
                     let typed = try SwiftData._storedValue(value, as: _$\(property.name), of: self, property: property)
                     _$unlink(property)
                     if _$isObserved {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \\.\(property.name)) { _$\(property.name) = typed }
+                        _$observationRegistrar.withMutation(of: self, keyPath: \(keyPaths[index])) { _$\(property.name) = typed }
                     } else {
                         _$\(property.name) = typed
                     }
@@ -113,12 +125,12 @@ struct GeneratedModel {
     }
 
     /// `_$set`'s case for a property with plain storage: `.notLoaded` clears its bit, and leaves the value.
-    private func plainSet(_ index: Int, _ name: String) -> String {
+    private func plainSet(_ index: Int, _ name: String, keyPath: String) -> String {
         """
         case \(index):
             let typed = try SwiftData._storedValue(value, as: _$\(name), of: self, property: property)
             if _$isObserved {
-                _$observationRegistrar.withMutation(of: self, keyPath: \\.\(name)) {
+                _$observationRegistrar.withMutation(of: self, keyPath: \(keyPath)) {
                     if let typed {
                         _$\(name) = typed
                         _$persistentState._setLoaded(\(index))

@@ -40,7 +40,7 @@ public enum PersistedPropertyMacro: AccessorMacro, PeerMacro {
             get {
                 _$isObserved = true
                 _$observationRegistrar.access(self, keyPath: \(raw: keyPath))
-                if _$\(raw: name) == nil {
+                if case .none = _$\(raw: name) {
                     if let linked = _$linked(\(raw: index), _$\(raw: name)) {
                         return linked
                     }
@@ -72,7 +72,7 @@ public enum PersistedPropertyMacro: AccessorMacro, PeerMacro {
                 _$isObserved = true
                 _$observationRegistrar.access(self, keyPath: \(raw: keyPath))
                 _$willSet(\(raw: index), _$\(raw: name))
-                if _$\(raw: name) == nil {
+                if case .none = _$\(raw: name) {
                     _$fault(\(raw: index))
                 }
                 let oldValue = _$\(raw: name)
@@ -185,26 +185,33 @@ public enum PersistedPropertyMacro: AccessorMacro, PeerMacro {
     }
 
     /// The key path the accessors give the observation registrar: the class's static one where it has them, or a
-    /// literal, which costs a call into the runtime (`swift_getKeyPath`) at each read of a fetched model.
+    /// literal, which costs a call into the runtime (`swift_getKeyPath`) at each read of a fetched model, and the
+    /// type checker an inference of its type at each use.
     private static func keyPathExpression(_ name: String, in context: some MacroExpansionContext) -> String {
         guard let cached = cachedKeyPath(name, in: context) else { return "\\.\(name)" }
         return "\(cached.className).\(cached.name)"
     }
 
     /// The name of a static key path to the property, made once per class, and the class's name; `nil` where Swift
-    /// allows no static stored property (a generic class, or a class inside a generic type or an extension, whose
-    /// type this macro cannot see).
+    /// allows no static stored property (see `allowsStaticProperties`).
     private static func cachedKeyPath(
         _ name: String, in context: some MacroExpansionContext
     ) -> (name: String, className: String)? {
-        guard let classDecl = context.lexicalContext.first?.as(ClassDeclSyntax.self) else { return nil }
-        for scope in context.lexicalContext {
-            if let type = scope.as(ClassDeclSyntax.self), type.genericParameterClause == nil { continue }
-            if let type = scope.as(StructDeclSyntax.self), type.genericParameterClause == nil { continue }
-            if let type = scope.as(EnumDeclSyntax.self), type.genericParameterClause == nil { continue }
-            return nil
-        }
+        guard let classDecl = context.lexicalContext.first?.as(ClassDeclSyntax.self),
+            allowsStaticProperties(in: context.lexicalContext)
+        else { return nil }
         return ("_$keyPath$\(name)", classDecl.name.trimmedDescription)
+    }
+
+    /// Whether a class in `scopes` (the class and the types around it) may have static stored properties: not a
+    /// generic class, nor one inside a generic type or an extension, whose type the macro cannot see.
+    static func allowsStaticProperties(in scopes: [Syntax]) -> Bool {
+        scopes.allSatisfy { scope in
+            if let type = scope.as(ClassDeclSyntax.self) { return type.genericParameterClause == nil }
+            if let type = scope.as(StructDeclSyntax.self) { return type.genericParameterClause == nil }
+            if let type = scope.as(EnumDeclSyntax.self) { return type.genericParameterClause == nil }
+            return false
+        }
     }
 
     /// The property, its number, and whether the number counts from inherited properties.

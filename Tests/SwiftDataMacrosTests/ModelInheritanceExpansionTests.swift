@@ -21,7 +21,7 @@ struct ModelInheritanceExpansionTests {
                         get {
                             _$isObserved = true
                             _$observationRegistrar.access(self, keyPath: Media._$keyPath$title)
-                            if _$title == nil {
+                            if case .none = _$title {
                                 if let linked = _$linked(0, _$title) {
                                     return linked
                                 }
@@ -46,7 +46,7 @@ struct ModelInheritanceExpansionTests {
                             _$isObserved = true
                             _$observationRegistrar.access(self, keyPath: Media._$keyPath$title)
                             _$willSet(0, _$title)
-                            if _$title == nil {
+                            if case .none = _$title {
                                 _$fault(0)
                             }
                             let oldValue = _$title
@@ -154,7 +154,7 @@ struct ModelInheritanceExpansionTests {
                             let typed = try SwiftData._storedValue(value, as: _$title, of: self, property: property)
                             _$unlink(property)
                             if _$isObserved {
-                                _$observationRegistrar.withMutation(of: self, keyPath: \.title) {
+                                _$observationRegistrar.withMutation(of: self, keyPath: Media._$keyPath$title) {
                                     _$title = typed
                                 }
                             } else {
@@ -195,7 +195,7 @@ struct ModelInheritanceExpansionTests {
                         get {
                             _$isObserved = true
                             _$observationRegistrar.access(self, keyPath: Movie._$keyPath$director)
-                            if _$director == nil {
+                            if case .none = _$director {
                                 if let linked = _$linked(_$InheritedProperties.count + 0, _$director) {
                                     return linked
                                 }
@@ -220,7 +220,7 @@ struct ModelInheritanceExpansionTests {
                             _$isObserved = true
                             _$observationRegistrar.access(self, keyPath: Movie._$keyPath$director)
                             _$willSet(_$InheritedProperties.count + 0, _$director)
-                            if _$director == nil {
+                            if case .none = _$director {
                                 _$fault(_$InheritedProperties.count + 0)
                             }
                             let oldValue = _$director
@@ -300,7 +300,7 @@ struct ModelInheritanceExpansionTests {
                             let typed = try SwiftData._storedValue(value, as: _$director, of: self, property: property)
                             _$unlink(property)
                             if _$isObserved {
-                                _$observationRegistrar.withMutation(of: self, keyPath: \.director) {
+                                _$observationRegistrar.withMutation(of: self, keyPath: Movie._$keyPath$director) {
                                     _$director = typed
                                 }
                             } else {

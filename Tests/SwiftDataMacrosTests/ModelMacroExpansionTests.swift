@@ -30,7 +30,7 @@ struct ModelMacroExpansionTests {
                         get {
                             _$isObserved = true
                             _$observationRegistrar.access(self, keyPath: User._$keyPath$name)
-                            if _$name == nil {
+                            if case .none = _$name {
                                 if let linked = _$linked(0, _$name) {
                                     return linked
                                 }
@@ -55,7 +55,7 @@ struct ModelMacroExpansionTests {
                             _$isObserved = true
                             _$observationRegistrar.access(self, keyPath: User._$keyPath$name)
                             _$willSet(0, _$name)
-                            if _$name == nil {
+                            if case .none = _$name {
                                 _$fault(0)
                             }
                             let oldValue = _$name
@@ -79,7 +79,7 @@ struct ModelMacroExpansionTests {
                         get {
                             _$isObserved = true
                             _$observationRegistrar.access(self, keyPath: User._$keyPath$email)
-                            if _$email == nil {
+                            if case .none = _$email {
                                 if let linked = _$linked(1, _$email) {
                                     return linked
                                 }
@@ -104,7 +104,7 @@ struct ModelMacroExpansionTests {
                             _$isObserved = true
                             _$observationRegistrar.access(self, keyPath: User._$keyPath$email)
                             _$willSet(1, _$email)
-                            if _$email == nil {
+                            if case .none = _$email {
                                 _$fault(1)
                             }
                             let oldValue = _$email
@@ -128,7 +128,7 @@ struct ModelMacroExpansionTests {
                         get {
                             _$isObserved = true
                             _$observationRegistrar.access(self, keyPath: User._$keyPath$nickname)
-                            if _$nickname == nil {
+                            if case .none = _$nickname {
                                 if let linked = _$linked(2, _$nickname) {
                                     return linked
                                 }
@@ -153,7 +153,7 @@ struct ModelMacroExpansionTests {
                             _$isObserved = true
                             _$observationRegistrar.access(self, keyPath: User._$keyPath$nickname)
                             _$willSet(2, _$nickname)
-                            if _$nickname == nil {
+                            if case .none = _$nickname {
                                 _$fault(2)
                             }
                             let oldValue = _$nickname
@@ -177,7 +177,7 @@ struct ModelMacroExpansionTests {
                         get {
                             _$isObserved = true
                             _$observationRegistrar.access(self, keyPath: User._$keyPath$imageData)
-                            if _$imageData == nil {
+                            if case .none = _$imageData {
                                 if let linked = _$linked(3, _$imageData) {
                                     return linked
                                 }
@@ -202,7 +202,7 @@ struct ModelMacroExpansionTests {
                             _$isObserved = true
                             _$observationRegistrar.access(self, keyPath: User._$keyPath$imageData)
                             _$willSet(3, _$imageData)
-                            if _$imageData == nil {
+                            if case .none = _$imageData {
                                 _$fault(3)
                             }
                             let oldValue = _$imageData
@@ -334,7 +334,7 @@ struct ModelMacroExpansionTests {
                             let typed = try SwiftData._storedValue(value, as: _$name, of: self, property: property)
                             _$unlink(property)
                             if _$isObserved {
-                                _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
+                                _$observationRegistrar.withMutation(of: self, keyPath: User._$keyPath$name) {
                                     _$name = typed
                                 }
                             } else {
@@ -344,7 +344,7 @@ struct ModelMacroExpansionTests {
                             let typed = try SwiftData._storedValue(value, as: _$email, of: self, property: property)
                             _$unlink(property)
                             if _$isObserved {
-                                _$observationRegistrar.withMutation(of: self, keyPath: \.email) {
+                                _$observationRegistrar.withMutation(of: self, keyPath: User._$keyPath$email) {
                                     _$email = typed
                                 }
                             } else {
@@ -354,7 +354,7 @@ struct ModelMacroExpansionTests {
                             let typed = try SwiftData._storedValue(value, as: _$nickname, of: self, property: property)
                             _$unlink(property)
                             if _$isObserved {
-                                _$observationRegistrar.withMutation(of: self, keyPath: \.nickname) {
+                                _$observationRegistrar.withMutation(of: self, keyPath: User._$keyPath$nickname) {
                                     _$nickname = typed
                                 }
                             } else {
@@ -364,7 +364,7 @@ struct ModelMacroExpansionTests {
                             let typed = try SwiftData._storedValue(value, as: _$imageData, of: self, property: property)
                             _$unlink(property)
                             if _$isObserved {
-                                _$observationRegistrar.withMutation(of: self, keyPath: \.imageData) {
+                                _$observationRegistrar.withMutation(of: self, keyPath: User._$keyPath$imageData) {
                                     _$imageData = typed
                                 }
                             } else {

@@ -124,7 +124,7 @@ struct PlainStorageExpansionTests {
                         get {
                             _$isObserved = true
                             _$observationRegistrar.access(self, keyPath: Reading._$keyPath$label)
-                            if _$label == nil {
+                            if case .none = _$label {
                                 if let linked = _$linked(2, _$label) {
                                     return linked
                                 }
@@ -149,7 +149,7 @@ struct PlainStorageExpansionTests {
                             _$isObserved = true
                             _$observationRegistrar.access(self, keyPath: Reading._$keyPath$label)
                             _$willSet(2, _$label)
-                            if _$label == nil {
+                            if case .none = _$label {
                                 _$fault(2)
                             }
                             let oldValue = _$label
@@ -228,9 +228,11 @@ struct PlainStorageExpansionTests {
                     func _$store(_ property: Int, into writer: any SwiftData._RowWriter, parameter: Int32) throws {
                         switch property {
                         case 0:
-                            try writer.write(_$persistentState._isLoaded(0) ? _$value : nil, parameter, property: "Reading.value")
+                            let value: Swift.Optional<Int> = _$persistentState._isLoaded(0) ? _$value : nil
+                            try writer.write(value, parameter, property: "Reading.value")
                         case 1:
-                            try writer.write(_$persistentState._isLoaded(1) ? _$at : nil, parameter, property: "Reading.at")
+                            let value: Swift.Optional<Foundation.Date> = _$persistentState._isLoaded(1) ? _$at : nil
+                            try writer.write(value, parameter, property: "Reading.at")
                         case 2:
                             try writer.write(_$label, parameter, property: "Reading.label")
                         default:
@@ -260,7 +262,7 @@ struct PlainStorageExpansionTests {
                         case 0:
                             let typed = try SwiftData._storedValue(value, as: _$value, of: self, property: property)
                             if _$isObserved {
-                                _$observationRegistrar.withMutation(of: self, keyPath: \.value) {
+                                _$observationRegistrar.withMutation(of: self, keyPath: Reading._$keyPath$value) {
                                     if let typed {
                                         _$value = typed
                                         _$persistentState._setLoaded(0)
@@ -277,7 +279,7 @@ struct PlainStorageExpansionTests {
                         case 1:
                             let typed = try SwiftData._storedValue(value, as: _$at, of: self, property: property)
                             if _$isObserved {
-                                _$observationRegistrar.withMutation(of: self, keyPath: \.at) {
+                                _$observationRegistrar.withMutation(of: self, keyPath: Reading._$keyPath$at) {
                                     if let typed {
                                         _$at = typed
                                         _$persistentState._setLoaded(1)
@@ -295,7 +297,7 @@ struct PlainStorageExpansionTests {
                             let typed = try SwiftData._storedValue(value, as: _$label, of: self, property: property)
                             _$unlink(property)
                             if _$isObserved {
-                                _$observationRegistrar.withMutation(of: self, keyPath: \.label) {
+                                _$observationRegistrar.withMutation(of: self, keyPath: Reading._$keyPath$label) {
                                     _$label = typed
                                 }
                             } else {
