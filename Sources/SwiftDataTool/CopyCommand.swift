@@ -28,7 +28,7 @@ enum CopyCommand {
         let copied = try copy(from: source, to: target, progress: output.isTerminal ? output.writeError : nil)
         if output.isTerminal { output.writeError("\r\u{1B}[K") }
         output.line(
-            "Copied \(copied.rows) rows, \(copied.external) external values and \(copied.history) history transactions from \(source.address) to \(target.address)."
+            "Copied \(plural(Int(copied.rows), "row")), \(plural(copied.external, "external value")) and \(plural(copied.history, "history transaction")) from \(source.address) to \(target.address)."
         )
         return ExitCode.success
     }

@@ -26,7 +26,7 @@ enum InspectCommand {
             for entity in recorded.schema.entities {
                 let rows = try store.count("SELECT count(*) FROM \(quoted(entity.name))")
                 output.line()
-                output.line("\(entity.name): \(rows) row\(rows == 1 ? "" : "s")")
+                output.line("\(entity.name): \(plural(Int(rows), "row"))")
                 describe(entity, recorded: recorded, output: output, indent: "  ")
                 for subentity in entity.subentities ?? [] {
                     output.line("  subentity \(subentity.name)")
@@ -46,14 +46,14 @@ enum InspectCommand {
                 let size = try store.count("SELECT coalesce(sum(length(changes)), 0) FROM \(history)")
                 let oldest = try store.count("SELECT coalesce(min(number), 0) FROM \(history)")
                 output.line(
-                    "History: \(count) transaction\(count == 1 ? "" : "s"), \(bytes(size))"
+                    "History: \(plural(Int(count), "transaction")), \(bytes(size))"
                         + (count > 0 ? ", oldest token \(oldest)" : ""))
             } else {
                 output.line("History: none")
             }
             let external = try store.externalValues()
             output.line(
-                "External storage: \(external.count) value\(external.count == 1 ? "" : "s"), \(bytes(external.reduce(0) { $0 + $1.size }))"
+                "External storage: \(plural(external.count, "value")), \(bytes(external.reduce(0) { $0 + $1.size }))"
             )
         }
         return ExitCode.success
@@ -83,4 +83,9 @@ enum InspectCommand {
         if count < 1024 * 1024 { return String(format: "%.1f KB", Double(count) / 1024) }
         return String(format: "%.1f MB", Double(count) / 1024 / 1024)
     }
+}
+
+/// A count with its noun, plural unless it is one.
+func plural(_ count: Int, _ noun: String) -> String {
+    "\(count) \(noun)\(count == 1 ? "" : "s")"
 }

@@ -168,7 +168,7 @@ final class PostgresToolStore: ToolStore {
         case (.text(let text), .url):
             guard let url = URL(string: text) else { throw ToolError.failed("'\(text)' is not a URL") }
             return .url(url)
-        case (.text(let text), .json), (.jsonb(let text), _): return .json(text)
+        case (.text(let text), .json), (.jsonb(let text), _): return .json(CanonicalJSON.canonical(text))
         case (.text(let text), _): return .string(text)
         case (.bytea(let bytes), _): return .data(bytes)
         case (.uuid(let uuid), _): return .uuid(uuid)
