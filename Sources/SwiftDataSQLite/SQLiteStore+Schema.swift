@@ -199,8 +199,7 @@ extension SQLiteStore {
     }
 
     /// The names of the store's tables.
-    static func readTables(_ database: SQLiteDatabase, configuration: ModelConfiguration) throws -> Set<String>
-    {
+    static func readTables(_ database: SQLiteDatabase, configuration: ModelConfiguration) throws -> Set<String> {
         do {
             return Set(
                 try database.rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap {
