@@ -124,13 +124,12 @@ func jsonString(_ text: String) -> String {
 }
 
 extension StoreValue {
-    /// The value in JSON: numbers and booleans as they are, data as Base64, dates in ISO 8601, JSON as it is.
+    /// The value in JSON: numbers and booleans as they are, data as Base64, dates in ISO 8601 (to the millisecond),
+    /// JSON as it is.
     var json: String {
         switch self {
         case .null: "null"
-        case .bool(let value): value ? "true" : "false"
-        case .int64(let value): String(value)
-        case .uint64(let value): String(value)
+        case .bool, .int64, .uint64: text
         case .double(let value): value.isFinite ? "\(value)" : "null"
         case .decimal(let value): value.isNaN ? "null" : value.description
         case .json(let value): value
@@ -149,7 +148,7 @@ extension StoreValue {
         case .decimal(let value): value.description
         case .string(let value): value
         case .data(let value): value.base64EncodedString()
-        case .date(let value): value.formatted(.iso8601)
+        case .date(let value): Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(value)
         case .uuid(let value): value.uuidString
         case .url(let value): value.absoluteString
         case .json(let value): value
