@@ -24,11 +24,17 @@ enum CopyCommand {
 
     static func run(_ arguments: ToolArguments, _ output: ToolOutput) throws -> Int32 {
         let source = try StoreOpener.source(arguments.positional[0])
-        let target = try StoreOpener.target(arguments.positional[1])
-        let copied = try copy(from: source, to: target, progress: output.isTerminal ? output.writeError : nil)
+        var target: (any ToolStore)?
+        let copied = try copy(
+            from: source,
+            to: {
+                let store = try StoreOpener.target(arguments.positional[1])
+                target = store
+                return store
+            }, progress: output.isTerminal ? output.writeError : nil)
         if output.isTerminal { output.writeError("\r\u{1B}[K") }
         output.line(
-            "Copied \(plural(Int(copied.rows), "row")), \(plural(copied.external, "external value")) and \(plural(copied.history, "history transaction")) from \(source.address) to \(target.address)."
+            "Copied \(plural(Int(copied.rows), "row")), \(plural(copied.external, "external value")) and \(plural(copied.history, "history transaction")) from \(source.address) to \(target?.address ?? arguments.positional[1])."
         )
         return ExitCode.success
     }
@@ -40,9 +46,11 @@ enum CopyCommand {
         var history = 0
     }
 
-    static func copy(from source: any ToolStore, to target: any ToolStore, progress: ((String) -> Void)?) throws
-        -> Counts
-    {
+    /// Copies `source` into the store `openTarget` opens once the source's schema is read (so that a source that
+    /// cannot be copied leaves no new file behind).
+    static func copy(
+        from source: any ToolStore, to openTarget: () throws -> any ToolStore, progress: ((String) -> Void)?
+    ) throws -> Counts {
         var counts = Counts()
         try source.reading {
             let recorded = try RecordedStore(source)
@@ -52,7 +60,7 @@ enum CopyCommand {
             let total = try recorded.schema.entities.reduce(Int64(0)) {
                 $0 + (try source.count("SELECT count(*) FROM \(quoted($1.name))"))
             }
-            try target.creating { writer in
+            try openTarget().creating { writer in
                 try writer.createTables(for: schema)
                 try writeMetadata(recorded, schema: schema, writer: writer)
                 try copyTable(

@@ -110,6 +110,24 @@ import Testing
         }
     }
 
+    /// A model hierarchy keeps a class and its subclasses in one table, which the copy cannot rebuild without the
+    /// models: it refuses, naming the table, and writes nothing; `inspect`, `dump` and `check` read such a store.
+    @Test func aModelHierarchyIsReadButNotCopied() throws {
+        let source = StoreKind.sqlite.location()
+        let context = ModelContext(try source.container(Media.self, Movie.self))
+        context.insert(Movie(title: "Alien", year: 1979, director: "Ridley Scott"))
+        try context.save()
+        #expect(swiftdata("inspect", try source.toolAddress()).output.contains("  subentity Movie"))
+        let dump = swiftdata("dump", try source.toolAddress(), "--entity", "Movie")
+        #expect(dump.output.contains("\"director\":\"Ridley Scott\""), "\(dump.output)")
+        #expect(swiftdata("check", try source.toolAddress()).status == 0)
+        let target = StoreKind.sqlite.location()
+        let copy = swiftdata("copy", try source.toolAddress(), try target.toolAddress())
+        #expect(copy.status == 3)
+        #expect(copy.errors.contains("Media is the table of a model hierarchy"), "\(copy.errors)")
+        #expect(!FileManager.default.fileExists(atPath: target.store().path))
+    }
+
     /// `check` passes a sound store and names each problem of a damaged one: a reference to a row that does not
     /// exist, a missing and a left-over external value, and a key sequence behind the keys.
     @Test(arguments: StoreKind.all) func checkFindsDamage(_ kind: StoreKind) throws {
