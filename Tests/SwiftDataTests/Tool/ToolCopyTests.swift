@@ -110,6 +110,26 @@ import Testing
         }
     }
 
+    /// An empty store copies too; its column of a `Codable` type, which holds no value to tell JSON from a raw value
+    /// by, is taken for text, and the app's first opening of the PostgreSQL copy migrates it.
+    @Test func anEmptyStoreCopiesAndTheAppOpensIt() throws {
+        let source = StoreKind.sqlite.location()
+        let schema = Schema(ToolLibrary.types)
+        try ToolLibrary.fill(source.container(schema), books: 0)
+        let target = StoreKind.postgres.location()
+        let copy = swiftdata("copy", try source.toolAddress(), try target.toolAddress())
+        #expect(copy.status == 0, "\(copy.errors)")
+        let context = ModelContext(try target.container(schema))
+        let book = ToolBook(
+            title: "New", isbn: UUID(), published: .now, price: 1, rating: 2, pages: 3, serial: 4)
+        book.details = ToolDetails(language: "en", editions: [2], note: "kept")
+        context.insert(book)
+        try context.save()
+        let again = ModelContext(try target.container(schema))
+        #expect(try again.fetch(FetchDescriptor<ToolBook>()).map(\.details) == [book.details])
+        #expect(try again.fetchCount(FetchDescriptor<ToolTag>()) == 20)
+    }
+
     /// A model hierarchy keeps a class and its subclasses in one table, which the copy cannot rebuild without the
     /// models: it refuses, naming the table, and writes nothing; `inspect`, `dump` and `check` read such a store.
     @Test func aModelHierarchyIsReadButNotCopied() throws {
