@@ -48,6 +48,8 @@ let package = Package(
         .executable(name: "animals", targets: ["animals"]),
         .executable(name: "users", targets: ["users"]),
         .executable(name: "jsonstore", targets: ["jsonstore"]),
+        // Tools for a store in production: inspect, dump, copy between SQLite and PostgreSQL, check.
+        .executable(name: "swiftdata", targets: ["swiftdata"]),
     ],
     targets: [
         .macro(
@@ -64,6 +66,8 @@ let package = Package(
         .target(name: "ExampleSupport", dependencies: ["SwiftData", "SwiftDataPostgres"], path: "Examples/Support"),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .target(name: "SwiftDataPostgres", dependencies: ["SwiftDataCore", "SwiftDataSQL", "CLibPQ"]),
+        .target(name: "SwiftDataTool", dependencies: ["SwiftDataCore", "SwiftDataSQLite", "SwiftDataPostgres"]),
+        .executableTarget(name: "swiftdata", dependencies: ["SwiftDataTool"]),
         .executableTarget(
             name: "todo", dependencies: ["SwiftData", "ExampleSupport"], path: "Examples/todo", exclude: ["README.md"]),
         .executableTarget(
@@ -107,7 +111,7 @@ let package = Package(
                 "SwiftDataDirectories",
                 "TestChildProcess",
                 "todo", "foodpin", "animals", "users", "jsonstore", "Benchmarks", "SwiftDataPostgres",
-                "PostgresTestSupport", "TestProcessSupport",
+                "PostgresTestSupport", "TestProcessSupport", "SwiftDataTool", "swiftdata",
             ]
         ),
     ],

@@ -199,8 +199,7 @@ extension SQLiteStore {
     }
 
     /// The names of the store's tables.
-    private static func readTables(_ database: SQLiteDatabase, configuration: ModelConfiguration) throws -> Set<String>
-    {
+    static func readTables(_ database: SQLiteDatabase, configuration: ModelConfiguration) throws -> Set<String> {
         do {
             return Set(
                 try database.rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap {
@@ -260,7 +259,7 @@ extension SQLiteStore {
         }
     }
 
-    private static func readMetadata(
+    static func readMetadata(
         _ database: SQLiteDatabase, tables: Set<String>, configuration: ModelConfiguration
     ) throws -> (identifier: String?, schema: StoredSchema?, version: Schema.Version?) {
         guard tables.contains(metadataTable) else {

@@ -35,8 +35,17 @@ package enum SchemaDiff {
                 migration.changesColumns = true
                 continue
             }
+            let retyped = source.baseType != target.baseType || source.storage != target.storage
+            // A column of another type that holds no values is made anew: there is nothing to convert.
+            if retyped, !store.acceptsNoValue(storage: source.storage),
+                try store.nilCount(of: entity.name, column: source.name) == store.rowCount(of: entity.name)
+            {
+                migration.columns.append(.init(name: attribute.name, source: nil, fill: fill))
+                migration.changesColumns = true
+                continue
+            }
             used.insert(source.name)
-            if source.baseType != target.baseType || source.storage != target.storage {
+            if retyped {
                 throw problem(
                     entity, attribute.name, "its type changed from \(source.type) to \(target.type)",
                     "Migrate the values with a MigrationStage.custom, or keep the old type")

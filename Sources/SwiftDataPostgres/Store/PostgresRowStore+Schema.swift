@@ -198,7 +198,7 @@ extension PostgresRowStore {
         return Set(try (0..<result.rowCount).compactMap { try result.string($0, 0) })
     }
 
-    private static func readMetadata(
+    static func readMetadata(
         _ connection: PostgresConnection, tables: Set<String>, namespace: String, server: String
     ) throws -> Metadata {
         guard tables.contains(metadataTable) else { return Metadata() }

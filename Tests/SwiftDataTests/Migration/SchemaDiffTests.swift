@@ -93,6 +93,7 @@ import Testing
 
     @Test func typeChangesDuplicatesAndForeignTablesAreRefused() throws {
         var retyped = AnsweringStore(recording: [Shop.Item.self])
+        retyped.rows = 2
         #expect(throws: SwiftDataError.loadIssueModelContainer) {
             try LightweightMigration.migrate(&retyped, to: Schema([ShopRetyped.Item.self]))
         }
