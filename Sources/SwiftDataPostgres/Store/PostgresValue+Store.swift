@@ -1,5 +1,6 @@
 import Foundation
 import SwiftDataCore
+import SwiftDataSQL
 
 extension PostgresValue {
     /// A value as the PostgreSQL store keeps it (see `PostgreSQLDialect`): `UInt64` as its bit pattern, NaN as
@@ -23,6 +24,20 @@ extension PostgresValue {
 }
 
 extension PostgresType {
+    /// The type of parameters of an SQL type (see `PostgreSQLDialect.typeName`).
+    init(_ type: SQLType) {
+        switch type {
+        case .boolean: self = .bool
+        case .integer: self = .int8
+        case .real, .date: self = .float8
+        case .decimal: self = .numeric
+        case .text: self = .text
+        case .blob: self = .bytea
+        case .uuid: self = .uuid
+        case .json: self = .jsonb
+        }
+    }
+
     /// The type of the column that keeps values of a meaning.
     init(storing type: StoreValueType) {
         switch type {
