@@ -354,11 +354,7 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
         for editingState: EditingState = EditingState(), _ body: (any RowStoreTransaction) throws -> Result
     ) throws -> Result {
         try withDatabase { database in
-            guard !isWriting else {
-                throw SwiftDataError.storeError.with(
-                    reason: "a save of the store '\(configuration.name)' started inside another save of it",
-                    suggestion: "Save other contexts after the save in progress returns, not from code it runs")
-            }
+            guard !isWriting else { throw SwiftDataError.saveInsideSave(of: configuration.name) }
             isWriting = true
             defer { isWriting = false }
             // Inside another transaction (a migration stage's save), the files wait for that one's end, unless this

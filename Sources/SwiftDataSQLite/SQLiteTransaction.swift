@@ -192,55 +192,31 @@ struct SQLiteTransaction: RowStoreTransaction {
     }
 
     func existingKey(in entity: Schema.Entity, matching values: [(property: Int, value: StoreValue)]) throws -> Int64? {
-        let conditions = values.compactMap { value in
-            StoreLayout.columnName(of: value.property, in: entity).map { column in
-                let collation =
-                    SQLiteStore.collation(of: entity.attribute(at: value.property)).map { " COLLATE \($0)" } ?? ""
-                return "\(dialect.quote(column))\(collation) = ?"
-            }
-        }
-        guard conditions.count == values.count, !values.contains(where: { $0.value == .null }) else { return nil }
-        var sql =
-            "SELECT \(keyColumn) FROM \(dialect.quote(StoreLayout.table(of: entity))) WHERE \(conditions.joined(separator: " AND "))"
-        var parameters = values.map(\.value)
-        if let names = StoreLayout.entityNames(selectedBy: entity) {
-            // A subentity's constraint spans its rows only.
-            sql += " AND \(dialect.quote(StoreLayout.entityColumn)) IN \(placeholders(names.count))"
-            parameters += names.map { .string($0) }
-        }
-        return database.statementKeys(try database.rows(sql + " LIMIT 1", parameters)).first
+        guard !values.contains(where: { $0.value == .null }),
+            let sql = UniqueStatements.existingKey(
+                in: entity, properties: values.map(\.property), dialect: dialect, compare: Self.compare)
+        else { return nil }
+        let names = StoreLayout.entityNames(selectedBy: entity) ?? []
+        return database.statementKeys(try database.rows(sql, values.map(\.value) + names.map { .string($0) })).first
     }
 
-    /// One query per chunk of candidates: the candidates as a `VALUES` list numbered by position, joined to the
-    /// table on the constraint's columns (compared as `existingKey` compares them, through the unique index).
+    /// One query per chunk of candidates (see `UniqueStatements.existingKeys`).
     func existingKeys(in entity: Schema.Entity, properties: [Int], candidates: [[StoreValue]]) throws -> [Int64?] {
         var keys = [Int64?](repeating: nil, count: candidates.count)
-        var conditions: [String] = []
-        for (offset, property) in properties.enumerated() {
-            guard let column = StoreLayout.columnName(of: property, in: entity) else { return keys }
-            let collation = SQLiteStore.collation(of: entity.attribute(at: property)).map { " COLLATE \($0)" } ?? ""
-            conditions.append("t.\(dialect.quote(column))\(collation) = v.c\(offset)")
-        }
-        var names: [StoreValue] = []
-        if let selected = StoreLayout.entityNames(selectedBy: entity) {
-            // A subentity's constraint spans its rows only.
-            conditions.append("t.\(dialect.quote(StoreLayout.entityColumn)) IN \(placeholders(selected.count))")
-            names = selected.map { .string($0) }
-        }
-        let columns = (["i"] + properties.indices.map { "c\($0)" }).joined(separator: ", ")
-        let row = placeholders(properties.count + 1)
+        let names = (StoreLayout.entityNames(selectedBy: entity) ?? []).map { StoreValue.string($0) }
         let lookups = candidates.indices.filter {
             !candidates[$0].contains(.null) && candidates[$0].count == properties.count
         }
         for chunk in lookups.chunked(by: max(1, 900 / (properties.count + 1))) {
+            guard
+                let sql = UniqueStatements.existingKeys(
+                    in: entity, properties: properties, candidates: chunk.count, dialect: dialect, compare: Self.compare
+                )
+            else { return keys }
             var parameters: [StoreValue] = []
             parameters.reserveCapacity(chunk.count * (properties.count + 1) + names.count)
             for index in chunk { parameters += [.int64(Int64(index))] + candidates[index] }
-            let rows = try database.rows(
-                "WITH v(\(columns)) AS (VALUES \(Array(repeating: row, count: chunk.count).joined(separator: ", "))) "
-                    + "SELECT v.i, t.\(keyColumn) FROM v JOIN \(dialect.quote(StoreLayout.table(of: entity))) AS t "
-                    + "ON \(conditions.joined(separator: " AND "))", parameters + names)
-            for row in rows {
+            for row in try database.rows(sql, parameters + names) {
                 guard row.count == 2, case .integer(let index) = row[0], case .integer(let key) = row[1],
                     keys.indices.contains(Int(index)), keys[Int(index)] == nil
                 else { continue }
@@ -248,6 +224,12 @@ struct SQLiteTransaction: RowStoreTransaction {
             }
         }
         return keys
+    }
+
+    /// A unique constraint's column compared with a value in the collation its index is built in (see
+    /// `SQLiteStore.index`), so that the lookup uses the index and uniqueness follows Swift's `==`.
+    private static func compare(_ column: String, _ value: String, _ attribute: Schema.Attribute?) -> String {
+        column + (SQLiteStore.collation(of: attribute).map { " COLLATE \($0)" } ?? "") + " = " + value
     }
 
     // MARK: Helpers
@@ -315,10 +297,6 @@ struct SQLiteTransaction: RowStoreTransaction {
                 for case .text(let name)? in rows.map(\.first) where !name.isEmpty { external.replace(name) }
             }
         }
-    }
-
-    private func placeholders(_ count: Int) -> String {
-        "(" + Array(repeating: "?", count: count).joined(separator: ", ") + ")"
     }
 
     private func run(_ statement: SQLiteStatement, entity: Schema.Entity) throws {

@@ -275,11 +275,7 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
     ) throws -> Result {
         writeLock.lock()
         defer { writeLock.unlock() }
-        guard !isWriting else {
-            throw SwiftDataError.storeError.with(
-                reason: "a save of the store '\(configuration.name)' started inside another save of it",
-                suggestion: "Save other contexts after the save in progress returns, not from code it runs")
-        }
+        guard !isWriting else { throw SwiftDataError.saveInsideSave(of: configuration.name) }
         isWriting = true
         defer { isWriting = false }
         let isShared = shared != nil

@@ -16,7 +16,6 @@ struct PostgresTransaction: RowStoreTransaction {
     /// for models: inserting such a model again first deletes them, so that it is stored once.
     let replacing: [ObjectIdentifier: [PostgresRowStore.LostInsert]]
     private var dialect: PostgreSQLDialect { store.dialect }
-    private var keyColumn: String { dialect.quote(PostgresRowStore.keyColumn) }
 
     init(
         store: PostgresRowStore, connection: PostgresConnection, historyNumber: Int64? = nil,
@@ -236,51 +235,28 @@ struct PostgresTransaction: RowStoreTransaction {
         }
     }
 
-    /// One query per chunk of candidates: the candidates as a `VALUES` list numbered by position, joined to the
-    /// table on the constraint's columns, compared as `existingKey` compares them (through the unique index).
-    /// Its text depends on the number of candidates, so it is not kept prepared.
+    /// One query per chunk of candidates (see `UniqueStatements.existingKeys`). Its text depends on the number of
+    /// candidates, so it is not kept prepared.
     func existingKeys(in entity: Schema.Entity, properties: [Int], candidates: [[StoreValue]]) throws -> [Int64?] {
         var keys = [Int64?](repeating: nil, count: candidates.count)
         let lookups = candidates.indices.filter {
             !candidates[$0].contains(.null) && candidates[$0].count == properties.count
         }
-        guard !lookups.isEmpty,
-            let conditions = Self.uniqueConditions(
-                in: entity, properties: properties, store: store, table: "t.", value: { offset, _ in "v.c\(offset)" })
-        else { return keys }
-        let types = properties.map { property in
-            entity.attribute(at: property).map {
-                PostgresSchemaSQL.comparesAsString($0) ? "text" : $0.postgresType.sqlName
-            }
-                ?? "bigint"
-        }
-        let names = StoreLayout.entityNames(selectedBy: entity) ?? []
-        let columns = (["i"] + properties.indices.map { "c\($0)" }).joined(separator: ", ")
+        let names = (StoreLayout.entityNames(selectedBy: entity) ?? []).map { PostgresValue.text($0) }
         try mapped(entity) {
             for chunk in lookups.chunked(by: 1_000) {
+                guard
+                    let sql = UniqueStatements.existingKeys(
+                        in: entity, properties: properties, candidates: chunk.count, dialect: dialect,
+                        compare: Self.compare)
+                else { return }
                 var parameters: [PostgresValue] = []
                 parameters.reserveCapacity(chunk.count * (properties.count + 1) + names.count)
-                var rows: [String] = []
-                rows.reserveCapacity(chunk.count)
                 for index in chunk {
-                    var row = "($\(parameters.count + 1)::bigint"
                     parameters.append(.int8(Int64(index)))
-                    for (value, type) in zip(candidates[index], types) {
-                        parameters.append(PostgresValue(storing: value))
-                        row += ", $\(parameters.count)::\(type)"
-                    }
-                    rows.append(row + ")")
+                    parameters += candidates[index].map(PostgresValue.init(storing:))
                 }
-                var sql =
-                    "SELECT v.i, t.\(keyColumn) FROM (VALUES \(rows.joined(separator: ", "))) AS v(\(columns)) "
-                    + "JOIN \(table(of: entity)) AS t ON \(conditions.joined(separator: " AND "))"
-                if !names.isEmpty {
-                    let placeholders = names.indices.map { "$\(parameters.count + $0 + 1)::text" }
-                    sql +=
-                        " AND t.\(dialect.quote(StoreLayout.entityColumn)) IN (\(placeholders.joined(separator: ", ")))"
-                    parameters += names.map { PostgresValue.text($0) }
-                }
-                let result = try connection.query(sql, parameters)
+                let result = try connection.query(sql, parameters + names)
                 for row in 0..<result.rowCount {
                     guard let index = try result.int64(row, 0).map(Int.init), keys.indices.contains(index),
                         keys[index] == nil
@@ -292,60 +268,23 @@ struct PostgresTransaction: RowStoreTransaction {
         return keys
     }
 
-    /// The query of `existingKey`: the key of the row whose properties equal parameters `$1`, `$2`, ... In a
-    /// hierarchy's table, a subentity's lookup is limited to the rows of its entity and those below it, whose names
-    /// follow the values. `nil` when a property has no column.
+    /// The query of `existingKey` (see `UniqueStatements.existingKey`); `nil` when a property has no column.
     static func existingKeyQuery(in entity: Schema.Entity, properties: [Int], store: PostgresRowStore) -> String? {
-        let dialect = store.dialect
-        guard
-            var conditions = uniqueConditions(
-                in: entity, properties: properties, store: store, table: "",
-                value: { offset, type in "$\(offset + 1)::\(type)" })
-        else { return nil }
-        if let names = StoreLayout.entityNames(selectedBy: entity) {
-            let placeholders = names.indices.map { "$\(properties.count + $0 + 1)::text" }
-            conditions.append("\(dialect.quote(StoreLayout.entityColumn)) IN (\(placeholders.joined(separator: ", ")))")
-        }
-        return
-            "SELECT \(dialect.quote(PostgresRowStore.keyColumn)) FROM \(dialect.quote(StoreLayout.table(of: entity))) "
-            + "WHERE " + conditions.joined(separator: " AND ") + " LIMIT 1"
+        UniqueStatements.existingKey(in: entity, properties: properties, dialect: store.dialect, compare: compare)
     }
 
-    /// The conditions that a row's `properties` (its columns named after `table`, a prefix such as `t.`) equal the
-    /// values `value(offset, SQL type)` spells. A string is
-    /// compared as the unique index holds it (`normalize(x, NFC) COLLATE "C"`), so that the lookup is one probe of
-    /// that index whatever the database's default collation (equality means the same in every deterministic
-    /// collation). `nil` when a property has no column.
-    private static func uniqueConditions(
-        in entity: Schema.Entity, properties: [Int], store: PostgresRowStore, table: String,
-        value: (Int, String) -> String
-    ) -> [String]? {
-        let dialect = store.dialect
-        var conditions: [String] = []
-        for (offset, property) in properties.enumerated() {
-            guard let name = StoreLayout.columnName(of: property, in: entity) else { return nil }
-            let column = table + dialect.quote(name)
-            if let attribute = entity.attribute(at: property) {
-                conditions.append(
-                    PostgresSchemaSQL.comparesAsString(attribute)
-                        ? "normalize(\(column), NFC) COLLATE \"C\" = normalize(\(value(offset, "text")), NFC) COLLATE \"C\""
-                        : "\(column) = \(value(offset, attribute.postgresType.sqlName))")
-            } else {
-                conditions.append("\(column) = \(value(offset, "bigint"))")
-            }
-        }
-        return conditions
+    /// A unique constraint's column compared with a value as its unique index holds it: a string as
+    /// `normalize(x, NFC) COLLATE "C"`, so that the lookup is one probe of that index whatever the database's default
+    /// collation (equality means the same in every deterministic collation).
+    private static func compare(_ column: String, _ value: String, _ attribute: Schema.Attribute?) -> String {
+        guard PostgresSchemaSQL.comparesAsString(attribute) else { return "\(column) = \(value)" }
+        return "normalize(\(column), NFC) COLLATE \"C\" = normalize(\(value), NFC) COLLATE \"C\""
     }
 
     // MARK: Helpers
 
     private func keys(_ result: PostgresResult) throws -> [Int64] {
         try (0..<result.rowCount).compactMap { try result.int64($0, 0) }
-    }
-
-    /// The entity's table, quoted.
-    private func table(of entity: Schema.Entity) -> String {
-        dialect.quote(StoreLayout.table(of: entity))
     }
 
     /// Binds what `RowStatements` placed, from `$2` on. `converted` is `entity.convertedAttributes()`: those attributes
