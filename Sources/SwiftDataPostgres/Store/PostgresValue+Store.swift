@@ -39,18 +39,7 @@ extension PostgresType {
     }
 
     /// The type of the column that keeps values of a meaning.
-    init(storing type: StoreValueType) {
-        switch type {
-        case .bool: self = .bool
-        case .int64, .uint64: self = .int8
-        case .double, .date: self = .float8
-        case .decimal: self = .numeric
-        case .string, .url: self = .text
-        case .data: self = .bytea
-        case .uuid: self = .uuid
-        case .json: self = .jsonb
-        }
-    }
+    init(storing type: StoreValueType) { self.init(SQLType(storing: type)) }
 
     /// The SQL name of the type, for column definitions and casts.
     var sqlName: String {

@@ -12,18 +12,17 @@ package enum RelationshipStatements {
         case .column:
             let column = dialect.quote(relationship.name)
             let table = dialect.quote(StoreLayout.ownerTable(of: relationship, in: schema))
-            return "SELECT \(key), \(column) FROM \(table) WHERE "
-                + dialect.keysCondition(key, count: count, first: 1) + " AND \(column) IS NOT NULL"
+            return select("\(key), \(column)", from: table, where: key, keys: count, dialect)
+                + " AND \(column) IS NOT NULL"
         case .inverseColumn:
             guard let inverse = relationship.inverse else { return nil }
             let column = dialect.quote(inverse.name)
             let table = dialect.quote(StoreLayout.table(named: relationship.destination, in: schema))
-            return "SELECT \(column), \(key) FROM \(table) WHERE "
-                + dialect.keysCondition(column, count: count, first: 1)
+            return select("\(column), \(key)", from: table, where: column, keys: count, dialect)
         case .joinTable:
             guard let join = JoinColumns(relationship, dialect: dialect) else { return nil }
-            return "SELECT \(join.owner), \(join.member) FROM \(dialect.quote(join.table)) WHERE "
-                + dialect.keysCondition(join.owner, count: count, first: 1)
+            let table = dialect.quote(join.table)
+            return select("\(join.owner), \(join.member)", from: table, where: join.owner, keys: count, dialect)
         }
     }
 
@@ -36,12 +35,10 @@ package enum RelationshipStatements {
         case .column:
             let column = dialect.quote(relationship.name)
             let table = dialect.quote(StoreLayout.ownerTable(of: relationship, in: schema))
-            return "SELECT \(dialect.quote(StoreLayout.keyColumn)) FROM \(table) WHERE "
-                + dialect.keysCondition(column, count: count, first: 1)
+            return select(dialect.quote(StoreLayout.keyColumn), from: table, where: column, keys: count, dialect)
         case .joinTable:
             guard let join = JoinColumns(relationship, dialect: dialect) else { return nil }
-            return "SELECT \(join.owner) FROM \(dialect.quote(join.table)) WHERE "
-                + dialect.keysCondition(join.member, count: count, first: 1)
+            return select(join.owner, from: dialect.quote(join.table), where: join.member, keys: count, dialect)
         case .inverseColumn:
             return nil
         }
@@ -70,6 +67,13 @@ package enum RelationshipStatements {
         case .inverseColumn:
             return nil
         }
+    }
+
+    /// `SELECT columns FROM table` (quoted) of the rows whose `column` is one of `count` keys.
+    private static func select(
+        _ columns: String, from table: String, where column: String, keys count: Int, _ dialect: some SQLDialect
+    ) -> String {
+        "SELECT \(columns) FROM \(table) WHERE " + dialect.keysCondition(column, count: count, first: 1)
     }
 
     /// Deletes the join rows of `count` owners.

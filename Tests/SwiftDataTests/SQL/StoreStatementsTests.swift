@@ -147,4 +147,56 @@ import Testing
             RelationshipStatements.deleteJoinRows(postgresJoin, owners: 3, dialect: postgres)
                 == #"DELETE FROM "Course_students" WHERE "member" = ANY($1::bigint[])"#)
     }
+
+    @Test func uniqueLookupsRenderInEachDialect() throws {
+        let schema = Schema([Node.self])
+        let node = try #require(schema.entitiesByName["Node"])
+        let name = try #require(node.orderedAttributes.first { $0.name == "name" }).index
+        let compare: UniqueStatements.Comparison = { column, value, _ in "\(column) = \(value)" }
+        #expect(
+            UniqueStatements.existingKey(in: node, properties: [name], dialect: lite, compare: compare)
+                == #"SELECT "_pk" FROM "Node" WHERE "name" = ? LIMIT 1"#)
+        #expect(
+            UniqueStatements.existingKey(in: node, properties: [name], dialect: postgres, compare: compare)
+                == #"SELECT "_pk" FROM "Node" WHERE "name" = $1::text LIMIT 1"#)
+        #expect(
+            UniqueStatements.existingKeys(in: node, properties: [name], candidates: 2, dialect: lite, compare: compare)
+                == #"WITH v(i, c0) AS (VALUES (?, ?), (?, ?)) SELECT v.i, t."_pk" FROM v JOIN "Node" AS t "#
+                + #"ON t."name" = v.c0"#)
+        #expect(
+            UniqueStatements.existingKeys(
+                in: node, properties: [name], candidates: 2, dialect: postgres, compare: compare)
+                == #"WITH v(i, c0) AS (VALUES ($1::bigint, $2::text), ($3::bigint, $4::text)) SELECT v.i, t."_pk" "#
+                + #"FROM v JOIN "Node" AS t ON t."name" = v.c0"#)
+    }
+
+    @Test func schemaStatementsRenderInEachDialect() throws {
+        #expect(
+            SchemaStatements.createJoinTable("Course_students", dialect: lite)
+                == [
+                    #"CREATE TABLE "Course_students" ("owner" INTEGER NOT NULL, "member" INTEGER NOT NULL, "#
+                        + #""position" INTEGER, "inverse_position" INTEGER, PRIMARY KEY ("owner", "member")) "#
+                        + "WITHOUT ROWID",
+                    #"CREATE INDEX "Course_students_member" ON "Course_students" ("member")"#,
+                ])
+        let long = String(repeating: "x", count: 60)
+        #expect(
+            SchemaStatements.createJoinTable(long, dialect: postgres)
+                == [
+                    #"CREATE TABLE ""# + long + #"" ("owner" bigint NOT NULL, "member" bigint NOT NULL, "#
+                        + #""position" bigint, "inverse_position" bigint, PRIMARY KEY ("owner", "member"))"#,
+                    #"CREATE INDEX ""# + postgres.indexName(long + "_member") + #"" ON ""# + long + #"" ("member")"#,
+                ])
+        #expect(postgres.indexName(long + "_member").utf8.count <= 63 && lite.indexName(long) == long)
+        #expect(
+            SchemaStatements.storeTables(postgres)
+                == [
+                    "CREATE TABLE IF NOT EXISTS _swiftdata_metadata (key text PRIMARY KEY, value text NOT NULL)",
+                    "CREATE TABLE IF NOT EXISTS _swiftdata_sequence (entity text PRIMARY KEY, last_key bigint NOT NULL)",
+                ])
+        #expect(
+            SchemaStatements.duplicates(in: "Node", columns: ["name"], dialect: lite)
+                == #"SELECT "name", count(*) FROM "Node" WHERE "name" IS NOT NULL GROUP BY "name" "#
+                + "HAVING count(*) > 1 LIMIT 3")
+    }
 }
