@@ -2,15 +2,22 @@ import SwiftDataCore
 
 /// What a write statement's text depends on: the entity (by name, within one store's schema), insert or update, and
 /// the row's shape. A store keeps each shape's text, so that a save of a shape seen before writes no SQL.
+/// (`@inlinable`: a save compares shapes once per row, which must cost no call into this module.)
 package struct WriteShape: Hashable, Sendable {
     package let entity: String
     package let isInsert: Bool
     package let row: RowShape
 
+    @inlinable
     package init(entity: String, isInsert: Bool, row: RowShape) {
         self.entity = entity
         self.isInsert = isInsert
         self.row = row
+    }
+
+    @inlinable
+    package static func == (lhs: WriteShape, rhs: WriteShape) -> Bool {
+        lhs.isInsert == rhs.isInsert && lhs.row == rhs.row && lhs.entity == rhs.entity
     }
 }
 
@@ -19,19 +26,22 @@ package struct RowShape: Hashable, Sendable {
     package let attributes: [Int]
     package let references: [Int]
 
+    @inlinable
     package init(_ row: RowWrite) {
         attributes = row.attributes
         references = row.references.map(Self.number)
     }
 
     /// Whether `row` has this shape, found without making its shape.
+    @inlinable
     package func matches(_ row: RowWrite) -> Bool {
         guard row.attributes == attributes, row.references.count == references.count else { return false }
         return zip(row.references, references).allSatisfy { Self.number($0) == $1 }
     }
 
     /// A reference's relationship and whether its position goes after the owner's last member, as one number.
-    private static func number(_ reference: ReferenceWrite) -> Int {
+    @inlinable
+    package static func number(_ reference: ReferenceWrite) -> Int {
         reference.relationship.index * 2 + (reference.position == .last ? 1 : 0)
     }
 }
