@@ -78,7 +78,8 @@ struct SQLiteTransaction: RowStoreTransaction {
         for index in rows.indices {
             let row = rows[index]
             // Rows mostly come alike: compared with the last shape before a shape is made for the row.
-            if let current = statement, let shape, shape.matches(row) {
+            if let current = statement, let shape, shape.matches(attributes: row.attributes, references: row.references)
+            {
                 current.rewind()
             } else {
                 statement?.reset()

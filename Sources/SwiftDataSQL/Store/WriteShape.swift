@@ -35,8 +35,18 @@ package struct RowShape: Hashable, Sendable {
     /// Whether `row` has this shape, found without making its shape.
     @inlinable
     package func matches(_ row: RowWrite) -> Bool {
-        guard row.attributes == attributes, row.references.count == references.count else { return false }
-        return zip(row.references, references).allSatisfy { Self.number($0) == $1 }
+        matches(attributes: row.attributes, references: row.references)
+    }
+
+    /// Whether a row that writes `attributes` and `references` has this shape. (A store's loop over rows passes the
+    /// row's parts: passing the row itself to another module copies it first.)
+    @inlinable
+    package func matches(attributes: [Int], references: [ReferenceWrite]) -> Bool {
+        guard attributes == self.attributes, references.count == self.references.count else { return false }
+        for index in references.indices where Self.number(references[index]) != self.references[index] {
+            return false
+        }
+        return true
     }
 
     /// A reference's relationship and whether its position goes after the owner's last member, as one number.
