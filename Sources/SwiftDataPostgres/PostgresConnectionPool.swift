@@ -23,6 +23,7 @@ package final class PostgresConnectionPool: @unchecked Sendable {
     /// How long `withConnection` waits for a connection when all are in use.
     package let waitLimit: Duration
     private let setup: (PostgresConnection) throws -> Void
+    /// An `NSCondition`, not a `Mutex`: a caller waits on it for a connection when all are in use.
     private let condition = NSCondition()
     private var idle: [PostgresConnection] = []
     /// Connections open or being opened, in use or idle.

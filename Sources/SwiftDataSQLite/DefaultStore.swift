@@ -7,9 +7,13 @@ import SwiftDataCore
 /// Differences from Apple's: its snapshot methods (`fetch(_:)`, `fetchCount(_:)`, `fetchIdentifiers(_:)`,
 /// `save(_:)`, `delete(_:)`, `cachedSnapshots(for:editingState:)`) throw `DataStoreError.unsupportedFeature`: use a
 /// `ModelContext`. Its history (`HistoryProviding`) is the one `ModelContext.fetchHistory(_:)` reads.
-public final class DefaultStore: DataStore, DataStoreBatching, RowStoreBacked {
+public final class DefaultStore: _RowStoreDataStore, RowStoreBacked {
     public typealias Configuration = ModelConfiguration
     public typealias Snapshot = DefaultSnapshot
+    /// The store keeps `DefaultHistoryTransaction`s.
+    public typealias HistoryType = DefaultHistoryTransaction
+    /// The type of the store's history tokens.
+    public typealias TokenType = DefaultHistoryToken
 
     /// The configuration the store was opened with.
     public let configuration: ModelConfiguration
@@ -36,42 +40,6 @@ public final class DefaultStore: DataStore, DataStoreBatching, RowStoreBacked {
         self.configuration = store.configuration
         self.name = store.configuration.name
         self.schema = store.schema
-    }
-
-    /// Not supported: fetch through a `ModelContext`.
-    public func fetch<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> DataStoreFetchResult<
-        T, Snapshot
-    > {
-        throw DataStoreError.unsupportedFeature
-    }
-
-    /// Not supported: count through a `ModelContext`.
-    public func fetchCount<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> Int {
-        throw DataStoreError.unsupportedFeature
-    }
-
-    /// Not supported: fetch identifiers through a `ModelContext`.
-    public func fetchIdentifiers<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws
-        -> [PersistentIdentifier]
-    {
-        throw DataStoreError.unsupportedFeature
-    }
-
-    /// Not supported: save through a `ModelContext`.
-    public func save(_ request: DataStoreSaveChangesRequest<Snapshot>) throws -> DataStoreSaveChangesResult<Snapshot> {
-        throw DataStoreError.unsupportedFeature
-    }
-
-    /// Not supported: delete through `ModelContext.delete(model:where:)`.
-    public func delete<T: PersistentModel>(_ request: DataStoreBatchDeleteRequest<T>) throws {
-        throw DataStoreError.unsupportedFeature
-    }
-
-    /// Not supported: the store keeps no snapshots.
-    public func cachedSnapshots(for persistentIdentifiers: [PersistentIdentifier], editingState: EditingState) throws
-        -> [PersistentIdentifier: Snapshot]
-    {
-        throw DataStoreError.unsupportedFeature
     }
 
     /// Removes every model the store holds.

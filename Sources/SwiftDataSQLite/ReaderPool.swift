@@ -11,6 +11,7 @@ final class ReaderPool: @unchecked Sendable {
     private let readOnly: Bool
     private let immutable: Bool
     private let limit: Int
+    /// An `NSCondition`, not a `Mutex`: a fetch waits on it for a connection when all are in use.
     private let condition = NSCondition()
     private var idle: [SQLiteDatabase] = []
     private var all: [SQLiteDatabase] = []

@@ -5,25 +5,14 @@ import SwiftDataSQL
 /// The SQLite store's side of a migration (`SchemaMigrationTarget`), inside the caller's transaction: its recorded
 /// schema, what its tables hold, and the DDL that changes them. Core decides what changes (`SchemaDiff`,
 /// `LightweightMigration`) and runs migration plans (`MigrationPlanRun`).
-struct SQLiteMigration: SchemaMigrationTarget {
+struct SQLiteMigration: SQLMigrationTarget {
     let database: SQLiteDatabase
     /// The schema the store records; updated as entities migrate.
     var recorded: StoredSchema
     let external: ExternalStorage?
     let configuration: ModelConfiguration
     let identifier: String
-    private let dialect = SQLiteDialect()
-
-    init(
-        database: SQLiteDatabase, recorded: StoredSchema, external: ExternalStorage?,
-        configuration: ModelConfiguration, identifier: String
-    ) {
-        self.database = database
-        self.recorded = recorded
-        self.external = external
-        self.configuration = configuration
-        self.identifier = identifier
-    }
+    let dialect = SQLiteDialect()
 
     func storage(of attribute: Schema.Attribute) -> String { SQLiteStore.recordedStorage(of: attribute) }
 
@@ -32,24 +21,9 @@ struct SQLiteMigration: SchemaMigrationTarget {
 
     // MARK: What the tables hold
 
-    func rowCount(of table: String) throws -> Int64 {
-        if case .integer(let count) = try database.rows("SELECT count(*) FROM \(dialect.quote(table))").first?.first {
-            return count
-        }
-        return 0
-    }
-
-    func rowCount(of table: String, entities: [String]) throws -> Int64 {
-        let rows = try database.rows(
-            "SELECT count(*) FROM \(dialect.quote(table))\(StoreLayout.entityClause(entities, in: dialect))")
-        if case .integer(let count) = rows.first?.first { return count }
-        return 0
-    }
-
-    func nilCount(of table: String, column: String) throws -> Int64 {
-        let rows = try database.rows(
-            "SELECT count(*) FROM \(dialect.quote(table)) WHERE \(dialect.quote(column)) IS NULL")
-        if case .integer(let count) = rows.first?.first { return count }
+    /// The number a `count(*)` query returns.
+    func count(_ sql: String) throws -> Int64 {
+        if case .integer(let count) = try database.rows(sql).first?.first { return count }
         return 0
     }
 
@@ -65,10 +39,7 @@ struct SQLiteMigration: SchemaMigrationTarget {
     }
 
     func duplicates(in table: String, columns constraint: [String]) throws -> [String] {
-        let columns = constraint.map(dialect.quote).joined(separator: ", ")
-        let rows = try database.rows(
-            "SELECT \(columns), count(*) FROM \(dialect.quote(table)) GROUP BY \(columns) HAVING count(*) > 1 AND \(constraint.map { "\(dialect.quote($0)) IS NOT NULL" }.joined(separator: " AND ")) LIMIT 3"
-        )
+        let rows = try database.rows(SchemaStatements.duplicates(in: table, columns: constraint, dialect: dialect))
         return rows.map { row in
             zip(constraint, row).map { "\($0) = \($1)" }.joined(separator: ", ") + " (\(row.last ?? .null) models)"
         }

@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import SwiftDataCore
+import SwiftDataSQL
 
 /// A prepared statement; owns its `sqlite3_stmt` and finalizes it when released. It is also the reader of its
 /// current row and the writer of its parameters, so model values move straight between SQLite and the model's
@@ -234,11 +235,7 @@ final class SQLiteStatement: _RowReader, _RowWriter {
         return bytes.withUnsafeBytes { raw in UUID(uuid: raw.loadUnaligned(as: uuid_t.self)) }
     }
 
-    func url(_ column: Int32) throws -> URL {
-        let text = try string(column)
-        guard let url = URL(string: text) else { throw SwiftDataError.corruptValue("'\(text)' is not a valid URL") }
-        return url
-    }
+    func url(_ column: Int32) throws -> URL { try URL(storedText: try string(column)) }
 
     func json(_ column: Int32) throws -> String { try string(column) }
 

@@ -10,20 +10,10 @@ import SwiftDataSQL
 /// which fetches skip. The changes are one blob per transaction (see `HistoryPayload`): a save of N models writes one
 /// row, not N.
 extension SQLiteStore {
-    static let historyTable = "_swiftdata_history"
-    /// The metadata key of the highest transaction number ever deleted: fetches after an earlier one would miss
-    /// transactions.
-    static let historyDeletedKey = "history_deleted_through"
-
+    static let historyTable = HistoryStatements.table
+    static let historyDeletedKey = HistoryStatements.deletedKey
     /// Records a transaction (see `SQLiteTransaction.recordHistory`).
-    static let recordHistorySQL =
-        "INSERT INTO \(historyTable) (timestamp, author, bundle, process, changes) VALUES (?, ?, ?, ?, ?)"
-
-    /// Creates the history table when it does not exist.
-    static let historyTableDefinition = """
-        CREATE TABLE IF NOT EXISTS \(historyTable) (number INTEGER PRIMARY KEY, timestamp REAL NOT NULL, \
-        author TEXT, bundle TEXT NOT NULL, process TEXT NOT NULL, changes BLOB NOT NULL)
-        """
+    static let recordHistorySQL = HistoryStatements.record(SQLiteDialect())
 
     package func fetchHistory(_ request: HistoryRequest) throws -> [HistoryRecord] {
         try withReader { database in
@@ -34,20 +24,11 @@ extension SQLiteStore {
             {
                 throw expired
             }
-            var parameters: [StoreValue] = []
-            var sql =
-                "SELECT number, timestamp, author, bundle, process, changes FROM \(SQLiteStore.historyTable) WHERE length(changes) > 0"
-            if let condition = request.condition {
-                sql += " AND " + SQLiteStore.render(condition, &parameters)
-            }
-            sql += " ORDER BY number" + (request.newestFirst ? " DESC" : "")
-            if let limit = request.limit {
-                sql += " LIMIT ?"
-                parameters.append(.int64(Int64(limit)))
-            }
-            let statement = try database.statement(sql)
+            // A row without changes holds a deleted transaction's number (see `deleteHistory(where:)`).
+            let select = HistoryStatements.select(request, dialect: dialect, filter: SQLiteStore.hasChanges)
+            let statement = try database.statement(select.sql)
             defer { statement.reset() }
-            try statement.bind(parameters)
+            try statement.bind(select.parameters)
             var records: [HistoryRecord] = []
             while try statement.step() {
                 records.append(
@@ -85,19 +66,8 @@ extension SQLiteStore {
         return Int64(value)
     }
 
-    /// How SQLite spells a history condition: a list of numbers is JSON, so that any number of them is one parameter.
-    static let historySyntax = HistoryConditionSQL.Syntax(
-        constants: ("1", "0"), isEqual: { column, value, isEqual in "\(column) \(isEqual ? "IS" : "IS NOT") \(value)" },
-        numberList: { .string("[" + $0.map(String.init).joined(separator: ",") + "]") },
-        numberIn: { "number IN (SELECT value FROM json_each(\($0)))" })
-
-    /// The SQL of a condition on history rows, appending its values to `parameters`.
-    static func render(_ condition: HistoryCondition, _ parameters: inout [StoreValue]) -> String {
-        HistoryConditionSQL.render(condition, historySyntax) { value in
-            parameters.append(value)
-            return "?"
-        }
-    }
+    /// The condition of history rows that hold a transaction's changes.
+    static let hasChanges = "length(changes) > 0"
 }
 
 extension SQLiteTransaction {
@@ -145,16 +115,13 @@ extension SQLiteTransaction {
         of keys: [Int64], in entity: Schema.Entity, columns: [String], _ read: (SQLiteStatement) throws -> Value
     ) throws -> [Int64: Value] {
         let dialect = store.dialect
-        let key = dialect.quote(SQLiteStore.keyColumn)
-        let list = ([key] + columns.map(dialect.quote)).joined(separator: ", ")
-        let table = dialect.quote(StoreLayout.table(of: entity))
+        let sql = RowStatements.select(columns, of: entity, dialect: dialect)
         var values: [Int64: Value] = [:]
         values.reserveCapacity(keys.count)
-        for chunk in keys.chunked(by: 10_000) {
-            let statement = try database.statement(
-                "SELECT \(list) FROM \(table) WHERE \(key) IN (SELECT value FROM json_each(?))")
+        for chunk in keys.keyChunks {
+            let statement = try database.statement(sql)
             defer { statement.reset() }
-            try statement.bind("[" + chunk.map(String.init).joined(separator: ",") + "]", 1)
+            try statement.bind([dialect.integerList(chunk)])
             while try statement.step() { values[try statement.int64(0)] = try read(statement) }
         }
         return values
@@ -180,15 +147,17 @@ extension SQLiteTransaction {
     /// a row without changes takes its number, so that the next transaction's is higher.
     func deleteHistory(where condition: HistoryCondition?) throws {
         let table = SQLiteStore.historyTable
-        var parameters: [StoreValue] = []
+        var parameters = StatementParameters(store.dialect)
+        var values: [StoreValue] = []
         let filter =
-            " WHERE length(changes) > 0" + (condition.map { " AND " + SQLiteStore.render($0, &parameters) } ?? "")
+            " WHERE \(SQLiteStore.hasChanges)"
+            + (condition.map { " AND " + HistoryStatements.condition($0, &parameters, &values) } ?? "")
         guard
-            case .integer(let deleted)? = try database.rows("SELECT max(number) FROM \(table)\(filter)", parameters)
+            case .integer(let deleted)? = try database.rows("SELECT max(number) FROM \(table)\(filter)", values)
                 .first?.first,
             case .integer(let newest)? = try database.rows("SELECT max(number) FROM \(table)").first?.first
         else { return }
-        try database.execute("DELETE FROM \(table)\(filter)", parameters)
+        try database.execute("DELETE FROM \(table)\(filter)", values)
         if deleted == newest {
             try database.execute(
                 "INSERT OR REPLACE INTO \(table) (number, timestamp, author, bundle, process, changes) VALUES (?, ?, NULL, '', '', x'')",

@@ -218,11 +218,8 @@ extension SQLiteStore {
         identifier: String, tables: Set<String>, external: ExternalStorage?
     ) throws {
         try database.executeScript(
-            """
-            CREATE TABLE IF NOT EXISTS \(metadataTable) (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-            CREATE TABLE IF NOT EXISTS \(sequenceTable) (entity TEXT PRIMARY KEY, last_key INTEGER NOT NULL);
-            \(historyTableDefinition)
-            """)
+            (SchemaStatements.storeTables(SQLiteDialect()) + [HistoryStatements.definition(SQLiteDialect())])
+                .joined(separator: ";\n"))
         var migration = SQLiteMigration(
             database: database, recorded: stored.schema ?? StoredSchema(entities: []), external: external,
             configuration: configuration, identifier: identifier)
@@ -346,15 +343,9 @@ extension SQLiteStore {
         return nil
     }
 
-    /// The index of a foreign-key column, followed by its position column when it has one: loading the members of a
-    /// to-many inverse reads them in their owners' order from the index instead of sorting them. Named as
-    /// `Schema.foreignKeyIndexName` says.
+    /// The index of a foreign-key column (see `SchemaStatements.foreignKeyIndex`).
     static func foreignKeyIndex(_ entity: Schema.Entity, _ relationship: Schema.Relationship) -> String {
-        let dialect = SQLiteDialect()
-        let columns = [relationship.name] + (relationship.positionColumn.map { [$0] } ?? [])
-        let name = Schema.foreignKeyIndexName(of: entity.name, relationship.name)
-        return "CREATE INDEX \(dialect.quote(name)) ON \(dialect.quote(entity.name)) "
-            + "(\(columns.map(dialect.quote).joined(separator: ", ")))"
+        SchemaStatements.foreignKeyIndex(entity, relationship, dialect: SQLiteDialect())
     }
 
     /// The indexes of the foreign keys of a table's entity, each with the names earlier versions gave it (see
@@ -370,14 +361,7 @@ extension SQLiteStore {
 
     /// The join tables an entity owns, created on their own.
     static func createJoinTable(_ name: String) -> [String] {
-        let dialect = SQLiteDialect()
-        return [
-            """
-            CREATE TABLE \(dialect.quote(name)) ("owner" INTEGER NOT NULL, "member" INTEGER NOT NULL, \
-            "position" INTEGER, "inverse_position" INTEGER, PRIMARY KEY ("owner", "member")) WITHOUT ROWID
-            """,
-            "CREATE INDEX \(dialect.quote("\(name)_member")) ON \(dialect.quote(name)) (\"member\")",
-        ]
+        SchemaStatements.createJoinTable(name, dialect: SQLiteDialect())
     }
 
     /// `CREATE [UNIQUE] INDEX` for the entity's unique constraints and indexes, and its `.rtree` indexes (see

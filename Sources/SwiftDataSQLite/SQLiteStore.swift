@@ -29,8 +29,8 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
     let schema: Schema
     let dialect = SQLiteDialect()
     private let database: SQLiteDatabase
-    /// Guards the writer connection. Recursive, so that a fetch made while an in-memory store's fetch reads rows
-    /// (by an observer of a model it refreshes) does not wait for itself.
+    /// Guards the writer connection. An `NSRecursiveLock`, not a `Mutex`: a fetch made while an in-memory store's
+    /// fetch reads rows (by an observer of a model it refreshes) takes it again and must not wait for itself.
     private let lock = NSRecursiveLock()
     /// Whether a write holds the lock: another write on the same thread inside it is refused.
     private var isWriting = false
@@ -44,7 +44,7 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
     /// Set when a write began after another connection's commit that no check has reported yet.
     private let externalCommitSeen = Atomic(false)
     /// One check at a time (see `hasExternalChanges`); never held while waiting for `lock`.
-    private let checkLock = NSLock()
+    private let checkLock = Mutex(())
     /// The files of `.externalStorage` values; `nil` for an in-memory store, which keeps them in the rows.
     let external: ExternalStorage?
     /// The `.rtree` index tables a read-only store holds under older names, or lacks (see
@@ -66,8 +66,8 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
 
     /// The name of the primary key column of every entity table.
     static let keyColumn = StoreLayout.keyColumn
-    static let metadataTable = "_swiftdata_metadata"
-    static let sequenceTable = "_swiftdata_sequence"
+    static let metadataTable = SchemaStatements.metadataTable
+    static let sequenceTable = SchemaStatements.sequenceTable
 
     /// Opens the store of `configuration`, creating it if needed, and migrates it to `schema` (through the plan's
     /// stages first, when it records an older version of the plan's schemas).
@@ -176,14 +176,14 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
     package func hasExternalChanges() -> Bool {
         // No other connection writes to an in-memory store, nor to a migration's while it runs.
         guard readers != nil else { return false }
-        checkLock.lock()
-        defer { checkLock.unlock() }
-        var changed = false
-        if lock.try() {
-            defer { lock.unlock() }
-            changed = checkDataVersion(of: database)
+        return checkLock.withLock { _ in
+            var changed = false
+            if lock.try() {
+                defer { lock.unlock() }
+                changed = checkDataVersion(of: database)
+            }
+            return externalCommitSeen.exchange(false, ordering: .acquiringAndReleasing) || changed
         }
-        return externalCommitSeen.exchange(false, ordering: .acquiringAndReleasing) || changed
     }
 
     /// Runs `PRAGMA data_version` on the writer connection (with `lock` held), whose read transaction makes the
@@ -262,37 +262,29 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
         subentityProperties: [SubentityProperties],
         row: (_ owner: Int64, _ member: Int64, any _RowReader) throws -> Void
     ) throws {
-        let memberNames = columnNames(properties, of: destination, subentityProperties: subentityProperties)
-        let memberColumns = memberNames.map { "d.\(dialect.quote($0))" }
-        let key = dialect.quote(SQLiteStore.keyColumn)
-        let table = dialect.quote(StoreLayout.table(of: destination))
-        let select: (String) -> String
+        let memberNames = StoreLayout.fetchColumns(
+            properties, of: destination, subentityProperties: subentityProperties)
         // The column the owner's key is read from: column 1, unless the members' own columns hold it.
         var ownerColumn: Int32 = 1
-        switch relationship.storage {
-        case .inverseColumn:
-            guard let inverse = relationship.inverse else { return }
-            let column = "d.\(dialect.quote(inverse.name))"
-            let order = ([column] + (inverse.positionColumn.map { ["d.\(dialect.quote($0))"] } ?? []) + ["d.\(key)"])
+        var owner: String?
+        if case .inverseColumn = relationship.storage, let inverse = relationship.inverse {
             // When the members' columns include the foreign key, it is read from there and not selected twice
             // (column 1, which the reader's contract leaves to the store, is then a constant).
-            let owner: String
             if let offset = memberNames.firstIndex(of: inverse.name) {
                 ownerColumn = 2 + Int32(offset)
                 owner = "NULL"
-            } else {
-                owner = column
             }
-            select = { condition in
-                "SELECT \((["d.\(key)", owner] + memberColumns).joined(separator: ", ")) FROM \(table) AS d WHERE \(column) \(condition) ORDER BY \(order.joined(separator: ", "))"
-            }
-            if let range = SQLiteStore.consecutive(owners) {
+            if let range = SQLiteStore.consecutive(owners),
+                let sql = RelationshipStatements.members(
+                    of: relationship, destination: destination, columns: memberNames, owner: owner, dialect: dialect,
+                    condition: { "\($0) >= ?" })
+            {
                 // Owners with consecutive keys (every owner of a table without gaps: a walk of all the parents) are
                 // one range: SQLite seeks to its first owner and reads the foreign key's index in order, and the
                 // loop stops at the first member of an owner past the last, where an `IN` list made SQLite compare
                 // every index entry with its owner (about 90 instructions a member).
                 try withReader { database in
-                    let statement = try database.statement(select(">= ?"))
+                    let statement = try database.statement(sql)
                     defer { statement.reset() }
                     try statement.bind(range.lowerBound, 1)
                     statement.externalFiles = external
@@ -306,18 +298,16 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
                 }
                 return
             }
-        case .joinTable:
-            guard let join = JoinColumns(relationship) else { return }
-            select = { condition in
-                "SELECT \((["d.\(key)", "j.\(join.owner)"] + memberColumns).joined(separator: ", ")) FROM \(self.dialect.quote(join.table)) AS j JOIN \(table) AS d ON d.\(key) = j.\(join.member) WHERE j.\(join.owner) \(condition) ORDER BY j.\(join.owner), j.\(join.position), d.\(key)"
-            }
-        case .column:
-            return
+        }
+        let select = { (count: Int) in
+            RelationshipStatements.members(
+                of: relationship, destination: destination, columns: memberNames, owner: owner, dialect: self.dialect,
+                condition: { self.dialect.keysCondition($0, count: count, first: 1) })
         }
         try withReader { database in
-            for chunk in owners.chunked(by: 10_000) {
-                let statement = try database.statement(
-                    select("IN (" + Array(repeating: "?", count: chunk.count).joined(separator: ", ") + ")"))
+            for chunk in owners.keyChunks {
+                guard let sql = select(chunk.count) else { return }
+                let statement = try database.statement(sql)
                 defer { statement.reset() }
                 try statement.bind(chunk.map { .int64($0) })
                 statement.externalFiles = external
@@ -345,25 +335,8 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
         return low...high
     }
 
-    /// The columns a fetch reads after the key(s): for an entity with subentities the entity column first; then the
-    /// properties, then each subentity's own (see `RowStore.fetch`).
-    func columnNames(
-        _ properties: [Int], of entity: Schema.Entity, subentityProperties: [SubentityProperties]
-    ) -> [String] {
-        StoreLayout.fetchColumns(properties, of: entity, subentityProperties: subentityProperties)
-    }
-
-    /// The column of a persisted property: an attribute's, or a to-one relationship's foreign key.
-    func columnName(of property: Int, in entity: Schema.Entity) -> String? {
-        StoreLayout.columnName(of: property, in: entity)
-    }
-
     package func fetchCount<T: PersistentModel>(_ request: FetchRequest<T>, plan: FetchPlan) throws -> Int {
-        guard request.keys == nil else {
-            var count = 0
-            try fetch(request, plan: plan) { _, _ in count += 1 }
-            return count
-        }
+        guard request.keys == nil else { return try countByFetching(request, plan: plan) }
         let count = prepared(request, plan).countStatement(for: request)
         return try withReader { database in
             let rows: [[SQLiteValue]]
@@ -381,11 +354,7 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
         for editingState: EditingState = EditingState(), _ body: (any RowStoreTransaction) throws -> Result
     ) throws -> Result {
         try withDatabase { database in
-            guard !isWriting else {
-                throw SwiftDataError.storeError.with(
-                    reason: "a save of the store '\(configuration.name)' started inside another save of it",
-                    suggestion: "Save other contexts after the save in progress returns, not from code it runs")
-            }
+            guard !isWriting else { throw SwiftDataError.saveInsideSave(of: configuration.name) }
             isWriting = true
             defer { isWriting = false }
             // Inside another transaction (a migration stage's save), the files wait for that one's end, unless this
@@ -469,8 +438,7 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
                     for attribute in entity.storedProperties.compactMap({ $0 as? Schema.Attribute })
                     where attribute.isExternal {
                         let rows = try database.rows(
-                            "SELECT \(dialect.quote(attribute.name)) FROM \(dialect.quote(StoreLayout.table(of: entity))) WHERE \(dialect.quote(attribute.name)) IS NOT NULL"
-                        )
+                            RowStatements.values(of: attribute.name, in: entity, dialect: dialect))
                         for case .text(let name)? in rows.map(\.first) { referenced.insert(name) }
                     }
                 }
@@ -484,13 +452,8 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
         defer { external?.deleteAll() }
         try write { transaction in
             try withoutLock { database in
-                for entity in schema.entities {
-                    if entity.superentity == nil { try database.execute("DELETE FROM \(dialect.quote(entity.name))") }
-                    for relationship in entity.ownRelationships {
-                        if case .joinTable(let table, true) = relationship.storage {
-                            try database.execute("DELETE FROM \(dialect.quote(table))")
-                        }
-                    }
+                for table in SchemaStatements.tables(of: schema, dialect: dialect) {
+                    try database.execute("DELETE FROM \(table)")
                 }
             }
             try (transaction as? SQLiteTransaction)?.eraseHistory()
@@ -504,52 +467,13 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
 
     // MARK: SQL
 
-    /// What SQL runs of a request: the predicate's translation (exact, or a superset of its rows), and the
-    /// `ORDER BY` terms, or `nil` when a sort descriptor has none. A part left to memory is reported once per
-    /// predicate shape, without values.
-    struct SelectPlan: SelectTranslation {
-        var predicate: PredicateTranslation?
-        var orderings: [SQLOrdering]?
-        /// The candidates the predicate bounds through `.rtree` indexes (see `SQLiteSpatialIndex`), if any.
-        var spatialFilter: SQLExpression?
-
-        /// The `WHERE` condition: the predicate's and the spatial filter's, if any.
-        var condition: SQLExpression? {
-            guard let predicate = predicate?.condition else { return spatialFilter }
-            return spatialFilter.map { .and(predicate, $0) } ?? predicate
-        }
-
-        var coverage: FetchCoverage {
-            FetchCoverage(predicate: predicate?.isExact ?? true, sort: orderings != nil)
-        }
-    }
-
-    /// Translates a request's predicate and sort (a fetch uses the plan `prepare` keeps for its shape instead).
+    /// Translates a request's predicate and sort (a fetch uses the plan `prepare` keeps for its shape instead),
+    /// bounding the candidates through `.rtree` indexes where the predicate allows (see `SQLiteSpatialIndex`).
     func plan<T: PersistentModel>(_ request: FetchRequest<T>) -> SelectPlan {
         translations.add(1, ordering: .relaxed)
-        let entity = request.entity
-        let translation = request.predicate.map {
-            PredicateTranslator.translate(
-                $0, entity: entity, schema: schema, storeIdentifier: identifier, dialect: dialect)
+        return SelectPlan(request, schema: schema, storeIdentifier: identifier, dialect: dialect) { [spatialTables] in
+            SQLiteSpatialIndex.filter(for: $0, entity: request.entity, tables: spatialTables)
         }
-        if let translation, !translation.isExact, let predicate = request.predicate {
-            var shape = PredicateTranslator.nodeName(predicate.expression)
-            if shape.count > 300 { shape = shape.prefix(300) + "…" }
-            Log.warningOnce(
-                "part of a predicate on \(entity.name) is evaluated in memory (\(translation.reason ?? "no SQL")); "
-                    + "predicate shape: \(shape)")
-        }
-        var orderings: [SQLOrdering]?
-        do {
-            orderings = try SortTranslator.orderings(
-                for: request.sortBy, entity: entity, schema: schema, dialect: dialect)
-        } catch {
-            Log.warningOnce("sorting \(entity.name) happens in memory: \(error)")
-        }
-        let spatialFilter = request.predicate.flatMap {
-            SQLiteSpatialIndex.filter(for: $0, entity: entity, tables: spatialTables)
-        }
-        return SelectPlan(predicate: translation, orderings: orderings, spatialFilter: spatialFilter)
     }
 
     /// The `SELECT` statements of a request: one, or one per chunk of requested keys. When the plan does not

@@ -33,16 +33,8 @@ struct SQLiteTransaction: RowStoreTransaction {
 
     func insert(_ rows: [RowWrite], entity: Schema.Entity) throws {
         try write(rows, entity: entity, isInsert: true, converted: store.convertedAttributes(of: entity)) { row in
-            var assignments = self.assignments(entity, attributes: row.attributes, references: row.references)
-            if StoreLayout.hasEntityColumn(entity) {
-                // The row's entity, a name from the schema: a literal, so that the statement is one per entity.
-                assignments.append((dialect.quote(StoreLayout.entityColumn), "'\(entity.name)'"))
-            }
-            let columns = [keyColumn] + assignments.map(\.column)
-            return (
-                "INSERT INTO \(dialect.quote(StoreLayout.table(of: entity))) (\(columns.joined(separator: ", "))) VALUES (\((["?"] + assignments.map(\.value)).joined(separator: ", ")))",
-                keyFirst: true
-            )
+            let statement = RowStatements.insert(row, entity: entity, dialect: dialect)
+            return (statement.sql, statement.keyFirst)
         }
     }
 
@@ -60,11 +52,8 @@ struct SQLiteTransaction: RowStoreTransaction {
             rows.contains { $0.attributes.isEmpty && $0.references.isEmpty }
             ? rows.filter { !$0.attributes.isEmpty || !$0.references.isEmpty } : rows
         try write(written, entity: entity, isInsert: false, converted: converted) { row in
-            let assignments = self.assignments(entity, attributes: row.attributes, references: row.references)
-            return (
-                "UPDATE \(dialect.quote(StoreLayout.table(of: entity))) SET \(assignments.map { "\($0.column) = \($0.value)" }.joined(separator: ", ")) WHERE \(keyColumn) = ?",
-                keyFirst: false
-            )
+            let statement = RowStatements.update(row, entity: entity, dialect: dialect)
+            return (statement.sql, statement.keyFirst)
         }
     }
 
@@ -89,7 +78,8 @@ struct SQLiteTransaction: RowStoreTransaction {
         for index in rows.indices {
             let row = rows[index]
             // Rows mostly come alike: compared with the last shape before a shape is made for the row.
-            if let current = statement, let shape, shape.matches(row) {
+            if let current = statement, let shape, shape.matches(attributes: row.attributes, references: row.references)
+            {
                 current.rewind()
             } else {
                 statement?.reset()
@@ -120,8 +110,8 @@ struct SQLiteTransaction: RowStoreTransaction {
                 // A row with a higher key is in the table, so SQLite numbered this one after it: it goes, with what its
                 // triggers did, and is inserted again under its own key (its other parameters are still bound).
                 try database.execute(
-                    "DELETE FROM \(dialect.quote(StoreLayout.table(of: entity))) WHERE \(keyColumn) = ?",
-                    [.int64(sqlite3_last_insert_rowid(database.handle))])
+                    RowStatements.delete(entity, dialect: dialect), [.int64(sqlite3_last_insert_rowid(database.handle))]
+                )
                 statement.rewind()
                 try statement.bind(row.key, 1)
                 try run(statement, entity: entity)
@@ -131,22 +121,15 @@ struct SQLiteTransaction: RowStoreTransaction {
     }
 
     func setMembers(_ members: [Int64], of owner: Int64, relationship: Schema.Relationship) throws {
-        guard let join = JoinColumns(relationship) else { return }
-        let table = dialect.quote(join.table)
-        let current = try database.rows(
-            "SELECT \(join.member) FROM \(table) WHERE \(join.owner) = ?", [.int64(owner)])
+        guard let join = JoinColumns(relationship, dialect: dialect) else { return }
+        let current = try database.rows(RelationshipStatements.members(join, dialect: dialect), [.int64(owner)])
         let kept = Set(members)
         let remove = database.statementKeys(current).filter { !kept.contains($0) }
         for member in remove {
             try database.execute(
-                "DELETE FROM \(table) WHERE \(join.owner) = ? AND \(join.member) = ?",
-                [.int64(owner), .int64(member)])
+                RelationshipStatements.deleteMember(join, dialect: dialect), [.int64(owner), .int64(member)])
         }
-        let sql = """
-            INSERT INTO \(table) (\(join.owner), \(join.member), \(join.position), \(join.otherPosition)) \
-            VALUES (?, ?, ?, (SELECT coalesce(max(\(join.otherPosition)), -1) + 1 FROM \(table) WHERE \(join.member) = ?)) \
-            ON CONFLICT (owner, member) DO UPDATE SET \(join.position) = excluded.\(join.position)
-            """
+        let sql = RelationshipStatements.upsertMember(join, dialect: dialect)
         for (index, member) in members.enumerated() {
             try database.execute(sql, [.int64(owner), .int64(member), .int64(Int64(index)), .int64(member)])
         }
@@ -154,24 +137,11 @@ struct SQLiteTransaction: RowStoreTransaction {
 
     func related(_ relationship: Schema.Relationship, owners: [Int64]) throws -> [(owner: Int64, member: Int64)] {
         var pairs: [(owner: Int64, member: Int64)] = []
-        for chunk in owners.chunked(by: 10_000) {
-            let list = placeholders(chunk.count)
-            let sql: String
-            switch relationship.storage {
-            case .column:
-                let column = dialect.quote(relationship.name)
-                sql =
-                    "SELECT \(keyColumn), \(column) FROM \(dialect.quote(relationshipOwner(relationship))) WHERE \(keyColumn) IN \(list) AND \(column) IS NOT NULL"
-            case .inverseColumn:
-                guard let inverse = relationship.inverse else { continue }
-                let column = dialect.quote(inverse.name)
-                sql =
-                    "SELECT \(column), \(keyColumn) FROM \(dialect.quote(table(named: relationship.destination))) WHERE \(column) IN \(list)"
-            case .joinTable:
-                guard let join = JoinColumns(relationship) else { continue }
-                sql =
-                    "SELECT \(join.owner), \(join.member) FROM \(dialect.quote(join.table)) WHERE \(join.owner) IN \(list)"
-            }
+        for chunk in owners.keyChunks {
+            guard
+                let sql = RelationshipStatements.pairs(
+                    relationship, owners: chunk.count, schema: store.schema, dialect: dialect)
+            else { continue }
             for row in try database.rows(sql, chunk.map { .int64($0) }) {
                 if case .integer(let owner) = row[0], case .integer(let member) = row[1] {
                     pairs.append((owner, member))
@@ -183,27 +153,18 @@ struct SQLiteTransaction: RowStoreTransaction {
 
     func clearReferences(_ relationship: Schema.Relationship, to destinations: [Int64]) throws -> [Int64] {
         var sources: [Int64] = []
-        for chunk in destinations.chunked(by: 10_000) {
-            let list = placeholders(chunk.count)
+        for chunk in destinations.keyChunks {
+            let count = chunk.count
+            let schema = store.schema
+            guard
+                let referencing = RelationshipStatements.referencing(
+                    relationship, destinations: count, schema: schema, dialect: dialect),
+                let clearing = RelationshipStatements.clearing(
+                    relationship, destinations: count, schema: schema, dialect: dialect, returning: false)
+            else { continue }
             let values = chunk.map { StoreValue.int64($0) }
-            switch relationship.storage {
-            case .column:
-                let table = dialect.quote(relationshipOwner(relationship))
-                let column = dialect.quote(relationship.name)
-                sources += database.statementKeys(
-                    try database.rows("SELECT \(keyColumn) FROM \(table) WHERE \(column) IN \(list)", values))
-                var set = "\(column) = NULL"
-                if let position = relationship.positionColumn { set += ", \(dialect.quote(position)) = NULL" }
-                try database.execute("UPDATE \(table) SET \(set) WHERE \(column) IN \(list)", values)
-            case .joinTable:
-                guard let join = JoinColumns(relationship) else { continue }
-                let table = dialect.quote(join.table)
-                sources += database.statementKeys(
-                    try database.rows("SELECT \(join.owner) FROM \(table) WHERE \(join.member) IN \(list)", values))
-                try database.execute("DELETE FROM \(table) WHERE \(join.member) IN \(list)", values)
-            case .inverseColumn:
-                continue
-            }
+            sources += database.statementKeys(try database.rows(referencing, values))
+            try database.execute(clearing, values)
         }
         return sources
     }
@@ -211,8 +172,7 @@ struct SQLiteTransaction: RowStoreTransaction {
     func delete(keys: [Int64], entity: Schema.Entity) throws {
         guard !keys.isEmpty else { return }
         try replaceFiles(of: keys, entity: entity)
-        let statement = try database.statement(
-            "DELETE FROM \(dialect.quote(StoreLayout.table(of: entity))) WHERE \(keyColumn) = ?")
+        let statement = try database.statement(RowStatements.delete(entity, dialect: dialect))
         defer { statement.reset() }
         for key in keys.sorted() {
             try statement.bind(key, 1)
@@ -223,65 +183,41 @@ struct SQLiteTransaction: RowStoreTransaction {
         for relationship in entity.orderedRelationships
             + entity.selfAndDescendants.dropFirst().flatMap(\.ownRelationships)
         {
-            guard let join = JoinColumns(relationship) else { continue }
-            for chunk in keys.chunked(by: 10_000) {
+            guard let join = JoinColumns(relationship, dialect: dialect) else { continue }
+            for chunk in keys.keyChunks {
                 try database.execute(
-                    "DELETE FROM \(dialect.quote(join.table)) WHERE \(join.owner) IN \(placeholders(chunk.count))",
+                    RelationshipStatements.deleteJoinRows(join, owners: chunk.count, dialect: dialect),
                     chunk.map { .int64($0) })
             }
         }
     }
 
     func existingKey(in entity: Schema.Entity, matching values: [(property: Int, value: StoreValue)]) throws -> Int64? {
-        let conditions = values.compactMap { value in
-            store.columnName(of: value.property, in: entity).map { column in
-                let collation =
-                    SQLiteStore.collation(of: entity.attribute(at: value.property)).map { " COLLATE \($0)" } ?? ""
-                return "\(dialect.quote(column))\(collation) = ?"
-            }
-        }
-        guard conditions.count == values.count, !values.contains(where: { $0.value == .null }) else { return nil }
-        var sql =
-            "SELECT \(keyColumn) FROM \(dialect.quote(StoreLayout.table(of: entity))) WHERE \(conditions.joined(separator: " AND "))"
-        var parameters = values.map(\.value)
-        if let names = StoreLayout.entityNames(selectedBy: entity) {
-            // A subentity's constraint spans its rows only.
-            sql += " AND \(dialect.quote(StoreLayout.entityColumn)) IN \(placeholders(names.count))"
-            parameters += names.map { .string($0) }
-        }
-        return database.statementKeys(try database.rows(sql + " LIMIT 1", parameters)).first
+        guard !values.contains(where: { $0.value == .null }),
+            let sql = UniqueStatements.existingKey(
+                in: entity, properties: values.map(\.property), dialect: dialect, compare: Self.compare)
+        else { return nil }
+        let names = StoreLayout.entityNames(selectedBy: entity) ?? []
+        return database.statementKeys(try database.rows(sql, values.map(\.value) + names.map { .string($0) })).first
     }
 
-    /// One query per chunk of candidates: the candidates as a `VALUES` list numbered by position, joined to the
-    /// table on the constraint's columns (compared as `existingKey` compares them, through the unique index).
+    /// One query per chunk of candidates (see `UniqueStatements.existingKeys`).
     func existingKeys(in entity: Schema.Entity, properties: [Int], candidates: [[StoreValue]]) throws -> [Int64?] {
         var keys = [Int64?](repeating: nil, count: candidates.count)
-        var conditions: [String] = []
-        for (offset, property) in properties.enumerated() {
-            guard let column = store.columnName(of: property, in: entity) else { return keys }
-            let collation = SQLiteStore.collation(of: entity.attribute(at: property)).map { " COLLATE \($0)" } ?? ""
-            conditions.append("t.\(dialect.quote(column))\(collation) = v.c\(offset)")
-        }
-        var names: [StoreValue] = []
-        if let selected = StoreLayout.entityNames(selectedBy: entity) {
-            // A subentity's constraint spans its rows only.
-            conditions.append("t.\(dialect.quote(StoreLayout.entityColumn)) IN \(placeholders(selected.count))")
-            names = selected.map { .string($0) }
-        }
-        let columns = (["i"] + properties.indices.map { "c\($0)" }).joined(separator: ", ")
-        let row = placeholders(properties.count + 1)
+        let names = (StoreLayout.entityNames(selectedBy: entity) ?? []).map { StoreValue.string($0) }
         let lookups = candidates.indices.filter {
             !candidates[$0].contains(.null) && candidates[$0].count == properties.count
         }
         for chunk in lookups.chunked(by: max(1, 900 / (properties.count + 1))) {
+            guard
+                let sql = UniqueStatements.existingKeys(
+                    in: entity, properties: properties, candidates: chunk.count, dialect: dialect, compare: Self.compare
+                )
+            else { return keys }
             var parameters: [StoreValue] = []
             parameters.reserveCapacity(chunk.count * (properties.count + 1) + names.count)
             for index in chunk { parameters += [.int64(Int64(index))] + candidates[index] }
-            let rows = try database.rows(
-                "WITH v(\(columns)) AS (VALUES \(Array(repeating: row, count: chunk.count).joined(separator: ", "))) "
-                    + "SELECT v.i, t.\(keyColumn) FROM v JOIN \(dialect.quote(StoreLayout.table(of: entity))) AS t "
-                    + "ON \(conditions.joined(separator: " AND "))", parameters + names)
-            for row in rows {
+            for row in try database.rows(sql, parameters + names) {
                 guard row.count == 2, case .integer(let index) = row[0], case .integer(let key) = row[1],
                     keys.indices.contains(Int(index)), keys[Int(index)] == nil
                 else { continue }
@@ -291,44 +227,13 @@ struct SQLiteTransaction: RowStoreTransaction {
         return keys
     }
 
+    /// A unique constraint's column compared with a value in the collation its index is built in (see
+    /// `SQLiteStore.index`), so that the lookup uses the index and uniqueness follows Swift's `==`.
+    private static func compare(_ column: String, _ value: String, _ attribute: Schema.Attribute?) -> String {
+        column + (SQLiteStore.collation(of: attribute).map { " COLLATE \($0)" } ?? "") + " = " + value
+    }
+
     // MARK: Helpers
-
-    /// The entity that holds a column relationship: the inverse's destination, or its own entity when it has no
-    /// inverse (found through the schema).
-    private func relationshipOwner(_ relationship: Schema.Relationship) -> String {
-        if let inverse = relationship.inverse { return table(named: inverse.destination) }
-        return store.schema.entities.first { $0.ownRelationships.contains { $0 === relationship } }
-            .map(StoreLayout.table) ?? ""
-    }
-
-    /// The table of the entity with this name.
-    private func table(named entity: String) -> String {
-        store.schema.entitiesByName[entity].map(StoreLayout.table) ?? entity
-    }
-
-    /// Column assignments of a row: `(quoted column, value SQL)`, attributes first, then each reference's foreign
-    /// key and position. A position after the last member is computed by SQL in the same statement.
-    private func assignments(_ entity: Schema.Entity, attributes: [Int], references: [ReferenceWrite])
-        -> [(column: String, value: String)]
-    {
-        var result = attributes.compactMap { entity.attribute(at: $0) }.map { (dialect.quote($0.name), "?") }
-        for reference in references {
-            result.append((dialect.quote(reference.relationship.name), "?"))
-            guard let position = reference.relationship.positionColumn else { continue }
-            let column = dialect.quote(position)
-            switch reference.position {
-            case .last?:
-                result.append(
-                    (
-                        column,
-                        "(SELECT coalesce(max(\(column)), -1) + 1 FROM \(dialect.quote(StoreLayout.table(of: entity))) WHERE \(dialect.quote(reference.relationship.name)) = ?)"
-                    ))
-            case .index?, nil:
-                result.append((column, "?"))
-            }
-        }
-        return result
-    }
 
     /// Binds what `assignments` placed, from parameter `first` on; returns the next free parameter. `converted` is
     /// `entity.convertedAttributes()`: those attributes bind through Core's conversion, the others through the
@@ -385,18 +290,14 @@ struct SQLiteTransaction: RowStoreTransaction {
             $0.isExternal && (attributes?.contains($0.index) ?? true)
         }
         guard !columns.isEmpty else { return }
-        for chunk in keys.chunked(by: 10_000) {
+        for chunk in keys.keyChunks {
             for column in columns {
                 let rows = try database.rows(
-                    "SELECT \(dialect.quote(column.name)) FROM \(dialect.quote(StoreLayout.table(of: entity))) WHERE \(keyColumn) IN \(placeholders(chunk.count)) AND \(dialect.quote(column.name)) IS NOT NULL",
+                    RowStatements.externalReferences(column.name, of: entity, keys: chunk.count, dialect: dialect),
                     chunk.map { .int64($0) })
                 for case .text(let name)? in rows.map(\.first) where !name.isEmpty { external.replace(name) }
             }
         }
-    }
-
-    private func placeholders(_ count: Int) -> String {
-        "(" + Array(repeating: "?", count: count).joined(separator: ", ") + ")"
     }
 
     private func run(_ statement: SQLiteStatement, entity: Schema.Entity) throws {
@@ -405,63 +306,6 @@ struct SQLiteTransaction: RowStoreTransaction {
         } catch let error as SwiftDataError {
             throw error.with(model: entity.name)
         }
-    }
-}
-
-/// What decides a row's SQL: the attributes it writes and, per foreign key, whether its position is computed.
-/// The statement a save writes a row with: an insert or an update of some of an entity's properties.
-struct WriteShape: Hashable {
-    let entity: String
-    let isInsert: Bool
-    let row: RowShape
-}
-
-/// The properties a row write sets: its attributes, and its references with their positions.
-struct RowShape: Hashable {
-    let attributes: [Int]
-    let references: [Int]
-
-    init(_ row: RowWrite) {
-        attributes = row.attributes
-        references = row.references.map(Self.number)
-    }
-
-    /// Whether `row` has this shape, found without making its shape.
-    func matches(_ row: RowWrite) -> Bool {
-        guard row.attributes == attributes, row.references.count == references.count else { return false }
-        return zip(row.references, references).allSatisfy { Self.number($0) == $1 }
-    }
-
-    /// A reference's relationship and position, as one number.
-    private static func number(_ reference: ReferenceWrite) -> Int {
-        reference.relationship.index * 2 + (reference.position == .last ? 1 : 0)
-    }
-}
-
-/// The column names of a join-table relationship, from the point of view of the relationship's side.
-struct JoinColumns {
-    let table: String
-    /// This side's key column, and the other side's.
-    let owner: String
-    let member: String
-    /// The member's position in this side's array, and this side's position in the member's inverse array.
-    let position: String
-    let otherPosition: String
-
-    init?(_ relationship: Schema.Relationship) {
-        guard case .joinTable(let table, let isOwner) = relationship.storage else { return nil }
-        self.table = table
-        let columns = StoreLayout.joinColumns(isOwner: isOwner)
-        owner = "\"\(columns.this)\""
-        member = "\"\(columns.other)\""
-        position = isOwner ? "\"position\"" : "\"inverse_position\""
-        otherPosition = isOwner ? "\"inverse_position\"" : "\"position\""
-    }
-}
-
-extension Array {
-    func chunked(by size: Int) -> [ArraySlice<Element>] {
-        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
     }
 }
 

@@ -6,23 +6,13 @@ import SwiftDataSQL
 /// store: its recorded schema, what its tables hold, and the DDL that changes them, in place (`ALTER TABLE`;
 /// PostgreSQL's DDL is transactional, so a failure leaves the store as it was). Core decides what changes
 /// (`SchemaDiff`, `LightweightMigration`) and runs migration plans (`MigrationPlanRun`).
-struct PostgresMigration: SchemaMigrationTarget {
+struct PostgresMigration: SQLMigrationTarget {
     let connection: PostgresConnection
     /// The schema the store records; updated as entities migrate.
     var recorded: StoredSchema
     let configuration: PostgresConfiguration
     let identifier: String
-    private let dialect = PostgreSQLDialect()
-
-    init(
-        connection: PostgresConnection, recorded: StoredSchema, configuration: PostgresConfiguration,
-        identifier: String
-    ) {
-        self.connection = connection
-        self.recorded = recorded
-        self.configuration = configuration
-        self.identifier = identifier
-    }
+    let dialect = PostgreSQLDialect()
 
     func storage(of attribute: Schema.Attribute) -> String { PostgresSchemaSQL.recordedStorage(of: attribute) }
 
@@ -30,18 +20,6 @@ struct PostgresMigration: SchemaMigrationTarget {
     func acceptsNoValue(storage: String) -> Bool { storage == PostgresType.float8.sqlName }
 
     // MARK: What the tables hold
-
-    func rowCount(of table: String) throws -> Int64 {
-        try count("SELECT count(*) FROM \(dialect.quote(table))")
-    }
-
-    func rowCount(of table: String, entities: [String]) throws -> Int64 {
-        try count("SELECT count(*) FROM \(dialect.quote(table))\(StoreLayout.entityClause(entities, in: dialect))")
-    }
-
-    func nilCount(of table: String, column: String) throws -> Int64 {
-        try count("SELECT count(*) FROM \(dialect.quote(table)) WHERE \(dialect.quote(column)) IS NULL")
-    }
 
     func columnNames(of table: String) throws -> [String] {
         let result = try connection.preparedQuery(
@@ -60,22 +38,19 @@ struct PostgresMigration: SchemaMigrationTarget {
 
     func duplicates(in table: String, columns constraint: [String]) throws -> [String] {
         let entity = recorded.entities.first { $0.name == table }
-        let keys = constraint.map { column -> String in
-            let isString = entity?.attributes.first { $0.name == column }?.storage == PostgresType.text.sqlName
-            return isString ? "normalize(\(dialect.quote(column)), NFC)" : dialect.quote(column)
-        }
-        let list = keys.joined(separator: ", ")
+        let strings = Set(
+            entity?.attributes.filter { $0.storage == PostgresType.text.sqlName }.map { dialect.quote($0.name) } ?? [])
         let result = try connection.execute(
-            "SELECT \(list), count(*) FROM \(dialect.quote(table)) WHERE "
-                + constraint.map { "\(dialect.quote($0)) IS NOT NULL" }.joined(separator: " AND ")
-                + " GROUP BY \(list) HAVING count(*) > 1 LIMIT 3")
+            SchemaStatements.duplicates(in: table, columns: constraint, dialect: dialect) { column in
+                strings.contains(column) ? "normalize(\(column), NFC)" : column
+            })
         return try (0..<result.rowCount).map { row in
             let values = try constraint.indices.map { "\(constraint[$0]) = \(try result.string(row, $0) ?? "NULL")" }
             return values.joined(separator: ", ") + " (\(try result.string(row, constraint.count) ?? "?") models)"
         }
     }
 
-    private func count(_ sql: String) throws -> Int64 {
+    func count(_ sql: String) throws -> Int64 {
         try connection.query(sql).int64(0, 0) ?? 0
     }
 

@@ -1,6 +1,7 @@
 import CLibPQ
 import Foundation
 import SwiftDataCore
+import SwiftDataSQL
 
 /// Reads the models' values of one row of a result, as `PostgresValue+Store.swift` says the store keeps them. A
 /// column that holds a value of another type throws `corruptValue`, naming the column.
@@ -126,11 +127,7 @@ final class PostgresRowReader: _RowReader {
 
     func uuid(_ column: Int32) throws -> UUID { try checked(column) { try result.uuid(row, Int(column)) } }
 
-    func url(_ column: Int32) throws -> URL {
-        let text = try string(column)
-        guard let url = URL(string: text) else { throw SwiftDataError.corruptValue("'\(text)' is not a valid URL") }
-        return url
-    }
+    func url(_ column: Int32) throws -> URL { try URL(storedText: try string(column)) }
 
     func json(_ column: Int32) throws -> String { try string(column) }
 

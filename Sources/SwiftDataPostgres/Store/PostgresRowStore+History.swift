@@ -16,60 +16,28 @@ import SwiftDataSQL
 /// `COMMIT`: recording history costs the save no round trip of its own.
 /// A save that rolls back leaves a gap; numbers are never reused, deleting history included.
 extension PostgresRowStore {
-    static let historyTable = "_swiftdata_history"
-    /// The metadata key of the highest transaction number ever deleted: fetches after an earlier one would miss
-    /// transactions.
-    static let historyDeletedKey = "history_deleted_through"
+    static let historyTable = HistoryStatements.table
+    static let historyDeletedKey = HistoryStatements.deletedKey
 
     /// Whether stores opened from now on record history: on unless turned off, to measure what it costs.
     nonisolated(unsafe) package static var keepsHistory = true
-
-    /// The history table, created when it does not exist.
-    static let historyTableDefinition = """
-        CREATE TABLE IF NOT EXISTS \(historyTable) (number bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, \
-        timestamp double precision NOT NULL, author text, bundle text NOT NULL, process text NOT NULL, \
-        changes bytea NOT NULL)
-        """
 
     /// Creates the history table of a store opened for saving that lacks it: a new store, or one created before
     /// the store kept history. A read-only store without one has no history.
     static func createHistoryTable(_ connection: PostgresConnection, tables: Set<String>, allowsSave: Bool) throws {
         guard allowsSave, !tables.contains(historyTable) else { return }
-        try connection.execute(historyTableDefinition)
-    }
-
-    /// How PostgreSQL spells a history condition: a list of numbers is one `bigint[]` parameter.
-    static let historySyntax = HistoryConditionSQL.Syntax(
-        constants: ("true", "false"),
-        isEqual: { column, value, isEqual in
-            "\(column) IS \(isEqual ? "NOT " : "")DISTINCT FROM \(value)::text"
-        },
-        numberList: { .string("{" + $0.map(String.init).joined(separator: ",") + "}") },
-        numberIn: { "number = ANY(\($0)::bigint[])" })
-
-    /// The SQL of a condition on history rows, appending its values to `parameters` (`$1`, `$2`, ...).
-    static func render(_ condition: HistoryCondition, _ parameters: inout [PostgresValue]) -> String {
-        HistoryConditionSQL.render(condition, historySyntax) { value in
-            parameters.append(PostgresValue(storing: value))
-            return "$\(parameters.count)"
-        }
+        try connection.execute(HistoryStatements.definition(PostgreSQLDialect()))
     }
 
     package func fetchHistory(_ request: HistoryRequest) throws -> [HistoryRecord] {
-        var parameters: [PostgresValue] = [.text(Self.historyDeletedKey)]
-        var rows = "SELECT number, timestamp, author, bundle, process, changes FROM \(Self.historyTable)"
-        if let condition = request.condition { rows += " WHERE " + Self.render(condition, &parameters) }
+        let rows = HistoryStatements.select(request, dialect: dialect, first: 2)
+        let parameters = [.text(Self.historyDeletedKey)] + rows.parameters.map(PostgresValue.init(storing:))
         let direction = request.newestFirst ? " DESC" : ""
-        rows += " ORDER BY number" + direction
-        if let limit = request.limit {
-            parameters.append(.int8(Int64(limit)))
-            rows += " LIMIT $\(parameters.count)"
-        }
         // One statement, so that the rows and what was deleted come from one snapshot: the first column says how
         // far history was deleted, and a row of NULLs stands for no transactions.
         let sql = """
             SELECT (SELECT value::bigint FROM \(Self.metadataTable) WHERE key = $1), h.* \
-            FROM (SELECT 1) AS one LEFT JOIN LATERAL (\(rows)) AS h ON true ORDER BY h.number\(direction)
+            FROM (SELECT 1) AS one LEFT JOIN LATERAL (\(rows.sql)) AS h ON true ORDER BY h.number\(direction)
             """
         let result = try withConnection { connection -> PostgresResult? in
             // A read-only store created before stores kept history has no table, and no history.
@@ -108,6 +76,11 @@ extension PostgresRowStore {
     }
 }
 
+extension PostgresRowStore {
+    /// Records a transaction whose number the table's identity draws (see `PostgresTransaction.recordHistory`).
+    static let recordHistorySQL = HistoryStatements.record(PostgreSQLDialect(), returning: true)
+}
+
 extension PostgresTransaction {
     /// Records a transaction (see `RowStoreTransaction.recordHistory`); its number comes from the table's identity,
     /// drawn under the save lock (see `PostgresRowStore+History.swift`). When the lock drew it (`historyNumber`), the
@@ -127,11 +100,7 @@ extension PostgresTransaction {
                     """, [.int8(historyNumber)] + values)
                 return historyNumber
             }
-            let result = try connection.preparedQuery(
-                """
-                INSERT INTO \(PostgresRowStore.historyTable) (timestamp, author, bundle, process, changes) \
-                VALUES ($1, $2::text, $3, $4, $5) RETURNING number
-                """, values)
+            let result = try connection.preparedQuery(PostgresRowStore.recordHistorySQL, values)
             guard let number = try result.int64(0, 0) else {
                 throw SwiftDataError.storeError.with(reason: "recording the save's history returned no number")
             }
@@ -158,16 +127,12 @@ extension PostgresTransaction {
     private func rows<Value>(
         of keys: [Int64], in entity: Schema.Entity, columns: [String], _ read: (PostgresRowReader) throws -> Value
     ) throws -> [Int64: Value] {
-        let dialect = store.dialect
-        let key = dialect.quote(PostgresRowStore.keyColumn)
-        let list = ([key] + columns.map(dialect.quote)).joined(separator: ", ")
-        let table = dialect.quote(StoreLayout.table(of: entity))
         var values: [Int64: Value] = [:]
         values.reserveCapacity(keys.count)
         try PostgresRowStore.mapErrors(model: entity.name) {
             let statement = try connection.cachedStatement(
-                "SELECT \(list) FROM \(table) WHERE \(key) = ANY($1)", [.int8Array])
-            for chunk in keys.chunked(by: 10_000) {
+                RowStatements.select(columns, of: entity, dialect: store.dialect), [.int8Array])
+            for chunk in keys.keyChunks {
                 let result = try connection.query(statement, [.int8Array(Array(chunk))])
                 let reader = PostgresRowReader(result)
                 for row in 0..<result.rowCount {
@@ -195,12 +160,13 @@ extension PostgresTransaction {
     /// deleted, so that fetches after an earlier token know they would miss transactions. Numbers come from a
     /// sequence, so deleting the newest rows reuses none.
     func deleteHistory(where condition: HistoryCondition?) throws {
-        var parameters: [PostgresValue] = []
-        let filter = condition.map { " WHERE " + PostgresRowStore.render($0, &parameters) } ?? ""
+        var parameters = StatementParameters(store.dialect)
+        var values: [StoreValue] = []
+        let filter = condition.map { " WHERE " + HistoryStatements.condition($0, &parameters, &values) } ?? ""
         try PostgresRowStore.mapErrors {
             let deleted = try connection.preparedQuery(
                 "WITH deleted AS (DELETE FROM \(PostgresRowStore.historyTable)\(filter) RETURNING number) "
-                    + "SELECT max(number) FROM deleted", parameters)
+                    + "SELECT max(number) FROM deleted", values.map(PostgresValue.init(storing:)))
             guard let through = try deleted.int64(0, 0) else { return }
             try noteDeleted(through: through)
         }

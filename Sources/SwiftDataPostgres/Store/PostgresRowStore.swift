@@ -45,7 +45,11 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
     let dialect = PostgreSQLDialect()
     private let pool: PostgresConnectionPool?
     private let shared: PostgresConnection?
+    /// Guards the shared connection. Recursive: a context that a migration stage's save runs code of fetches on the
+    /// same connection, on the same thread, inside that save.
     private let sharedLock = NSRecursiveLock()
+    /// One save at a time. Recursive: a save started inside another on the same thread must find `isWriting` set
+    /// and throw, not wait for itself.
     private let writeLock = NSRecursiveLock()
     private var isWriting = false
     /// Set by the listener when another instance committed a save.
@@ -74,8 +78,8 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
     private let converted = Mutex<[String: [Bool]]>([:])
 
     static let keyColumn = StoreLayout.keyColumn
-    static let metadataTable = "_swiftdata_metadata"
-    static let sequenceTable = "_swiftdata_sequence"
+    static let metadataTable = SchemaStatements.metadataTable
+    static let sequenceTable = SchemaStatements.sequenceTable
     static let externalTable = "_swiftdata_external"
 
     /// A flag set from the listener's thread, and whom to tell at once (`onExternalChange`).
@@ -223,34 +227,18 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
         subentityProperties: [SubentityProperties],
         row: (_ owner: Int64, _ member: Int64, any _RowReader) throws -> Void
     ) throws {
-        let memberColumns = StoreLayout.fetchColumns(
-            properties, of: destination, subentityProperties: subentityProperties
-        ).map { "d.\(dialect.quote($0))" }
-        let key = dialect.quote(Self.keyColumn)
-        let table = dialect.quote(StoreLayout.table(of: destination))
-        let select: String
-        switch relationship.storage {
-        case .inverseColumn:
-            guard let inverse = relationship.inverse else { return }
-            let column = "d.\(dialect.quote(inverse.name))"
-            let order = [column] + (inverse.positionColumn.map { ["d.\(dialect.quote($0))"] } ?? []) + ["d.\(key)"]
-            select =
-                "SELECT \((["d.\(key)", column] + memberColumns).joined(separator: ", ")) FROM \(table) AS d "
-                + "WHERE \(column) = ANY($1) ORDER BY \(order.joined(separator: ", "))"
-        case .joinTable:
-            guard let join = PostgresJoinColumns(relationship) else { return }
-            select =
-                "SELECT \((["d.\(key)", "j.\(join.owner)"] + memberColumns).joined(separator: ", ")) "
-                + "FROM \(dialect.quote(join.table)) AS j JOIN \(table) AS d ON d.\(key) = j.\(join.member) "
-                + "WHERE j.\(join.owner) = ANY($1) ORDER BY j.\(join.owner), j.\(join.position), d.\(key)"
-        case .column:
-            return
-        }
+        guard
+            let select = RelationshipStatements.members(
+                of: relationship, destination: destination,
+                columns: StoreLayout.fetchColumns(
+                    properties, of: destination, subentityProperties: subentityProperties),
+                dialect: dialect, condition: { dialect.keysCondition($0, count: 0, first: 1) })
+        else { return }
         var results: [PostgresResult] = []
         try withConnection { connection in
             // One statement text whatever the owners: prepared once per connection, the owners bound as a `bigint[]`.
             let statement = try connection.cachedStatement(select, [.int8Array])
-            for chunk in owners.chunked(by: 10_000) {
+            for chunk in owners.keyChunks {
                 results.append(try connection.query(statement, [.int8Array(Array(chunk))]))
             }
         }
@@ -263,17 +251,8 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
         }
     }
 
-    /// The column of a persisted property: an attribute's, or a to-one relationship's foreign key.
-    func columnName(of property: Int, in entity: Schema.Entity) -> String? {
-        StoreLayout.columnName(of: property, in: entity)
-    }
-
     package func fetchCount<T: PersistentModel>(_ request: FetchRequest<T>, plan: FetchPlan) throws -> Int {
-        guard request.keys == nil else {
-            var count = 0
-            try fetch(request, plan: plan) { _, _ in count += 1 }
-            return count
-        }
+        guard request.keys == nil else { return try countByFetching(request, plan: plan) }
         let statement = prepared(request, plan).countStatement(for: request)
         return try withConnection { connection in
             let result = try Self.mapErrors(model: request.entity.name) { try run(statement, on: connection) }
@@ -296,11 +275,7 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
     ) throws -> Result {
         writeLock.lock()
         defer { writeLock.unlock() }
-        guard !isWriting else {
-            throw SwiftDataError.storeError.with(
-                reason: "a save of the store '\(configuration.name)' started inside another save of it",
-                suggestion: "Save other contexts after the save in progress returns, not from code it runs")
-        }
+        guard !isWriting else { throw SwiftDataError.saveInsideSave(of: configuration.name) }
         isWriting = true
         defer { isWriting = false }
         let isShared = shared != nil
@@ -430,14 +405,7 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
     /// Empties the store's tables with `TRUNCATE`, which gives their space back at once (fetches of other
     /// sessions wait for it to commit); keys are not reused afterwards.
     package func erase() throws {
-        var tables = [Self.externalTable]
-        // A hierarchy's entities share their root's table; each declares its own relationships.
-        for entity in schema.entities {
-            if entity.superentity == nil { tables.append(dialect.quote(entity.name)) }
-            for relationship in entity.ownRelationships {
-                if case .joinTable(let table, true) = relationship.storage { tables.append(dialect.quote(table)) }
-            }
-        }
+        let tables = [Self.externalTable] + SchemaStatements.tables(of: schema, dialect: dialect)
         try write(drawingHistoryNumber: false) { transaction in
             guard let transaction = transaction as? PostgresTransaction else { return }
             try transaction.connection.execute("TRUNCATE \(tables.joined(separator: ", "))")
@@ -471,68 +439,8 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
 
     // MARK: SQL
 
-    /// What SQL runs of a request: the predicate's translation (exact, or a superset of its rows), and the
-    /// `ORDER BY` terms, or `nil` when a sort descriptor has none.
-    struct SelectPlan: SelectTranslation {
-        var predicate: PredicateTranslation?
-        var orderings: [SQLOrdering]?
-
-        var condition: SQLExpression? { predicate?.condition }
-
-        var coverage: FetchCoverage {
-            FetchCoverage(predicate: predicate?.isExact ?? true, sort: orderings != nil)
-        }
-    }
-
     /// Translates a request's predicate and sort (a fetch uses the plan `prepare` keeps for its shape instead).
     func plan<T: PersistentModel>(_ request: FetchRequest<T>) -> SelectPlan {
-        let entity = request.entity
-        let translation = request.predicate.map {
-            PredicateTranslator.translate(
-                $0, entity: entity, schema: schema, storeIdentifier: identifier, dialect: dialect)
-        }
-        if let translation, !translation.isExact, let predicate = request.predicate {
-            var shape = PredicateTranslator.nodeName(predicate.expression)
-            if shape.count > 300 { shape = shape.prefix(300) + "…" }
-            Log.warningOnce(
-                "part of a predicate on \(entity.name) is evaluated in memory (\(translation.reason ?? "no SQL")); "
-                    + "predicate shape: \(shape)")
-        }
-        var orderings: [SQLOrdering]?
-        do {
-            orderings = try SortTranslator.orderings(
-                for: request.sortBy, entity: entity, schema: schema, dialect: dialect)
-        } catch {
-            Log.warningOnce("sorting \(entity.name) happens in memory: \(error)")
-        }
-        return SelectPlan(predicate: translation, orderings: orderings)
-    }
-}
-
-/// The columns of a join table, quoted, from one side of its relationship.
-struct PostgresJoinColumns {
-    let table: String
-    /// This side's key column, and the other side's.
-    let owner: String
-    let member: String
-    /// The member's position in this side's array, and this side's position in the member's inverse array.
-    let position: String
-    let otherPosition: String
-
-    init?(_ relationship: Schema.Relationship) {
-        guard case .joinTable(let table, let isOwner) = relationship.storage else { return nil }
-        self.table = table
-        let columns = StoreLayout.joinColumns(isOwner: isOwner)
-        owner = "\"\(columns.this)\""
-        member = "\"\(columns.other)\""
-        position = isOwner ? "\"position\"" : "\"inverse_position\""
-        otherPosition = isOwner ? "\"inverse_position\"" : "\"position\""
-    }
-}
-
-extension Array {
-    /// The array in slices of at most `size` elements.
-    func chunked(by size: Int) -> [ArraySlice<Element>] {
-        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
+        SelectPlan(request, schema: schema, storeIdentifier: identifier, dialect: dialect)
     }
 }

@@ -9,11 +9,9 @@ enum PostgresSchemaSQL {
 
     /// The store's own tables and the support functions its predicates call.
     static let storeTables: [String] =
-        [
-            "CREATE TABLE IF NOT EXISTS \(PostgresRowStore.metadataTable) (key text PRIMARY KEY, value text NOT NULL)",
-            "CREATE TABLE IF NOT EXISTS \(PostgresRowStore.sequenceTable) (entity text PRIMARY KEY, last_key bigint NOT NULL)",
-            "CREATE TABLE IF NOT EXISTS \(PostgresRowStore.externalTable) (id text PRIMARY KEY, data bytea NOT NULL)",
-        ] + PostgreSQLDialect.supportFunctions
+        SchemaStatements.storeTables(dialect)
+        + ["CREATE TABLE IF NOT EXISTS \(PostgresRowStore.externalTable) (id text PRIMARY KEY, data bytea NOT NULL)"]
+        + PostgreSQLDialect.supportFunctions
 
     /// Whether predicates compare the attribute's values as Swift's `String` does (`normalize(x, NFC)`), so that its
     /// unique constraints and indexes are built on that expression.
@@ -78,12 +76,9 @@ enum PostgresSchemaSQL {
             + indexStatements(entity)
     }
 
-    /// The index of a foreign-key column, followed by its position column when it has one (named as
-    /// `Schema.foreignKeyIndexName` says).
+    /// The index of a foreign-key column (see `SchemaStatements.foreignKeyIndex`).
     static func foreignKeyIndex(_ entity: Schema.Entity, _ relationship: Schema.Relationship) -> String {
-        let columns = [relationship.name] + (relationship.positionColumn.map { [$0] } ?? [])
-        return "CREATE INDEX \(dialect.quote(foreignKeyIndexName(entity.name, relationship.name))) "
-            + "ON \(dialect.quote(entity.name)) (\(columns.map(dialect.quote).joined(separator: ", ")))"
+        SchemaStatements.foreignKeyIndex(entity, relationship, dialect: dialect)
     }
 
     /// The name of a foreign key's index, shortened to PostgreSQL's 63 bytes (see `indexName(_:)`).
@@ -107,15 +102,7 @@ enum PostgresSchemaSQL {
     }
 
     /// A join table, with the index of its member column.
-    static func createJoinTable(_ name: String) -> [String] {
-        [
-            """
-            CREATE TABLE \(dialect.quote(name)) ("owner" bigint NOT NULL, "member" bigint NOT NULL, \
-            "position" bigint, "inverse_position" bigint, PRIMARY KEY ("owner", "member"))
-            """,
-            "CREATE INDEX \(dialect.quote(indexName("\(name)_member"))) ON \(dialect.quote(name)) (\"member\")",
-        ]
-    }
+    static func createJoinTable(_ name: String) -> [String] { SchemaStatements.createJoinTable(name, dialect: dialect) }
 
     /// `CREATE [UNIQUE] INDEX` for the unique constraints and indexes of an entity's table (for a hierarchy's, its
     /// entities'; a subentity's unique index is partial, over its rows, and named after it), and a btree index of
@@ -274,11 +261,6 @@ enum PostgresSchemaSQL {
                 }))
     }
 
-    /// A name PostgreSQL keeps whole: names beyond 63 bytes are shortened, with a hash of the whole name.
-    static func indexName(_ name: String) -> String {
-        guard name.utf8.count > 63 else { return name }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return String(decoding: name.utf8.prefix(46), as: UTF8.self) + "_" + String(hash, radix: 16)
-    }
+    /// A name PostgreSQL keeps whole (see `PostgreSQLDialect.indexName`).
+    static func indexName(_ name: String) -> String { dialect.indexName(name) }
 }

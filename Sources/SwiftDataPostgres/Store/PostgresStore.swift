@@ -6,9 +6,11 @@ import SwiftDataCore
 ///
 /// An addition to Apple's API. Its snapshot methods (`fetch(_:)`, `save(_:)`, ...) throw
 /// `DataStoreError.unsupportedFeature`: use a `ModelContext`.
-public final class PostgresStore: DataStore, DataStoreBatching, RowStoreBacked {
+public final class PostgresStore: _RowStoreDataStore, RowStoreBacked {
     public typealias Configuration = PostgresConfiguration
     public typealias Snapshot = DefaultSnapshot
+    /// The store keeps `DefaultHistoryTransaction`s.
+    public typealias HistoryType = DefaultHistoryTransaction
 
     /// The configuration the store was opened with.
     public let configuration: PostgresConfiguration
@@ -25,42 +27,6 @@ public final class PostgresStore: DataStore, DataStoreBatching, RowStoreBacked {
             configuration: configuration, schema: configuration.schema ?? Schema(), migrationPlan: migrationPlan)
         self.configuration = configuration
         self.schema = store.schema
-    }
-
-    /// Not supported: fetch through a `ModelContext`.
-    public func fetch<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> DataStoreFetchResult<
-        T, Snapshot
-    > {
-        throw DataStoreError.unsupportedFeature
-    }
-
-    /// Not supported: count through a `ModelContext`.
-    public func fetchCount<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> Int {
-        throw DataStoreError.unsupportedFeature
-    }
-
-    /// Not supported: fetch identifiers through a `ModelContext`.
-    public func fetchIdentifiers<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws
-        -> [PersistentIdentifier]
-    {
-        throw DataStoreError.unsupportedFeature
-    }
-
-    /// Not supported: save through a `ModelContext`.
-    public func save(_ request: DataStoreSaveChangesRequest<Snapshot>) throws -> DataStoreSaveChangesResult<Snapshot> {
-        throw DataStoreError.unsupportedFeature
-    }
-
-    /// Not supported: delete through `ModelContext.delete(model:where:)`.
-    public func delete<T: PersistentModel>(_ request: DataStoreBatchDeleteRequest<T>) throws {
-        throw DataStoreError.unsupportedFeature
-    }
-
-    /// Not supported: the store keeps no snapshots.
-    public func cachedSnapshots(for persistentIdentifiers: [PersistentIdentifier], editingState: EditingState) throws
-        -> [PersistentIdentifier: Snapshot]
-    {
-        throw DataStoreError.unsupportedFeature
     }
 
     /// Removes every model the store holds.

@@ -16,7 +16,6 @@ struct PostgresTransaction: RowStoreTransaction {
     /// for models: inserting such a model again first deletes them, so that it is stored once.
     let replacing: [ObjectIdentifier: [PostgresRowStore.LostInsert]]
     private var dialect: PostgreSQLDialect { store.dialect }
-    private var keyColumn: String { dialect.quote(PostgresRowStore.keyColumn) }
 
     init(
         store: PostgresRowStore, connection: PostgresConnection, historyNumber: Int64? = nil,
@@ -59,20 +58,7 @@ struct PostgresTransaction: RowStoreTransaction {
                 try delete(keys: lost.map(\.key), entity: lostEntity)
             }
         }
-        try write(rows, entity: entity, kind: .insert) { row in
-            let assignments = self.assignments(entity, attributes: row.attributes, references: row.references)
-            var columns = [keyColumn] + assignments.map(\.column)
-            var values = ["$1::bigint"] + assignments.map(\.value)
-            if StoreLayout.hasEntityColumn(entity) {
-                // The row's entity, a name from the schema: a literal, so that the statement is one per entity.
-                columns.append(dialect.quote(StoreLayout.entityColumn))
-                values.append("'\(entity.name.replacingOccurrences(of: "'", with: "''"))'")
-            }
-            return (
-                "INSERT INTO \(table(of: entity)) (\(columns.joined(separator: ", "))) "
-                    + "VALUES (\(values.joined(separator: ", ")))", types: [.int8] + assignments.map(\.type)
-            )
-        }
+        try write(rows, entity: entity, isInsert: true) { RowStatements.insert($0, entity: entity, dialect: dialect) }
     }
 
     func update(_ rows: [RowWrite], entity: Schema.Entity) throws {
@@ -81,22 +67,15 @@ struct PostgresTransaction: RowStoreTransaction {
             let replaced = external.filter { row.attributes.contains($0.index) }
             if !replaced.isEmpty { try deleteExternalData(of: [row.key], entity: entity, attributes: replaced) }
         }
-        try write(rows.filter { !$0.attributes.isEmpty || !$0.references.isEmpty }, entity: entity, kind: .update) {
-            row in
-            let assignments = self.assignments(entity, attributes: row.attributes, references: row.references)
-            let set = assignments.map { "\($0.column) = \($0.value)" }.joined(separator: ", ")
-            return (
-                "UPDATE \(table(of: entity)) SET \(set) WHERE \(keyColumn) = $1::bigint",
-                types: [.int8] + assignments.map(\.type)
-            )
+        try write(rows.filter { !$0.attributes.isEmpty || !$0.references.isEmpty }, entity: entity, isInsert: false) {
+            RowStatements.update($0, entity: entity, dialect: dialect)
         }
     }
 
-    /// Writes rows, the key as `$1` and then what `assignments` placed; consecutive rows of one shape go in one
+    /// Writes rows, the key as `$1` and then what `RowStatements` placed; consecutive rows of one shape go in one
     /// pipelined batch of one prepared statement, after the external data they refer to.
     private func write(
-        _ rows: [RowWrite], entity: Schema.Entity, kind: WriteShape.Kind,
-        sql: (RowWrite) -> (String, types: [PostgresType])
+        _ rows: [RowWrite], entity: Schema.Entity, isInsert: Bool, sql: (RowWrite) -> RowWriteStatement
     ) throws {
         let converted = store.convertedAttributes(of: entity)
         let writer = PostgresRowWriter()
@@ -106,8 +85,9 @@ struct PostgresTransaction: RowStoreTransaction {
             var end = index + 1
             // Rows mostly come alike: each is compared with the shape, without making a shape of its own.
             while end < rows.endIndex, shape.matches(rows[end]) { end += 1 }
-            let (text, types) = store.writeStatement(WriteShape(entity: entity.name, kind: kind, row: shape)) {
-                sql(rows[index])
+            let (text, types) = store.writeStatement(WriteShape(entity: entity.name, isInsert: isInsert, row: shape)) {
+                let statement = sql(rows[index])
+                return (statement.sql, statement.parameterTypes.map(PostgresType.init))
             }
             var batch: [[PostgresValue]] = []
             batch.reserveCapacity(end - index)
@@ -150,8 +130,8 @@ struct PostgresTransaction: RowStoreTransaction {
         let statements = try mapped(entity) {
             try attributes.map { attribute in
                 try keyedStatement(
-                    "DELETE FROM \(PostgresRowStore.externalTable) WHERE id IN (SELECT \(dialect.quote(attribute.name)) "
-                        + "FROM \(table(of: entity)) WHERE \(keyColumn) = ANY($1))")
+                    "DELETE FROM \(PostgresRowStore.externalTable) WHERE id IN ("
+                        + RowStatements.externalReferences(attribute.name, of: entity, keys: 0, dialect: dialect) + ")")
             }
         }
         try mapped(entity) { try runKeyed(statements, keys: keys) }
@@ -170,7 +150,7 @@ struct PostgresTransaction: RowStoreTransaction {
         result: (Int, PostgresResult) throws -> Void = { _, _ in }
     ) throws {
         guard !statements.isEmpty else { return }
-        for chunk in keys.chunked(by: 10_000) {
+        for chunk in keys.keyChunks {
             let parameters = [PostgresValue.int8Array(Array(chunk))] + values
             for (index, statement) in statements.enumerated() {
                 try result(index, try connection.query(statement, parameters))
@@ -179,11 +159,12 @@ struct PostgresTransaction: RowStoreTransaction {
     }
 
     func setMembers(_ members: [Int64], of owner: Int64, relationship: Schema.Relationship) throws {
-        guard let join = PostgresJoinColumns(relationship) else { return }
+        guard let join = JoinColumns(relationship, dialect: dialect) else { return }
         let table = dialect.quote(join.table)
         try PostgresRowStore.mapErrors {
             if members.isEmpty {
-                try connection.preparedQuery("DELETE FROM \(table) WHERE \(join.owner) = $1", [.int8(owner)])
+                try connection.preparedQuery(
+                    RelationshipStatements.deleteJoinRows(join, owners: 1, dialect: dialect), [.int8Array([owner])])
                 return
             }
             try connection.query(
@@ -191,34 +172,16 @@ struct PostgresTransaction: RowStoreTransaction {
                     "DELETE FROM \(table) WHERE \(join.owner) = $1 AND \(join.member) <> ALL($2)", [.int8, .int8Array]),
                 [.int8(owner), .int8Array(members)])
             let statement = try connection.cachedStatement(
-                """
-                INSERT INTO \(table) (\(join.owner), \(join.member), \(join.position), \(join.otherPosition)) \
-                VALUES ($1, $2, $3, (SELECT coalesce(max(\(join.otherPosition)), -1) + 1 FROM \(table) WHERE \(join.member) = $2)) \
-                ON CONFLICT ("owner", "member") DO UPDATE SET \(join.position) = excluded.\(join.position)
-                """, [.int8, .int8, .int8])
+                RelationshipStatements.upsertMember(join, dialect: dialect), [.int8, .int8, .int8])
             try connection.executeBatch(
                 statement, members.enumerated().map { [.int8(owner), .int8($0.element), .int8(Int64($0.offset))] })
         }
     }
 
     func related(_ relationship: Schema.Relationship, owners: [Int64]) throws -> [(owner: Int64, member: Int64)] {
-        let sql: String
-        switch relationship.storage {
-        case .column:
-            let column = dialect.quote(relationship.name)
-            sql =
-                "SELECT \(keyColumn), \(column) FROM \(dialect.quote(relationshipOwner(relationship))) "
-                + "WHERE \(keyColumn) = ANY($1) AND \(column) IS NOT NULL"
-        case .inverseColumn:
-            guard let inverse = relationship.inverse else { return [] }
-            let column = dialect.quote(inverse.name)
-            sql =
-                "SELECT \(column), \(keyColumn) FROM \(dialect.quote(table(named: relationship.destination))) "
-                + "WHERE \(column) = ANY($1)"
-        case .joinTable:
-            guard let join = PostgresJoinColumns(relationship) else { return [] }
-            sql = "SELECT \(join.owner), \(join.member) FROM \(dialect.quote(join.table)) WHERE \(join.owner) = ANY($1)"
-        }
+        guard
+            let sql = RelationshipStatements.pairs(relationship, owners: 0, schema: store.schema, dialect: dialect)
+        else { return [] }
         var pairs: [(owner: Int64, member: Int64)] = []
         try PostgresRowStore.mapErrors {
             try runKeyed([keyedStatement(sql)], keys: owners) { _, result in
@@ -233,20 +196,10 @@ struct PostgresTransaction: RowStoreTransaction {
     }
 
     func clearReferences(_ relationship: Schema.Relationship, to destinations: [Int64]) throws -> [Int64] {
-        let sql: String
-        switch relationship.storage {
-        case .column:
-            let table = dialect.quote(relationshipOwner(relationship))
-            let column = dialect.quote(relationship.name)
-            var set = "\(column) = NULL"
-            if let position = relationship.positionColumn { set += ", \(dialect.quote(position)) = NULL" }
-            sql = "UPDATE \(table) SET \(set) WHERE \(column) = ANY($1) RETURNING \(keyColumn)"
-        case .joinTable:
-            guard let join = PostgresJoinColumns(relationship) else { return [] }
-            sql = "DELETE FROM \(dialect.quote(join.table)) WHERE \(join.member) = ANY($1) RETURNING \(join.owner)"
-        case .inverseColumn:
-            return []
-        }
+        guard
+            let sql = RelationshipStatements.clearing(
+                relationship, destinations: 0, schema: store.schema, dialect: dialect, returning: true)
+        else { return [] }
         var sources: [Int64] = []
         try PostgresRowStore.mapErrors {
             try runKeyed([keyedStatement(sql)], keys: destinations) { _, result in sources += try keys(result) }
@@ -258,12 +211,12 @@ struct PostgresTransaction: RowStoreTransaction {
         guard !keys.isEmpty else { return }
         try deleteExternalData(of: keys, entity: entity)
         try mapped(entity) {
-            var statements = [try keyedStatement("DELETE FROM \(table(of: entity)) WHERE \(keyColumn) = ANY($1)")]
+            var statements = [try keyedStatement(RowStatements.delete(entity, keys: 0, dialect: dialect))]
             // The keys may be of subentities' rows, whose own relationships have join rows too.
             for relationship in entity.relationshipsOfSelfAndDescendants {
-                guard let join = PostgresJoinColumns(relationship) else { continue }
+                guard let join = JoinColumns(relationship, dialect: dialect) else { continue }
                 statements.append(
-                    try keyedStatement("DELETE FROM \(dialect.quote(join.table)) WHERE \(join.owner) = ANY($1)"))
+                    try keyedStatement(RelationshipStatements.deleteJoinRows(join, owners: 0, dialect: dialect)))
             }
             try runKeyed(statements, keys: keys)
         }
@@ -282,51 +235,28 @@ struct PostgresTransaction: RowStoreTransaction {
         }
     }
 
-    /// One query per chunk of candidates: the candidates as a `VALUES` list numbered by position, joined to the
-    /// table on the constraint's columns, compared as `existingKey` compares them (through the unique index).
-    /// Its text depends on the number of candidates, so it is not kept prepared.
+    /// One query per chunk of candidates (see `UniqueStatements.existingKeys`). Its text depends on the number of
+    /// candidates, so it is not kept prepared.
     func existingKeys(in entity: Schema.Entity, properties: [Int], candidates: [[StoreValue]]) throws -> [Int64?] {
         var keys = [Int64?](repeating: nil, count: candidates.count)
         let lookups = candidates.indices.filter {
             !candidates[$0].contains(.null) && candidates[$0].count == properties.count
         }
-        guard !lookups.isEmpty,
-            let conditions = Self.uniqueConditions(
-                in: entity, properties: properties, store: store, table: "t.", value: { offset, _ in "v.c\(offset)" })
-        else { return keys }
-        let types = properties.map { property in
-            entity.attribute(at: property).map {
-                PostgresSchemaSQL.comparesAsString($0) ? "text" : $0.postgresType.sqlName
-            }
-                ?? "bigint"
-        }
-        let names = StoreLayout.entityNames(selectedBy: entity) ?? []
-        let columns = (["i"] + properties.indices.map { "c\($0)" }).joined(separator: ", ")
+        let names = (StoreLayout.entityNames(selectedBy: entity) ?? []).map { PostgresValue.text($0) }
         try mapped(entity) {
             for chunk in lookups.chunked(by: 1_000) {
+                guard
+                    let sql = UniqueStatements.existingKeys(
+                        in: entity, properties: properties, candidates: chunk.count, dialect: dialect,
+                        compare: Self.compare)
+                else { return }
                 var parameters: [PostgresValue] = []
                 parameters.reserveCapacity(chunk.count * (properties.count + 1) + names.count)
-                var rows: [String] = []
-                rows.reserveCapacity(chunk.count)
                 for index in chunk {
-                    var row = "($\(parameters.count + 1)::bigint"
                     parameters.append(.int8(Int64(index)))
-                    for (value, type) in zip(candidates[index], types) {
-                        parameters.append(PostgresValue(storing: value))
-                        row += ", $\(parameters.count)::\(type)"
-                    }
-                    rows.append(row + ")")
+                    parameters += candidates[index].map(PostgresValue.init(storing:))
                 }
-                var sql =
-                    "SELECT v.i, t.\(keyColumn) FROM (VALUES \(rows.joined(separator: ", "))) AS v(\(columns)) "
-                    + "JOIN \(table(of: entity)) AS t ON \(conditions.joined(separator: " AND "))"
-                if !names.isEmpty {
-                    let placeholders = names.indices.map { "$\(parameters.count + $0 + 1)::text" }
-                    sql +=
-                        " AND t.\(dialect.quote(StoreLayout.entityColumn)) IN (\(placeholders.joined(separator: ", ")))"
-                    parameters += names.map { PostgresValue.text($0) }
-                }
-                let result = try connection.query(sql, parameters)
+                let result = try connection.query(sql, parameters + names)
                 for row in 0..<result.rowCount {
                     guard let index = try result.int64(row, 0).map(Int.init), keys.indices.contains(index),
                         keys[index] == nil
@@ -338,49 +268,17 @@ struct PostgresTransaction: RowStoreTransaction {
         return keys
     }
 
-    /// The query of `existingKey`: the key of the row whose properties equal parameters `$1`, `$2`, ... In a
-    /// hierarchy's table, a subentity's lookup is limited to the rows of its entity and those below it, whose names
-    /// follow the values. `nil` when a property has no column.
+    /// The query of `existingKey` (see `UniqueStatements.existingKey`); `nil` when a property has no column.
     static func existingKeyQuery(in entity: Schema.Entity, properties: [Int], store: PostgresRowStore) -> String? {
-        let dialect = store.dialect
-        guard
-            var conditions = uniqueConditions(
-                in: entity, properties: properties, store: store, table: "",
-                value: { offset, type in "$\(offset + 1)::\(type)" })
-        else { return nil }
-        if let names = StoreLayout.entityNames(selectedBy: entity) {
-            let placeholders = names.indices.map { "$\(properties.count + $0 + 1)::text" }
-            conditions.append("\(dialect.quote(StoreLayout.entityColumn)) IN (\(placeholders.joined(separator: ", ")))")
-        }
-        return
-            "SELECT \(dialect.quote(PostgresRowStore.keyColumn)) FROM \(dialect.quote(StoreLayout.table(of: entity))) "
-            + "WHERE " + conditions.joined(separator: " AND ") + " LIMIT 1"
+        UniqueStatements.existingKey(in: entity, properties: properties, dialect: store.dialect, compare: compare)
     }
 
-    /// The conditions that a row's `properties` (its columns named after `table`, a prefix such as `t.`) equal the
-    /// values `value(offset, SQL type)` spells. A string is
-    /// compared as the unique index holds it (`normalize(x, NFC) COLLATE "C"`), so that the lookup is one probe of
-    /// that index whatever the database's default collation (equality means the same in every deterministic
-    /// collation). `nil` when a property has no column.
-    private static func uniqueConditions(
-        in entity: Schema.Entity, properties: [Int], store: PostgresRowStore, table: String,
-        value: (Int, String) -> String
-    ) -> [String]? {
-        let dialect = store.dialect
-        var conditions: [String] = []
-        for (offset, property) in properties.enumerated() {
-            guard let name = store.columnName(of: property, in: entity) else { return nil }
-            let column = table + dialect.quote(name)
-            if let attribute = entity.attribute(at: property) {
-                conditions.append(
-                    PostgresSchemaSQL.comparesAsString(attribute)
-                        ? "normalize(\(column), NFC) COLLATE \"C\" = normalize(\(value(offset, "text")), NFC) COLLATE \"C\""
-                        : "\(column) = \(value(offset, attribute.postgresType.sqlName))")
-            } else {
-                conditions.append("\(column) = \(value(offset, "bigint"))")
-            }
-        }
-        return conditions
+    /// A unique constraint's column compared with a value as its unique index holds it: a string as
+    /// `normalize(x, NFC) COLLATE "C"`, so that the lookup is one probe of that index whatever the database's default
+    /// collation (equality means the same in every deterministic collation).
+    private static func compare(_ column: String, _ value: String, _ attribute: Schema.Attribute?) -> String {
+        guard PostgresSchemaSQL.comparesAsString(attribute) else { return "\(column) = \(value)" }
+        return "normalize(\(column), NFC) COLLATE \"C\" = normalize(\(value), NFC) COLLATE \"C\""
     }
 
     // MARK: Helpers
@@ -389,60 +287,7 @@ struct PostgresTransaction: RowStoreTransaction {
         try (0..<result.rowCount).compactMap { try result.int64($0, 0) }
     }
 
-    /// The table of the entity that holds a column relationship: the inverse's destination, or its own entity when
-    /// it has no inverse (found through the schema).
-    private func relationshipOwner(_ relationship: Schema.Relationship) -> String {
-        if let inverse = relationship.inverse { return table(named: inverse.destination) }
-        return store.schema.entities.first { $0.ownRelationships.contains { $0 === relationship } }
-            .map(StoreLayout.table) ?? ""
-    }
-
-    /// The table of the entity with this name (its hierarchy's, for one in a hierarchy).
-    private func table(named entity: String) -> String {
-        store.schema.entitiesByName[entity].map(StoreLayout.table) ?? entity
-    }
-
-    /// The entity's table, quoted.
-    private func table(of entity: Schema.Entity) -> String {
-        dialect.quote(StoreLayout.table(of: entity))
-    }
-
-    /// Column assignments of a row after its key (`$1`): `(quoted column, value SQL, parameter type)`, attributes
-    /// first, then each reference's foreign key and position. A position after the last member is computed by SQL
-    /// in the same statement, from the reference's key.
-    private func assignments(_ entity: Schema.Entity, attributes: [Int], references: [ReferenceWrite])
-        -> [(column: String, value: String, type: PostgresType)]
-    {
-        var result: [(column: String, value: String, type: PostgresType)] = []
-        var parameter = 2
-        func next(_ type: PostgresType) -> String {
-            defer { parameter += 1 }
-            return "$\(parameter)::\(type.sqlName)"
-        }
-        for attribute in attributes.compactMap({ entity.attribute(at: $0) }) {
-            result.append((dialect.quote(attribute.name), next(attribute.postgresType), attribute.postgresType))
-        }
-        for reference in references {
-            let key = next(.int8)
-            result.append((dialect.quote(reference.relationship.name), key, .int8))
-            guard let position = reference.relationship.positionColumn else { continue }
-            let column = dialect.quote(position)
-            switch reference.position {
-            case .last?:
-                result.append(
-                    (
-                        column,
-                        "(SELECT coalesce(max(\(column)), -1) + 1 FROM \(table(of: entity)) "
-                            + "WHERE \(dialect.quote(reference.relationship.name)) = \(next(.int8)))", .int8
-                    ))
-            case .index?, nil:
-                result.append((column, next(.int8), .int8))
-            }
-        }
-        return result
-    }
-
-    /// Binds what `assignments` placed, from `$2` on. `converted` is `entity.convertedAttributes()`: those attributes
+    /// Binds what `RowStatements` placed, from `$2` on. `converted` is `entity.convertedAttributes()`: those attributes
     /// bind through Core's conversion, the others through the model's generated code.
     private func bind(_ row: RowWrite, entity: Schema.Entity, converted: [Bool], to writer: PostgresRowWriter) throws {
         var parameter: Int32 = 2
@@ -470,44 +315,4 @@ struct PostgresTransaction: RowStoreTransaction {
             parameter += 1
         }
     }
-}
-
-/// What makes two rows' statements the same: the attributes written, and each reference's relationship and kind of
-/// position.
-struct RowShape: Hashable, Sendable {
-    let attributes: [Int]
-    let references: [ReferenceShape]
-
-    struct ReferenceShape: Hashable, Sendable {
-        let relationship: ObjectIdentifier
-        let appends: Bool
-    }
-
-    init(_ row: RowWrite) {
-        attributes = row.attributes
-        references = row.references.map(ReferenceShape.init)
-    }
-
-    /// Whether `row` has this shape, found without making its shape.
-    func matches(_ row: RowWrite) -> Bool {
-        guard row.attributes == attributes, row.references.count == references.count else { return false }
-        return zip(row.references, references).allSatisfy { ReferenceShape($0) == $1 }
-    }
-}
-
-extension RowShape.ReferenceShape {
-    /// A reference's relationship, and whether its position goes after the owner's last member.
-    init(_ reference: ReferenceWrite) {
-        self.init(relationship: ObjectIdentifier(reference.relationship), appends: reference.position == .last)
-    }
-}
-
-/// What a write statement's text depends on: the entity (by name, within one store's schema), insert or update, and
-/// the row's shape.
-struct WriteShape: Hashable, Sendable {
-    enum Kind: Hashable, Sendable { case insert, update }
-
-    let entity: String
-    let kind: Kind
-    let row: RowShape
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SwiftDataCore
+import SwiftDataSQL
 
 extension PostgresValue {
     /// A value as the PostgreSQL store keeps it (see `PostgreSQLDialect`): `UInt64` as its bit pattern, NaN as
@@ -23,19 +24,22 @@ extension PostgresValue {
 }
 
 extension PostgresType {
-    /// The type of the column that keeps values of a meaning.
-    init(storing type: StoreValueType) {
+    /// The type of parameters of an SQL type (see `PostgreSQLDialect.typeName`).
+    init(_ type: SQLType) {
         switch type {
-        case .bool: self = .bool
-        case .int64, .uint64: self = .int8
-        case .double, .date: self = .float8
+        case .boolean: self = .bool
+        case .integer: self = .int8
+        case .real, .date: self = .float8
         case .decimal: self = .numeric
-        case .string, .url: self = .text
-        case .data: self = .bytea
+        case .text: self = .text
+        case .blob: self = .bytea
         case .uuid: self = .uuid
         case .json: self = .jsonb
         }
     }
+
+    /// The type of the column that keeps values of a meaning.
+    init(storing type: StoreValueType) { self.init(SQLType(storing: type)) }
 
     /// The SQL name of the type, for column definitions and casts.
     var sqlName: String {

@@ -1,3 +1,5 @@
+import SwiftDataCore
+
 /// The SQL type of a value, by meaning: what a column of an attribute of that Swift type holds. Each store picks the
 /// physical type (SQLite: `INTEGER`, `REAL`, `TEXT`, `BLOB`; see `PostgreSQLDialect` for PostgreSQL's).
 package enum SQLType: Hashable, Sendable {
@@ -35,5 +37,27 @@ package enum SQLType: Hashable, Sendable {
         case .rawValue(let inner): self.init(inner)
         case .unknown: return nil
         }
+    }
+}
+
+extension SQLType {
+    /// The type of values stored as `type`.
+    package init(storing type: StoreValueType) {
+        switch type {
+        case .bool: self = .boolean
+        case .int64, .uint64: self = .integer
+        case .double: self = .real
+        case .date: self = .date
+        case .decimal: self = .decimal
+        case .string, .url: self = .text
+        case .data: self = .blob
+        case .uuid: self = .uuid
+        case .json: self = .json
+        }
+    }
+
+    /// The type of an attribute's column: a reference to an externally stored value is text.
+    package init(column attribute: Schema.Attribute) {
+        self = attribute.isExternal ? .text : SQLType(storing: attribute.layout?.valueType ?? .data)
     }
 }

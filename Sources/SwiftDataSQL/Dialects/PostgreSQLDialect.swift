@@ -47,6 +47,8 @@ package struct PostgreSQLDialect: SQLDialect {
 
     package func placeholder(_ index: Int, type: SQLType) -> String { "$\(index)::" + Self.typeName(type) }
 
+    package func typeName(_ type: SQLType) -> String { Self.typeName(type) }
+
     /// The PostgreSQL type of a column or parameter of an SQL type.
     package static func typeName(_ type: SQLType) -> String {
         switch type {
@@ -200,4 +202,32 @@ package struct PostgreSQLDialect: SQLDialect {
         if let offset { parameters.append(.int64(Int64(offset))) }
         return parameters
     }
+
+    package var numbersParameters: Bool { true }
+
+    package func identityColumn(_ name: String) -> String { "\(name) bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY" }
+
+    /// The keys are one `bigint[]` parameter whatever their number, so that the statement is prepared once.
+    package func keysCondition(_ column: String, count: Int, first: Int) -> String {
+        integerListCondition(column, parameter: first)
+    }
+
+    package func integerListCondition(_ column: String, parameter index: Int) -> String {
+        "\(column) = ANY($\(index)::bigint[])"
+    }
+
+    /// An array literal, `{1,2,3}`.
+    package func integerList(_ values: some Sequence<Int64>) -> StoreValue {
+        .string("{" + values.map(String.init).joined(separator: ",") + "}")
+    }
+
+    /// PostgreSQL keeps 63 bytes of a name: a longer one is shortened, with a hash of the whole name.
+    package func indexName(_ name: String) -> String {
+        guard name.utf8.count > 63 else { return name }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return String(decoding: name.utf8.prefix(46), as: UTF8.self) + "_" + String(hash, radix: 16)
+    }
+
+    package var keyOnlyTableOptions: String { "" }
 }

@@ -194,4 +194,37 @@ package struct SQLiteDialect: SQLDialect {
         // A negative limit means no limit to SQLite.
         return [.int64(Int64(limit ?? -1)), .int64(Int64(offset ?? 0))]
     }
+
+    package var numbersParameters: Bool { false }
+
+    package func typeName(_ type: SQLType) -> String {
+        switch type {
+        case .boolean, .integer: "INTEGER"
+        case .real, .date: "REAL"
+        case .decimal, .text, .json: "TEXT"
+        case .blob, .uuid: "BLOB"
+        }
+    }
+
+    /// An `INTEGER PRIMARY KEY` is the rowid: one more than the highest so far.
+    package func identityColumn(_ name: String) -> String { "\(name) INTEGER PRIMARY KEY" }
+
+    /// `column IN (?, ?, ...)`, one parameter per key.
+    package func keysCondition(_ column: String, count: Int, first: Int) -> String {
+        "\(column) IN (" + Array(repeating: "?", count: count).joined(separator: ", ") + ")"
+    }
+
+    /// The list is a JSON array, read with `json_each`.
+    package func integerListCondition(_ column: String, parameter index: Int) -> String {
+        "\(column) IN (SELECT value FROM json_each(?))"
+    }
+
+    package func integerList(_ values: some Sequence<Int64>) -> StoreValue {
+        .string("[" + values.map(String.init).joined(separator: ",") + "]")
+    }
+
+    package func indexName(_ name: String) -> String { name }
+
+    /// The table is stored in its primary key's B-tree, without a rowid of its own.
+    package var keyOnlyTableOptions: String { " WITHOUT ROWID" }
 }

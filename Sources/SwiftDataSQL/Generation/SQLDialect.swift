@@ -45,4 +45,33 @@ package protocol SQLDialect: Sendable {
     /// The parameters `renderWindow` binds for `limit` and `offset`, in order, all integers: a prepared statement
     /// binds a request's window by putting them in place of those it was rendered with.
     func windowParameters(limit: Int?, offset: Int?) -> [StoreValue]
+
+    // MARK: What a store's own statements need (see `RowStatements` and its siblings)
+
+    /// Whether a placeholder names its parameter (`$1`), so that a parameter can be bound first whatever its place
+    /// in the text; otherwise parameters bind in the order their placeholders appear (`?`).
+    var numbersParameters: Bool { get }
+    /// The name of the column type that holds values of `type`.
+    func typeName(_ type: SQLType) -> String
+    /// The definition of an integer key column whose values the database numbers itself, in insertion order.
+    func identityColumn(_ name: String) -> String
+    /// The condition that `column` is one of `count` keys, bound from parameter `first` on as the store binds a
+    /// list of keys (one parameter each, or one parameter for the whole list).
+    func keysCondition(_ column: String, count: Int, first: Int) -> String
+    /// The condition that `column` is one of the integers of parameter `index`, which holds them all
+    /// (`integerList(_:)`), so that a statement's text does not depend on how many there are.
+    func integerListCondition(_ column: String, parameter index: Int) -> String
+    /// Integers as the value of one parameter (see `integerListCondition(_:parameter:)`).
+    func integerList(_ values: some Sequence<Int64>) -> StoreValue
+    /// The name the database keeps for an index named `name` (a name too long for it, shortened).
+    func indexName(_ name: String) -> String
+    /// What follows the definition of a table whose rows are found by their primary key alone, if anything.
+    var keyOnlyTableOptions: String { get }
+}
+
+extension SQLDialect {
+    /// `text` as an SQL string literal: in single quotes, each `'` inside doubled.
+    package func literal(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Finds the JSON key under which a `Codable` type's encoding stores one of its properties, so that a predicate
 /// on `$0.address.city` can read the stored JSON in SQL.
@@ -9,30 +10,22 @@ import Foundation
 /// conformance that renames, transforms or nests the property fails to match, and the predicate is then
 /// evaluated in memory.
 enum CodableMemberPath {
-    private static let cache = Cache()
+    /// Found keys by type and key path.
+    private static let cache = Mutex<[CacheKey: String?]>([:])
 
-    private struct CacheKey: Hashable {
+    /// `@unchecked Sendable`: key paths are immutable.
+    private struct CacheKey: Hashable, @unchecked Sendable {
         var type: ObjectIdentifier
         var keyPath: AnyKeyPath
-    }
-
-    /// Found keys by type and key path. `@unchecked Sendable`: `keys` is read and written only under `lock`, and
-    /// key paths are immutable.
-    private final class Cache: @unchecked Sendable {
-        private let lock = NSLock()
-        private var keys: [CacheKey: String?] = [:]
-
-        func value(for key: CacheKey) -> String?? { lock.withLock { keys[key] } }
-        func set(_ jsonKey: String?, for key: CacheKey) { lock.withLock { keys[key] = jsonKey } }
     }
 
     /// The JSON key (`city`) of `keyPath`'s property in `type`'s encoding, or `nil`. Keys holding a `"` are not
     /// found: SQLite's JSON paths cannot name them.
     static func key(of keyPath: AnyKeyPath, in type: Any.Type) -> String? {
         let cacheKey = CacheKey(type: ObjectIdentifier(type), keyPath: keyPath)
-        if let cached = cache.value(for: cacheKey) { return cached }
+        if let cached = cache.withLock({ $0[cacheKey] }) { return cached }
         let key = (type as? any Codable.Type).flatMap { find(keyPath, in: $0, trueBool: nil) }
-        cache.set(key, for: cacheKey)
+        cache.withLock { $0[cacheKey] = key }
         return key
     }
 

@@ -12,23 +12,6 @@ import Testing
 /// commit order, a table added to a store made before history, and `PostgresStore` as a `HistoryProviding`. The
 /// history suites run on it too (`StoreKind`).
 @Suite(.enabled(if: PostgresTestServer.isAvailable)) struct PostgresHistoryTests {
-    @Test func conditionsRenderAsSQL() throws {
-        let date = Date(timeIntervalSinceReferenceDate: 1000)
-        var parameters: [PostgresValue] = []
-        let sql = PostgresRowStore.render(
-            .and(.number(.greater, 3), .or(.text(.author, isEqual: true, "widget"), .not(.timestamp(.less, date)))),
-            &parameters)
-        #expect(sql == "(number > $1 AND (author IS NOT DISTINCT FROM $2::text OR NOT timestamp < $3))")
-        #expect(parameters == [.int8(3), .text("widget"), .float8(1000)])
-        parameters = []
-        #expect(
-            PostgresRowStore.render(.or(.numbers([4, 7]), .text(.processIdentifier, isEqual: false, nil)), &parameters)
-                == "(number = ANY($1::bigint[]) OR process IS DISTINCT FROM $2::text)")
-        #expect(parameters == [.text("{4,7}"), .null])
-        parameters = []
-        #expect(PostgresRowStore.render(.constant(false), &parameters) == "false" && parameters.isEmpty)
-    }
-
     /// The store itself selects, orders and limits by a request's condition (nothing filters its answer after it).
     @Test func theStoreSelectsByConditionsItself() throws {
         let container = try StoreKind.postgres.makeContainer(HistoryNote.self)
