@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import SwiftDataCore
+import SwiftDataSQL
 
 /// An SQLite store's file opened as tables, without models: what tools read and write a store through (inspect,
 /// dump, copy, check). A source is opened read-only, so nothing is ever written to it.
@@ -61,11 +62,8 @@ package final class SQLiteStoreFile {
     /// The statements that make an empty store for `schema`: the store's own tables and each entity's table with its
     /// indexes and join tables, as the store makes them.
     package static func creationStatements(for schema: Schema) -> [String] {
-        [
-            "CREATE TABLE \(metadataTable) (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-            "CREATE TABLE \(sequenceTable) (entity TEXT PRIMARY KEY, last_key INTEGER NOT NULL)",
-            SQLiteStore.historyTableDefinition,
-        ] + schema.entities.filter { $0.superentity == nil }.map { SQLiteStore.createTable($0.tableEntity) }
+        SchemaStatements.storeTables(SQLiteDialect()) + [HistoryStatements.definition(SQLiteDialect())]
+            + schema.entities.filter { $0.superentity == nil }.map { SQLiteStore.createTable($0.tableEntity) }
     }
 
     /// How the store records the storage of an attribute whose values have this meaning.

@@ -1,5 +1,6 @@
 import Foundation
 import SwiftDataCore
+import SwiftDataSQL
 
 /// What tools need of the PostgreSQL store to read and write a store's tables without models (inspect, dump, copy,
 /// check): the names of its own tables, the statements that make an empty store, and how it keeps values.
@@ -19,7 +20,7 @@ extension PostgresRowStore {
         /// tables and each entity's table with its indexes and join tables, as the store makes them.
         package func creationStatements(for schema: Schema) -> [String] {
             PostgresSchemaSQL.storeTables + [
-                PostgresRowStore.historyTableDefinition, PostgresRowStore.savesTableDefinition,
+                HistoryStatements.definition(PostgreSQLDialect()), PostgresRowStore.savesTableDefinition,
             ]
                 + schema.entities.filter { $0.superentity == nil }.flatMap {
                     PostgresSchemaSQL.createTable($0.tableEntity)
