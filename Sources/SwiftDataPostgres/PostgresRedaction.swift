@@ -24,8 +24,9 @@ package struct PostgresRedaction: Sendable {
             candidates.insert(text)
             if let decoded = text.removingPercentEncoding { candidates.insert(decoded) }
             candidates.insert(Self.decodingValidEscapes(text))
-            // Pieces between the characters on which a URL is split, as libpq may have read them apart.
-            for piece in text.split(whereSeparator: { "/@:?#&%=".contains($0) })
+            // Pieces between the characters on which a URL is split, as libpq may have read them apart (a comma
+            // separates the hosts and the ports of a multi-host URL; brackets enclose an IPv6 address).
+            for piece in text.split(whereSeparator: { "/@:?#&%=,[]".contains($0) })
             where piece.count >= Self.shortestPiece && piece != "password" {
                 candidates.insert(String(piece))
             }

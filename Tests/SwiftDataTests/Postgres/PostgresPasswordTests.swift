@@ -31,7 +31,7 @@ import Testing
     /// The texts that must not appear: the password, its percent-encoded form, and each piece of it of four
     /// characters or more between the characters a URL is split on.
     static func secrets(of password: String) -> [String] {
-        let pieces = password.split(whereSeparator: { "/@:?#&%=' \\".contains($0) }).map(String.init)
+        let pieces = password.split(whereSeparator: { "/@:?#&%=,[]' \\".contains($0) }).map(String.init)
             .filter { $0.count >= 4 }
         let encoded = password.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? password
         return [password, encoded] + pieces
@@ -61,6 +61,8 @@ import Testing
         ("a raw @ in the password", "SeCrEt@PaSsWd"),
         ("a raw ? and # in the password", "SeCrEt?Pa#SsWd"),
         ("a raw : in the password", "SeCrEt:PaSsWd"),
+        // libpq reads `user:SeCrEt,PaSs` as two hosts with their ports when a `/` comes before the `@`.
+        ("a raw , and / in the password", "SeCrEt,PaSs/WoRd"),
     ])
     func aBadlyEscapedPasswordInAURLNeverShows(_ name: String, _ password: String) throws {
         let server = try PostgresTestServer.shared()
