@@ -53,15 +53,8 @@ struct SQLiteMigration: SQLMigrationTarget {
 
     mutating func migrateTable(_ migration: EntityMigration) throws {
         let entity = migration.entity
-        for change in migration.joinTables {
-            switch change {
-            case .create(let name):
-                try database.executeScript(SQLiteStore.createJoinTable(name).joined(separator: ";\n"))
-            case .rename(let old, let new, let reversed):
-                try moveJoinTable(from: old, to: new, reversed: reversed)
-            case .drop(let name):
-                try database.executeScript("DROP TABLE IF EXISTS \(dialect.quote(name))")
-            }
+        for statement in MigrationStatements.joinTables(of: migration, dialect: dialect) {
+            try database.executeScript(statement)
         }
         if migration.changesColumns {
             try rebuildTable(entity, columns: migration.columns)
@@ -74,7 +67,7 @@ struct SQLiteMigration: SQLMigrationTarget {
             let indexes = try database.rows(
                 "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?", [.string(entity.name)])
             for case .text(let name)? in indexes.map(\.first) where prefixes.contains(where: name.hasPrefix) {
-                try database.executeScript("DROP INDEX \(dialect.quote(name))")
+                try database.executeScript(MigrationStatements.dropIndex(name, dialect: dialect))
             }
         }
     }
@@ -179,8 +172,7 @@ struct SQLiteMigration: SQLMigrationTarget {
         let keptNames = Set(columns.filter { $0.source == $0.name }.map(\.name))
         func rename(_ old: String, to new: String) -> Bool {
             do {
-                try database.executeScript(
-                    "ALTER TABLE \(dialect.quote(table)) RENAME COLUMN \(dialect.quote(old)) TO \(dialect.quote(new))")
+                try database.executeScript(MigrationStatements.renameColumn(of: table, old, to: new, dialect: dialect))
                 return true
             } catch {
                 Log.warning(
@@ -226,27 +218,6 @@ struct SQLiteMigration: SQLMigrationTarget {
             else { return nil }
             return (name, sql)
         }
-    }
-
-    /// Moves a join table's rows to a table of a new name, made with its index as a new store makes it (a renamed
-    /// table would keep its old index name, which a later table of that name needs), swapping the owner and member
-    /// sides when `reversed`.
-    private func moveJoinTable(from old: String, to new: String, reversed: Bool) throws {
-        let source = old == new ? "\(old)__moving" : old
-        if old == new {
-            try database.executeScript(
-                "CREATE TEMP TABLE \(dialect.quote(source)) AS SELECT * FROM \(dialect.quote(old)); DROP TABLE \(dialect.quote(old))"
-            )
-        }
-        try database.executeScript(SQLiteStore.createJoinTable(new).joined(separator: ";\n"))
-        let columns = ["owner", "member", "position", "inverse_position"].map(dialect.quote)
-        let sources = reversed ? [columns[1], columns[0], columns[3], columns[2]] : columns
-        try database.executeScript(
-            """
-            INSERT INTO \(dialect.quote(new)) (\(columns.joined(separator: ", "))) \
-            SELECT \(sources.joined(separator: ", ")) FROM \(dialect.quote(source));
-            DROP TABLE \(dialect.quote(source))
-            """)
     }
 
     /// Moves an attribute's values between the rows and files, when `.externalStorage` was added or removed (an

@@ -295,35 +295,18 @@ extension SQLiteStore {
     /// `CREATE TABLE` for an entity (named `tableName` when given), the indexes of its foreign keys and
     /// constraints, and the join tables it owns (unless `withJoinTables` is false).
     static func createTable(_ entity: Schema.Entity, tableName: String? = nil, withJoinTables: Bool = true) -> String {
-        let dialect = SQLiteDialect()
-        let table = dialect.quote(tableName ?? entity.name)
-        var columns = ["\(dialect.quote(keyColumn)) INTEGER PRIMARY KEY"]
-        var statements: [String] = []
-        for attribute in entity.orderedAttributes where !attribute.options.contains(.ephemeral) {
+        let columns = SchemaStatements.columns(of: entity, dialect: SQLiteDialect()) { attribute in
             // An externally stored value's column holds its file name (in-memory stores keep the data itself:
             // SQLite keeps a blob as it is in a column of any type).
             let storage = attribute.isExternal ? .text : storageClass(of: attribute)
             // A floating-point column has no declared type: with REAL's affinity SQLite stores a whole number as an
-            // integer, and -0.0 would come back as +0.0. Without one, it keeps the value exactly as bound.
-            var column = dialect.quote(attribute.name) + (storage == .real ? "" : " \(storage.rawValue.uppercased())")
-            // NaN is stored as NULL, so REAL columns accept NULL even for non-optional values.
-            if !attribute.isOptional && storage != .real { column += " NOT NULL" }
-            columns.append(column)
+            // integer, and -0.0 would come back as +0.0. Without one, it keeps the value exactly as bound. NaN is
+            // stored as NULL, so REAL columns accept NULL even for non-optional values.
+            return storage == .real ? ("", false) : (storage.rawValue.uppercased(), !attribute.isOptional)
         }
-        for relationship in entity.orderedRelationships {
-            switch relationship.storage {
-            case .column:
-                columns.append("\(dialect.quote(relationship.name)) INTEGER")
-                if let position = relationship.positionColumn { columns.append("\(dialect.quote(position)) INTEGER") }
-                if tableName == nil { statements.append(foreignKeyIndex(entity, relationship)) }
-            case .joinTable(let name, true) where withJoinTables:
-                statements += createJoinTable(name)
-            case .joinTable, .inverseColumn:
-                continue
-            }
-        }
-        if tableName == nil { statements += indexStatements(entity) }
-        return (["CREATE TABLE \(table) (\(columns.joined(separator: ", ")))"] + statements).joined(separator: ";\n")
+        let statements = SchemaStatements.createTable(
+            entity, columns: columns, tableName: tableName, withJoinTables: withJoinTables, dialect: SQLiteDialect())
+        return (statements + (tableName == nil ? indexStatements(entity) : [])).joined(separator: ";\n")
     }
 
     /// The storage class of an attribute's values (an externally stored one's column holds a file name instead).
@@ -348,17 +331,6 @@ extension SQLiteStore {
         SchemaStatements.foreignKeyIndex(entity, relationship, dialect: SQLiteDialect())
     }
 
-    /// The indexes of the foreign keys of a table's entity, each with the names earlier versions gave it (see
-    /// `Schema.earlierForeignKeyIndexName`) and the statement that creates it.
-    static func foreignKeyIndexes(_ entity: Schema.Entity) -> [StoreIndex] {
-        entity.orderedRelationships.filter { $0.storage == .column }.map { relationship in
-            StoreIndex(
-                name: Schema.foreignKeyIndexName(of: entity.name, relationship.name),
-                earlierNames: Schema.earlierForeignKeyIndexName(of: entity.name, relationship.name).map { [$0] } ?? [],
-                statement: foreignKeyIndex(entity, relationship))
-        }
-    }
-
     /// The join tables an entity owns, created on their own.
     static func createJoinTable(_ name: String) -> [String] {
         SchemaStatements.createJoinTable(name, dialect: SQLiteDialect())
@@ -372,38 +344,22 @@ extension SQLiteStore {
             + SQLiteSpatialIndex.createStatements(entity)
     }
 
-    /// An index the store makes: its name, the names stores made by earlier versions gave it, and the statement that
-    /// creates it.
-    struct StoreIndex {
-        let name: String
-        let earlierNames: [String]
-        let statement: String
-    }
-
-    /// A unique constraint's or index's index, named as `Schema.indexName` says (a subentity's unique index, which
-    /// covers its rows only, after the subentity).
+    /// A unique constraint's or index's index (see `SchemaStatements.index`), its text columns in the collation
+    /// predicates compare them with.
     static func index(_ entity: Schema.Entity, _ index: StoreLayout.TableIndex) -> StoreIndex {
-        let dialect = SQLiteDialect()
-        let kind: Schema.IndexKind = index.isUnique ? .unique : .index
-        let subentity = index.entities?.first
-        let name = Schema.indexName(kind, of: subentity ?? entity.name, index.columns)
-        let terms = index.columns.map { column in
-            dialect.quote(column) + (collation(of: entity.attributesByName[column]).map { " COLLATE \($0)" } ?? "")
+        SchemaStatements.index(
+            entity, columns: index.columns, unique: index.isUnique, entities: index.entities, dialect: SQLiteDialect()
+        ) { column, attribute in
+            column + (collation(of: attribute).map { " COLLATE \($0)" } ?? "")
         }
-        let statement =
-            "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(dialect.quote(name)) ON \(dialect.quote(entity.name)) (\(terms.joined(separator: ", ")))"
-            + (index.entities.map { StoreLayout.entityClause($0, in: dialect) } ?? "")
-        return StoreIndex(
-            name: name,
-            earlierNames: Schema.earlierIndexNames(kind, table: entity.name, index.columns, subentity: subentity),
-            statement: statement)
     }
 
     /// The indexes of the tables of `entities` (table entities): their unique constraints', indexes' and foreign
     /// keys' indexes.
     static func storeIndexes(of entities: [Schema.Entity]) -> [StoreIndex] {
         entities.flatMap { entity in
-            StoreLayout.tableIndexes(of: entity).map { index(entity, $0) } + foreignKeyIndexes(entity)
+            StoreLayout.tableIndexes(of: entity).map { index(entity, $0) }
+                + SchemaStatements.foreignKeyIndexes(entity, dialect: SQLiteDialect())
         }
     }
 
@@ -425,7 +381,7 @@ extension SQLiteStore {
         var dropped = false
         for index in renamed where !existing.contains(index.name) {
             for earlier in index.earlierNames where existing.contains(earlier) {
-                try database.executeScript("DROP INDEX \(SQLiteDialect().quote(earlier))")
+                try database.executeScript(MigrationStatements.dropIndex(earlier, dialect: SQLiteDialect()))
                 existing.remove(earlier)
                 dropped = true
             }

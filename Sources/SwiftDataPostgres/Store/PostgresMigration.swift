@@ -65,15 +65,8 @@ struct PostgresMigration: SQLMigrationTarget {
     mutating func migrateTable(_ migration: EntityMigration) throws {
         let entity = migration.entity
         let table = dialect.quote(entity.name)
-        for change in migration.joinTables {
-            switch change {
-            case .create(let name):
-                for statement in PostgresSchemaSQL.createJoinTable(name) { try connection.execute(statement) }
-            case .rename(let old, let new, let reversed):
-                try moveJoinTable(from: old, to: new, reversed: reversed)
-            case .drop(let name):
-                try connection.execute("DROP TABLE IF EXISTS \(dialect.quote(name))")
-            }
+        for statement in MigrationStatements.joinTables(of: migration, dialect: dialect) {
+            try connection.execute(statement)
         }
         guard migration.changesColumns else { return }
         let kept = Set(migration.columns.compactMap(\.source))
@@ -93,7 +86,8 @@ struct PostgresMigration: SQLMigrationTarget {
             guard let definition = definitions.first(where: { $0.name == column.name }) else { continue }
             if let source = column.source {
                 if source != column.name {
-                    try connection.execute("ALTER TABLE \(table) RENAME COLUMN \(dialect.quote(source)) TO \(name)")
+                    try connection.execute(
+                        MigrationStatements.renameColumn(of: entity.name, source, to: column.name, dialect: dialect))
                     for trigger in try triggers(naming: source, of: entity.name) {
                         Log.warning(
                             "the migration of \(entity.name) renamed its column \(source) to \(column.name), but \(trigger) still names \(source): PostgreSQL does not rewrite a function's body, so the trigger fails when it runs; change the function (CREATE OR REPLACE FUNCTION) to use \(column.name)"
@@ -101,7 +95,9 @@ struct PostgresMigration: SQLMigrationTarget {
                     }
                 }
             } else {
-                try connection.execute("ALTER TABLE \(table) ADD COLUMN \(name) \(definition.type)")
+                try connection.execute(
+                    MigrationStatements.addColumn(column.name, type: definition.type, to: entity.name, dialect: dialect)
+                )
             }
             if let fill = column.fill {
                 try connection.query(
@@ -122,10 +118,9 @@ struct PostgresMigration: SQLMigrationTarget {
         for name in Set(
             oldRelationships.filter { $0.storage == "column" }.map(\.name) + columnRelationships.map(\.name))
         {
-            let names =
-                [PostgresSchemaSQL.foreignKeyIndexName(entity.name, name)]
-                + PostgresSchemaSQL.earlierForeignKeyIndexNames(entity.name, name)
-            for index in names { try connection.execute("DROP INDEX IF EXISTS \(dialect.quote(index))") }
+            for index in SchemaStatements.foreignKeyIndexNames(of: entity.name, name, dialect: dialect) {
+                try connection.execute(MigrationStatements.dropIndex(index, ifExists: true, dialect: dialect))
+            }
         }
         for relationship in columnRelationships {
             try connection.execute(PostgresSchemaSQL.foreignKeyIndex(entity, relationship))
@@ -135,25 +130,6 @@ struct PostgresMigration: SQLMigrationTarget {
     /// The table of an entity as the store records it, before this migration changes it.
     private func recordedEntity(_ name: String) -> StoredSchema.StoredEntity? {
         recorded.entities.first { $0.name == name }
-    }
-
-    /// Moves a join table's rows to a table of a new name, made with its key and index as a new store makes them (a
-    /// renamed table would keep its old index names, which a later table of that name needs), swapping the owner
-    /// and member sides when `reversed`.
-    private func moveJoinTable(from old: String, to new: String, reversed: Bool) throws {
-        let source = old == new ? "\(old)__moving" : old
-        if old == new {
-            try connection.execute(
-                "CREATE TEMP TABLE \(dialect.quote(source)) ON COMMIT DROP AS SELECT * FROM \(dialect.quote(old)); "
-                    + "DROP TABLE \(dialect.quote(old))")
-        }
-        for statement in PostgresSchemaSQL.createJoinTable(new) { try connection.execute(statement) }
-        let columns = ["owner", "member", "position", "inverse_position"].map(dialect.quote)
-        let sources = reversed ? [columns[1], columns[0], columns[3], columns[2]] : columns
-        try connection.execute(
-            "INSERT INTO \(dialect.quote(new)) (\(columns.joined(separator: ", "))) "
-                + "SELECT \(sources.joined(separator: ", ")) FROM \(dialect.quote(source)); DROP TABLE \(dialect.quote(source))"
-        )
     }
 
     /// Moves an attribute's values between its column (`bytea`) and the external data table (the column then holds
@@ -181,7 +157,8 @@ struct PostgresMigration: SQLMigrationTarget {
                 """)
         }
         try dropColumn(column, of: entity)
-        try connection.execute("ALTER TABLE \(table) RENAME COLUMN \(moved) TO \(name)")
+        try connection.execute(
+            MigrationStatements.renameColumn(of: entity, "_swiftdata_moved", to: column, dialect: dialect))
     }
 
     /// Drops a column the models no longer have (or whose values moved). PostgreSQL refuses while another object
@@ -326,7 +303,7 @@ struct PostgresMigration: SQLMigrationTarget {
             [.text(configuration.postgresSchema), .text(entity.name)])
         for name in try (0..<result.rowCount).compactMap({ try result.string($0, 0) })
         where recordedNames.contains(name) || prefixes.contains(where: name.hasPrefix) {
-            try connection.execute("DROP INDEX \(dialect.quote(name))")
+            try connection.execute(MigrationStatements.dropIndex(name, dialect: dialect))
         }
         for statement in PostgresSchemaSQL.indexStatements(entity) { try connection.execute(statement) }
     }

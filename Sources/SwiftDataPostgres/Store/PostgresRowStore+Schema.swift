@@ -123,9 +123,10 @@ extension PostgresRowStore {
     }
 
     /// The indexes of the models' tables (see `PostgresSchemaSQL.indexes`), with those of their foreign keys.
-    private static func storeIndexes(_ schema: Schema) -> [PostgresSchemaSQL.NamedIndex] {
+    private static func storeIndexes(_ schema: Schema) -> [StoreIndex] {
         schema.entities.filter { $0.superentity == nil }.flatMap {
-            PostgresSchemaSQL.indexes($0.tableEntity) + PostgresSchemaSQL.foreignKeyIndexes($0.tableEntity)
+            PostgresSchemaSQL.indexes($0.tableEntity)
+                + SchemaStatements.foreignKeyIndexes($0.tableEntity, dialect: PostgreSQLDialect())
         }
     }
 

@@ -21,32 +21,11 @@ enum PostgresSchemaSQL {
         return type == .string || type == .url
     }
 
-    /// A column of an entity's table, after its key.
-    struct Column {
-        let name: String
-        /// The PostgreSQL type.
-        let type: String
-        /// Whether it is `NOT NULL`.
-        let isRequired: Bool
-
-        var definition: String { "\(PostgreSQLDialect().quote(name)) \(type)\(isRequired ? " NOT NULL" : "")" }
-    }
-
-    /// The columns of an entity's table after its key: the attributes (NaN is kept as `NULL`, so `Double` columns
-    /// accept it), then each to-one relationship's foreign key and position.
-    static func columns(_ entity: Schema.Entity) -> [Column] {
-        var columns: [Column] = []
-        for attribute in entity.orderedAttributes where !attribute.options.contains(.ephemeral) {
-            let nullable = attribute.isOptional || attribute.layout?.valueType == .double
-            columns.append(Column(name: attribute.name, type: attribute.postgresType.sqlName, isRequired: !nullable))
+    /// The columns of an entity's table after its key (NaN is kept as `NULL`, so `Double` columns accept it).
+    static func columns(_ entity: Schema.Entity) -> [TableColumn] {
+        SchemaStatements.columns(of: entity, dialect: dialect) { attribute in
+            (attribute.postgresType.sqlName, !attribute.isOptional && attribute.layout?.valueType != .double)
         }
-        for relationship in entity.orderedRelationships where relationship.storage == .column {
-            columns.append(Column(name: relationship.name, type: "bigint", isRequired: false))
-            if let position = relationship.positionColumn {
-                columns.append(Column(name: position, type: "bigint", isRequired: false))
-            }
-        }
-        return columns
     }
 
     /// How the store records an attribute's storage in its schema: its column's type, as if kept in the row (an
@@ -59,46 +38,12 @@ enum PostgresSchemaSQL {
     /// `CREATE TABLE` for an entity's table (for a hierarchy, `Schema.Entity.tableEntity`), the indexes of its
     /// foreign keys, unique constraints and indexes, and the join tables it owns.
     static func createTable(_ entity: Schema.Entity) -> [String] {
-        let columns =
-            ["\(dialect.quote(PostgresRowStore.keyColumn)) bigint PRIMARY KEY"] + columns(entity).map(\.definition)
-        var statements: [String] = []
-        for relationship in entity.orderedRelationships {
-            switch relationship.storage {
-            case .column:
-                statements.append(foreignKeyIndex(entity, relationship))
-            case .joinTable(let name, true):
-                statements += createJoinTable(name)
-            case .joinTable, .inverseColumn:
-                continue
-            }
-        }
-        return ["CREATE TABLE \(dialect.quote(entity.name)) (\(columns.joined(separator: ", ")))"] + statements
-            + indexStatements(entity)
+        SchemaStatements.createTable(entity, columns: columns(entity), dialect: dialect) + indexStatements(entity)
     }
 
     /// The index of a foreign-key column (see `SchemaStatements.foreignKeyIndex`).
     static func foreignKeyIndex(_ entity: Schema.Entity, _ relationship: Schema.Relationship) -> String {
         SchemaStatements.foreignKeyIndex(entity, relationship, dialect: dialect)
-    }
-
-    /// The name of a foreign key's index, shortened to PostgreSQL's 63 bytes (see `indexName(_:)`).
-    static func foreignKeyIndexName(_ entity: String, _ relationship: String) -> String {
-        indexName(Schema.foreignKeyIndexName(of: entity, relationship))
-    }
-
-    /// The names earlier versions gave a foreign key's index, when they differ from its name.
-    static func earlierForeignKeyIndexNames(_ entity: String, _ relationship: String) -> [String] {
-        Schema.earlierForeignKeyIndexName(of: entity, relationship).map { [indexName($0)] } ?? []
-    }
-
-    /// The indexes of the foreign keys of an entity's table (see `foreignKeyIndex`).
-    static func foreignKeyIndexes(_ entity: Schema.Entity) -> [NamedIndex] {
-        entity.orderedRelationships.filter { $0.storage == .column }.map { relationship in
-            NamedIndex(
-                name: foreignKeyIndexName(entity.name, relationship.name),
-                earlierNames: earlierForeignKeyIndexNames(entity.name, relationship.name),
-                statement: foreignKeyIndex(entity, relationship), isSpatial: false)
-        }
     }
 
     /// A join table, with the index of its member column.
@@ -112,34 +57,21 @@ enum PostgresSchemaSQL {
         indexes(entity).map(\.statement)
     }
 
-    /// An index of an entity's table: its name, the names stores made by earlier versions gave it when they differ
-    /// (see `Schema.earlierIndexNames`), the statement that creates it, and whether it stands for a column of an
-    /// `.rtree` index.
-    struct NamedIndex {
-        let name: String
-        let earlierNames: [String]
-        let statement: String
-        let isSpatial: Bool
-    }
-
     /// The unique constraints' and indexes' indexes of an entity's table, then those that stand for its `.rtree`
     /// indexes (see `indexStatements`).
-    static func indexes(_ entity: Schema.Entity) -> [NamedIndex] {
+    static func indexes(_ entity: Schema.Entity) -> [StoreIndex] {
         let indexes = StoreLayout.tableIndexes(of: entity)
         return plainAndUniqueIndexes(entity, indexes) + spatialIndexes(entity)
     }
 
     /// The btree indexes that stand for the `.rtree` indexes of an entity's table (see `spatialColumns`); a column
     /// the models index on its own already is left out.
-    private static func spatialIndexes(_ entity: Schema.Entity) -> [NamedIndex] {
+    private static func spatialIndexes(_ entity: Schema.Entity) -> [StoreIndex] {
         let plain = Set(StoreLayout.tableIndexes(of: entity).filter { !$0.isUnique }.map(\.columns))
         return spatialColumns(of: entity.spatialIndices).filter { !plain.contains([$0]) }.map { column in
-            let name = indexName(of: entity.name, [column], unique: false)
-            return NamedIndex(
-                name: name, earlierNames: earlierIndexNames(table: entity.name, [column], unique: false),
-                statement:
-                    "CREATE INDEX \(dialect.quote(name)) ON \(dialect.quote(entity.name)) (\(dialect.quote(column)))",
-                isSpatial: true)
+            var index = SchemaStatements.index(entity, columns: [column], dialect: dialect)
+            index.isSpatial = true
+            return index
         }
     }
 
@@ -154,39 +86,15 @@ enum PostgresSchemaSQL {
     }
 
     private static func plainAndUniqueIndexes(_ entity: Schema.Entity, _ indexes: [StoreLayout.TableIndex])
-        -> [NamedIndex]
+        -> [StoreIndex]
     {
         indexes.map { index in
-            let terms = index.columns.map { column in
-                comparesAsString(entity.attributesByName[column])
-                    ? "(normalize(\(dialect.quote(column)), NFC) COLLATE \"C\")" : dialect.quote(column)
+            SchemaStatements.index(
+                entity, columns: index.columns, unique: index.isUnique, entities: index.entities, dialect: dialect
+            ) { column, attribute in
+                comparesAsString(attribute) ? "(normalize(\(column), NFC) COLLATE \"C\")" : column
             }
-            let subentity = index.entities?.first
-            let name = indexName(of: subentity ?? entity.name, index.columns, unique: index.isUnique)
-            let earlierNames = earlierIndexNames(
-                table: entity.name, index.columns, unique: index.isUnique, subentity: subentity)
-            let statement =
-                "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(dialect.quote(name)) "
-                + "ON \(dialect.quote(entity.name)) (\(terms.joined(separator: ", ")))"
-                + (index.entities.map { StoreLayout.entityClause($0, in: dialect) } ?? "")
-            return NamedIndex(name: name, earlierNames: earlierNames, statement: statement, isSpatial: false)
         }
-    }
-
-    /// The name of a unique constraint's or index's index (see `Schema.indexName`; `entity` is the table's, or the
-    /// subentity's whose rows it covers), shortened to PostgreSQL's 63 bytes (see `indexName(_:)`).
-    private static func indexName(of entity: String, _ columns: [String], unique: Bool) -> String {
-        indexName(Schema.indexName(unique ? .unique : .index, of: entity, columns))
-    }
-
-    /// The names stores made by earlier versions gave a unique constraint's or index's index, when they differ from
-    /// its name (see `Schema.earlierIndexNames`), shortened as `indexName(_:)` does.
-    private static func earlierIndexNames(table: String, _ columns: [String], unique: Bool, subentity: String? = nil)
-        -> [String]
-    {
-        let names = Schema.earlierIndexNames(unique ? .unique : .index, table: table, columns, subentity: subentity)
-        let name = indexName(of: subentity ?? table, columns, unique: unique)
-        return names.map(indexName).filter { $0 != name }
     }
 
     /// The names of the unique constraints' and indexes' indexes of a table as the store records it (`indexStatements`
@@ -203,8 +111,9 @@ enum PostgresSchemaSQL {
         var names: [String] = []
         for (columns, unique, subentity) in indexes {
             let all =
-                [indexName(of: subentity ?? table.name, columns, unique: unique)]
-                + earlierIndexNames(table: table.name, columns, unique: unique, subentity: subentity)
+                [SchemaStatements.indexName(of: subentity ?? table.name, columns, unique: unique, dialect: dialect)]
+                + SchemaStatements.earlierIndexNames(
+                    table: table.name, columns, unique: unique, subentity: subentity, dialect: dialect)
             for name in all where !names.contains(name) { names.append(name) }
         }
         return names

@@ -199,4 +199,95 @@ import Testing
                 == #"SELECT "name", count(*) FROM "Node" WHERE "name" IS NOT NULL GROUP BY "name" "#
                 + "HAVING count(*) > 1 LIMIT 3")
     }
+
+    @Test func entityTablesRenderInEachDialect() throws {
+        let schema = Schema([Node.self, Student.self, Course.self])
+        let node = try #require(schema.entitiesByName["Node"])
+        func create(_ entity: Schema.Entity, _ dialect: some SQLDialect, tableName: String? = nil) -> [String] {
+            let columns = SchemaStatements.columns(of: entity, dialect: dialect) {
+                (dialect.typeName(.text), !$0.isOptional)
+            }
+            return SchemaStatements.createTable(entity, columns: columns, tableName: tableName, dialect: dialect)
+        }
+        #expect(
+            create(node, lite) == [
+                #"CREATE TABLE "Node" ("_pk" INTEGER PRIMARY KEY, "name" TEXT NOT NULL, "parent" INTEGER, "#
+                    + #""_parent_position" INTEGER)"#,
+                #"CREATE INDEX "Node_parent" ON "Node" ("parent", "_parent_position")"#,
+            ])
+        #expect(
+            create(node, postgres) == [
+                #"CREATE TABLE "Node" ("_pk" bigint PRIMARY KEY, "name" text NOT NULL, "parent" bigint, "#
+                    + #""_parent_position" bigint)"#,
+                #"CREATE INDEX "Node_parent" ON "Node" ("parent", "_parent_position")"#,
+            ])
+        // A table made under another name (a rebuild) has no indexes yet.
+        #expect(create(node, lite, tableName: "Node__migrating").count == 1)
+        let course = try #require(schema.entitiesByName["Course"])
+        #expect(
+            create(course, postgres) == [#"CREATE TABLE "Course" ("_pk" bigint PRIMARY KEY, "title" text NOT NULL)"#]
+                + SchemaStatements.createJoinTable("Course_students", dialect: postgres))
+        let column = TableColumn(name: "value", type: "", isRequired: false)
+        #expect(column.definition(lite) == #""value""#)
+    }
+
+    @Test func indexesRenderInEachDialect() throws {
+        let schema = Schema([Node.self])
+        let node = try #require(schema.entitiesByName["Node"])
+        let foreignKeys = SchemaStatements.foreignKeyIndexes(node, dialect: postgres)
+        #expect(foreignKeys.map(\.name) == ["Node_parent"] && foreignKeys[0].earlierNames.isEmpty)
+        let unique = SchemaStatements.index(node, columns: ["name"], unique: true, dialect: lite) { column, attribute in
+            column + (attribute?.name == "name" ? " COLLATE swift_string" : "")
+        }
+        #expect(unique.name == "Node_unique_name" && unique.earlierNames.isEmpty)
+        #expect(unique.statement == #"CREATE UNIQUE INDEX "Node_unique_name" ON "Node" ("name" COLLATE swift_string)"#)
+        let partial = SchemaStatements.index(
+            node, columns: ["name", "parent"], unique: true, entities: ["Leaf"], dialect: postgres
+        ) { column, _ in "(normalize(\(column), NFC))" }
+        #expect(partial.name == "Leaf_unique_name_parent")
+        #expect(partial.earlierNames == ["Node_unique_nameparent_Leaf", "Node_unique_name_parent_Leaf"])
+        #expect(
+            partial.statement
+                == #"CREATE UNIQUE INDEX "Leaf_unique_name_parent" ON "Node" ((normalize("name", NFC)), "#
+                + #"(normalize("parent", NFC))) WHERE "_entity" IN ('Leaf')"#)
+        let long = String(repeating: "x", count: 60)
+        #expect(
+            SchemaStatements.indexName(of: long, ["name"], unique: false, dialect: postgres)
+                == postgres.indexName(long + "_index_name"))
+        #expect(
+            SchemaStatements.foreignKeyIndexNames(of: "Item_Box", "owner", dialect: lite)
+                == ["8Item_Box5owner", "Item_Box_owner"])
+    }
+
+    @Test func migrationStepsRenderInEachDialect() {
+        for dialect in [lite, postgres] as [any SQLDialect] {
+            #expect(
+                MigrationStatements.dropTable("Tag_items", dialect: dialect) == #"DROP TABLE IF EXISTS "Tag_items""#)
+            #expect(MigrationStatements.dropIndex("Node_parent", dialect: dialect) == #"DROP INDEX "Node_parent""#)
+            #expect(
+                MigrationStatements.renameColumn(of: "Node", "name", to: "title", dialect: dialect)
+                    == #"ALTER TABLE "Node" RENAME COLUMN "name" TO "title""#)
+        }
+        #expect(
+            MigrationStatements.dropIndex("Node_parent", ifExists: true, dialect: postgres)
+                == #"DROP INDEX IF EXISTS "Node_parent""#)
+        #expect(
+            MigrationStatements.addColumn("stock", type: "bigint", to: "Item", dialect: postgres)
+                == #"ALTER TABLE "Item" ADD COLUMN "stock" bigint"#)
+        #expect(
+            MigrationStatements.moveJoinTable(from: "A_tags", to: "A_labels", reversed: true, dialect: lite)
+                == SchemaStatements.createJoinTable("A_labels", dialect: lite) + [
+                    #"INSERT INTO "A_labels" ("owner", "member", "position", "inverse_position") "#
+                        + #"SELECT "member", "owner", "inverse_position", "position" FROM "A_tags""#,
+                    #"DROP TABLE "A_tags""#,
+                ])
+        #expect(
+            MigrationStatements.moveJoinTable(from: "A_tags", to: "A_tags", reversed: false, dialect: postgres)
+                == [#"CREATE TEMP TABLE "A_tags__moving" AS SELECT * FROM "A_tags""#, #"DROP TABLE "A_tags""#]
+                + SchemaStatements.createJoinTable("A_tags", dialect: postgres) + [
+                    #"INSERT INTO "A_tags" ("owner", "member", "position", "inverse_position") "#
+                        + #"SELECT "owner", "member", "position", "inverse_position" FROM "A_tags__moving""#,
+                    #"DROP TABLE "A_tags__moving""#,
+                ])
+    }
 }
