@@ -133,7 +133,7 @@ import Testing
     /// Two model hierarchies (one three levels deep, with relationships on every level; one with unique
     /// constraints on its subentities) from SQLite to PostgreSQL and back: the app finds every model of its own
     /// class with the same identifier, values and relationships, the dumps agree, `check` passes, and the copies
-    /// keep each subentity's unique constraint to its own rows.
+    /// keep each subentity's unique constraint to its own rows; `inspect` lists a subentity's join table once.
     @Test func copiesAModelHierarchyToPostgresAndBack() throws {
         let schema = Schema(mediaModels + accountModels)
         let source = StoreKind.sqlite.location()
@@ -147,6 +147,10 @@ import Testing
 
         let original = try ToolHierarchy.describe(source.container(schema))
         #expect(original.count == 16)
+        // A join table of a subentity is listed once, as its own.
+        let inspect = swiftdata("inspect", try source.toolAddress()).output
+        #expect(inspect.components(separatedBy: "Documentary_clips (join table").count == 2, "\(inspect)")
+        #expect(inspect.contains("Documentary_clips (join table of Documentary.clips): 2 rows"), "\(inspect)")
         let dump = swiftdata("dump", try source.toolAddress()).output
         for location in [postgres, back] {
             #expect(try ToolHierarchy.describe(location.container(schema)) == original)
