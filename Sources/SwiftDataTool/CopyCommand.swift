@@ -57,16 +57,18 @@ enum CopyCommand {
             let schema = try recorded.schema.schema(version: recorded.version) { entity, attribute in
                 try source.layout(of: attribute, in: entity)
             }
+            // A hierarchy's entities share its root's table, with a column naming each row's entity.
+            let tables = schema.entities.filter { $0.superentity == nil }.map(\.tableEntity)
             let total = try recorded.schema.entities.reduce(Int64(0)) {
                 $0 + (try source.count("SELECT count(*) FROM \(quoted($1.name))"))
             }
             try openTarget().creating { writer in
                 try writer.createTables(for: schema)
-                try writeMetadata(recorded, schema: schema, writer: writer)
+                try writeMetadata(recorded, tables: tables, writer: writer)
                 try copyTable(
                     StoreTables.sequence, columns: ["entity", "last_key"], types: [.string, .int64], from: source,
                     to: writer)
-                for entity in schema.entities {
+                for entity in tables {
                     counts.external += try copyRows(
                         of: entity, from: source, to: writer,
                         progress: { rows in
@@ -90,16 +92,26 @@ enum CopyCommand {
     }
 
     /// The metadata, with the recorded schema's storage in the target's words.
-    private static func writeMetadata(_ recorded: RecordedStore, schema: Schema, writer: any ToolStoreWriter) throws {
-        var stored = recorded.schema
-        for (index, entity) in stored.entities.enumerated() {
-            for (position, attribute) in entity.attributes.enumerated() {
-                guard let type = schema.entitiesByName[entity.name]?.attributesByName[attribute.name]?.layout else {
-                    continue
-                }
-                stored.entities[index].attributes[position].storage = writer.recordedStorage(of: type.valueType)
+    private static func writeMetadata(
+        _ recorded: RecordedStore, tables: [Schema.Entity], writer: any ToolStoreWriter
+    ) throws {
+        let layouts = Dictionary(
+            tables.map { table in
+                (table.name, Dictionary(table.orderedAttributes.map { ($0.name, $0.layout) }) { first, _ in first })
             }
+        ) { first, _ in first }
+        // A subentity's attributes are columns of its hierarchy's table.
+        func translated(_ entity: StoredSchema.StoredEntity, in table: String) -> StoredSchema.StoredEntity {
+            var entity = entity
+            for (position, attribute) in entity.attributes.enumerated() {
+                guard let layout = layouts[table]?[attribute.name] ?? nil else { continue }
+                entity.attributes[position].storage = writer.recordedStorage(of: layout.valueType)
+            }
+            entity.subentities = entity.subentities?.map { translated($0, in: table) }
+            return entity
         }
+        var stored = recorded.schema
+        stored.entities = stored.entities.map { translated($0, in: $0.name) }
         var metadata = recorded.metadata
         metadata["schema"] = String(decoding: try JSONEncoder().encode(stored), as: UTF8.self)
         try writer.insert(

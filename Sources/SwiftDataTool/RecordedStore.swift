@@ -50,16 +50,26 @@ struct RecordedStore {
             }
     }
 
-    /// The join tables, each with the entity and relationship that own it.
+    /// The join tables, each once, with the entity and relationship that own it. A hierarchy's table records the
+    /// relationships of all its entities, and each subentity its inherited ones too: a join table's owner is the
+    /// first subentity that has it when not all of them do, the root otherwise.
     var joinTables: [(table: String, owner: String, relationship: StoredSchema.StoredRelationship)] {
-        schema.entities.flatMap { entity in
-            ([entity] + (entity.subentities ?? [])).flatMap { member in
-                (member.relationships ?? []).compactMap { relationship in
-                    guard let join = relationship.joinTable, join.isOwner else { return nil }
-                    return (join.name, member.name, relationship)
+        var seen = Set<String>()
+        var tables: [(table: String, owner: String, relationship: StoredSchema.StoredRelationship)] = []
+        for entity in schema.entities {
+            let subentities = entity.subentities ?? []
+            for member in subentities + [entity] {
+                for relationship in member.relationships ?? [] {
+                    guard let join = relationship.joinTable, join.isOwner,
+                        member.name == entity.name
+                            || !subentities.allSatisfy({ ($0.relationships ?? []).contains(relationship) }),
+                        seen.insert(join.name).inserted
+                    else { continue }
+                    tables.append((join.name, member.name, relationship))
                 }
             }
         }
+        return tables
     }
 
     /// An entity, a table's or a subentity's, by name.

@@ -132,3 +132,84 @@ enum ToolLibrary {
         return lines.sorted()
     }
 }
+
+/// A store of the model hierarchies of the inheritance tests, with a model of every class.
+enum ToolHierarchy {
+    static func fill(_ container: ModelContainer) throws {
+        let context = ModelContext(container)
+        let shelf = MediaShelf(name: "favourites")
+        let studio = Studio(name: "Pinewood")
+        let plain = Media(title: "Untitled", year: 1990)
+        let movie = Movie(title: "Alien", year: 1979, director: "Ridley Scott")
+        movie.runtime = 117
+        let documentary = Documentary(title: "Koyaanisqatsi", year: 1982, director: "Godfrey Reggio", subject: nil)
+        documentary.clips = [Clip(seconds: 30), Clip(seconds: 12)]
+        let podcast = Podcast(title: "Talks", year: 2020)
+        podcast.host = "Ada"
+        podcast.episodes = 42
+        let feature = Feature(title: "Brazil", year: 1985, director: "Terry Gilliam", studio: studio)
+        for media in [plain, movie, documentary, podcast, feature] { context.insert(media) }
+        shelf.items = [feature, plain, documentary]
+        context.insert(Review(text: "classic", media: movie))
+        context.insert(Review(text: "long", media: documentary))
+        context.insert(Review(text: "odd", media: feature))
+        let business = Business(handle: "acme", taxID: "DE-1")
+        business.region = "north"
+        for account in [Account(handle: "root"), business, Team(handle: "blues", region: "north")] {
+            context.insert(account)
+        }
+        context.insert(Personal(handle: "sam", region: "south"))
+        try context.save()
+    }
+
+    /// Every model, by its class, identifier and values, related models by their identifiers.
+    static func describe(_ container: ModelContainer) throws -> [String] {
+        let context = ModelContext(container)
+        func id(_ model: (some PersistentModel)?) -> String { model.map { "\($0.persistentModelID)" } ?? "-" }
+        var lines: [String] = []
+        for media in try context.fetch(FetchDescriptor<Media>()) {
+            var values: [Any?] = [media.title, media.year, media.reviews.map(id).sorted(), id(media.shelf)]
+            if let movie = media as? Movie { values += [movie.director, movie.runtime] }
+            if let documentary = media as? Documentary {
+                values += [documentary.subject, documentary.clips.map(id).sorted()]
+            }
+            if let feature = media as? Feature { values.append(id(feature.studio)) }
+            if let podcast = media as? Podcast { values += [podcast.host, podcast.episodes] }
+            lines.append("\(type(of: media)) \(id(media)) \(values.map { String(describing: $0) })")
+        }
+        for shelf in try context.fetch(FetchDescriptor<MediaShelf>()) {
+            lines.append("MediaShelf \(id(shelf)) \(shelf.name) \(shelf.items.map(id).sorted())")
+        }
+        for studio in try context.fetch(FetchDescriptor<Studio>()) {
+            lines.append("Studio \(id(studio)) \(studio.name) \(studio.features.map(id))")
+        }
+        for review in try context.fetch(FetchDescriptor<Review>()) {
+            lines.append("Review \(id(review)) \(review.text) \(id(review.media))")
+        }
+        for clip in try context.fetch(FetchDescriptor<Clip>()) { lines.append("Clip \(id(clip)) \(clip.seconds)") }
+        for account in try context.fetch(FetchDescriptor<Account>()) {
+            var values: [Any?] = [account.handle, account.region]
+            if let business = account as? Business { values.append(business.taxID) }
+            if let team = account as? Team { values.append(team.members) }
+            if let personal = account as? Personal { values.append(personal.nickname) }
+            lines.append("\(type(of: account)) \(id(account)) \(values.map { String(describing: $0) })")
+        }
+        return lines.sorted()
+    }
+}
+
+/// The root of a hierarchy whose subclass `ToolTruck` adds no property.
+@Model class ToolVehicle {
+    var plate: String
+    init(plate: String) { self.plate = plate }
+}
+
+/// A subclass with a unique constraint on an inherited attribute and no property of its own.
+@Model final class ToolTruck: ToolVehicle {
+    #Unique<ToolTruck>([\.plate])
+}
+
+/// A subclass with a property of its own.
+@Model final class ToolVan: ToolVehicle {
+    var seats: Int = 0
+}
