@@ -33,11 +33,15 @@ case "insert-and-exit":
     try container().mainContext.insert(Visit(name: name))
     exit(0)
 case "insert-wait-and-kill":
-    // Inserts, lets the main queue run, then dies without running exit handlers: only the scheduled autosave
-    // can have saved it.
-    try container().mainContext.insert(Visit(name: name))
-    try await Task.sleep(for: .milliseconds(300))
-    kill(getpid(), SIGKILL)
+    // Inserts, lets the main queue run until the scheduled autosave has saved, then dies without running exit
+    // handlers: only the autosave can have saved it. Without an autosave it exits with 1 after 30 seconds.
+    let context = try container().mainContext
+    _ = NotificationCenter.default.addObserver(forName: ModelContext.didSave, object: context, queue: nil) { _ in
+        kill(getpid(), SIGKILL)
+    }
+    context.insert(Visit(name: name))
+    try await Task.sleep(for: .seconds(30))
+    exit(1)
 case "open-impatient":
     // Opens the store, giving up on a lock another session holds after a second.
     PostgresTestHooks.lockWait = 1
