@@ -23,7 +23,7 @@ struct Options {
         USAGE: swift run -c release Benchmarks [--rows N] [--repetitions R] [--filter WORKLOADS] [--instructions]
                                                [--json] [--no-history] [--statements]
                swift run -c release Benchmarks --postgres URL [--rows N] [--repetitions R] [--filter WORKLOADS]
-                                               [--instructions] [--json]
+                                               [--instructions] [--json] [--statements]
 
         Runs each workload through SwiftData and through the raw SQLite C API (or libpq), and prints a table of
         their median times, the ratio, the project's goal and whether it was met, and each side's peak memory.
@@ -43,7 +43,8 @@ struct Options {
           --no-history         SwiftData's stores record no history of saves (they always do otherwise), to
                                compare with a run that records it
           --statements         also count the SQL statements each side's timed part runs, by kind (SELECT,
-                               INSERT, BEGIN, ...), and show them in the JSON; tracing them slows both sides
+                               INSERT, BEGIN, ...), and show them in the JSON (SQLite's trace of every
+                               connection, or every libpq connection's); tracing them slows both sides
           --help               print this text
         """
 

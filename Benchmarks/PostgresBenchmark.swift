@@ -27,6 +27,7 @@ enum PostgresBenchmark {
                 url: url, workloads: selected, rows: options.rows, withoutHistory: options.withoutHistory)
         }
         let (rows, repetitions) = (options.rows, options.repetitions)
+        if options.statements { StatementCount.installPostgres() }
         let raw = try RawPostgres(url: url)
         try raw.reset()
         let container = try ModelContainer(
@@ -47,10 +48,13 @@ enum PostgresBenchmark {
                             workload, rows: rows, plan: ourPlan(workload, container: container, raw: raw, rows: rows))
                         : try TrialSetup.trial(workload, rows: rows, plan: raw.plan(workload, rows: rows))
                     ChildProcess.settleHeap()
+                    StatementCount.start()
                     let seconds = try side == .swiftData ? timedOurs(trial.run) : timedRaw(trial.run)
+                    let statements = StatementCount.stop()
                     checks[side] = try trial.check()
-                    let measurement = Measurement(
+                    var measurement = Measurement(
                         seconds: [seconds], cpuSeconds: [], peakKilobytes: 0, check: checks[side] ?? 0, latencies: [])
+                    measurement.statements = statements
                     try side == .swiftData ? ours.add(measurement) : theirs.add(measurement)
                 }
                 guard checks[.swiftData] == checks[.raw] else {

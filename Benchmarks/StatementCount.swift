@@ -1,4 +1,5 @@
 import CSQLite
+import SwiftDataPostgres
 import Synchronization
 
 /// `--statements`: the SQL statements each side's timed part runs, counted by kind (the statement's first word,
@@ -7,7 +8,10 @@ import Synchronization
 ///
 /// Every SQLite connection the child process opens (the raw side's, and the store's own, which the program cannot
 /// reach) is traced with `sqlite3_trace_v2`, set up on each as it opens by an automatic extension
-/// (`sqlite3_auto_extension`); a statement counts when it starts to run while the timed part runs.
+/// (`sqlite3_auto_extension`); a statement counts when it starts to run while the timed part runs. On PostgreSQL
+/// every connection of the package's libpq client (the raw side's and the store's) reports each statement it sends
+/// (`PostgresConnection.trace`); several statements sent as one text count one by one, and a statement prepared in
+/// the timed part counts as `new` too.
 enum StatementCount {
     private static let counts = Mutex<[String: Int]?>(nil)
 
@@ -25,6 +29,23 @@ enum StatementCount {
                     }, nil)
             }
         sqlite3_auto_extension(unsafeBitCast(entry, to: (@convention(c) () -> Void).self))
+        isInstalled.store(true, ordering: .relaxed)
+    }
+
+    /// Counts the statements of every PostgreSQL connection opened from now on.
+    static func installPostgres() {
+        PostgresConnection.trace = { sql, isPreparing in
+            for statement in sql.split(separator: ";") {
+                guard let kind = statement.split(whereSeparator: \.isWhitespace).first?.uppercased() else { continue }
+                counts.withLock { counts in
+                    if isPreparing {
+                        counts?["new " + kind, default: 0] += 1
+                    } else {
+                        counts?[kind, default: 0] += 1
+                    }
+                }
+            }
+        }
         isInstalled.store(true, ordering: .relaxed)
     }
 

@@ -38,6 +38,7 @@ extension PostgresConnection {
         var failure: (any Error)?
         var sent: [String] = []
         for step in prepared {
+            Self.trace?(step.sql, false)
             do {
                 if let statement = step.statement {
                     try withParameters(step.values) { count, _, pointers, lengths, formats in

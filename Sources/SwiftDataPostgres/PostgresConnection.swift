@@ -32,6 +32,10 @@ package final class PostgresConnection {
     /// How many times the connection sent something and waited for the server's answer (for tests that count a
     /// save's round trips).
     package internal(set) var roundTrips = 0
+    /// Called, when set, with every statement any connection sends (SQL text, or a prepared statement's SQL at each
+    /// run) and whether it is being prepared rather than run: how the benchmark program counts both sides'
+    /// statements. Set once before any connection opens (not thread-safe to change later); not API.
+    nonisolated(unsafe) package static var trace: ((_ sql: String, _ isPreparing: Bool) -> Void)?
 
     private struct StatementKey: Hashable {
         let sql: String
@@ -123,6 +127,7 @@ package final class PostgresConnection {
     package func execute(_ sql: String) throws -> PostgresResult {
         Log.debug(sql)
         observer?(sql)
+        Self.trace?(sql, false)
         roundTrips += 1
         return try check(PQexec(handle, sql), sql: sql)
     }
@@ -134,6 +139,7 @@ package final class PostgresConnection {
     ) throws -> PostgresResult {
         Log.debug(sql)
         observer?(sql)
+        Self.trace?(sql, false)
         roundTrips += 1
         let result = try withParameters(values) { count, types, values, lengths, formats in
             PQexecParams(handle, sql, count, types, values, lengths, formats, format.rawValue)
@@ -145,6 +151,7 @@ package final class PostgresConnection {
     package func prepare(_ sql: String, parameterTypes: [PostgresType] = []) throws -> PostgresStatement {
         Log.debug(sql)
         observer?(sql)
+        Self.trace?(sql, true)
         statementCount += 1
         let statement = PostgresStatement(
             name: "s\(statementCount)", sql: sql, parameterTypes: parameterTypes, owner: ObjectIdentifier(self),
@@ -161,6 +168,7 @@ package final class PostgresConnection {
         _ statement: PostgresStatement, _ values: [PostgresValue] = [], format: PostgresFormat = .binary
     ) throws -> PostgresResult {
         try checkOwnership(statement)
+        Self.trace?(statement.sql, false)
         roundTrips += 1
         let result = try withParameters(values) { count, _, values, lengths, formats in
             PQexecPrepared(handle, statement.name, count, values, lengths, formats, format.rawValue)
