@@ -70,8 +70,47 @@ struct ModelProperty {
 
     /// The name of a type written `Swift.Name` or `Foundation.Name`.
     private var qualifiedTypeName: String? {
-        guard let member = type?.as(MemberTypeSyntax.self), member.genericArgumentClause == nil,
-            ["Swift", "Foundation"].contains(member.baseType.trimmedDescription)
+        guard let member = type?.as(MemberTypeSyntax.self) else { return nil }
+        return Self.standardName(member)
+    }
+
+    /// Whether the property is an attribute of a standard type `@Model` recognises by its spelling: one of
+    /// `plainInitialValue`'s fixed-size types, `String`, `Data`, `URL` or `Decimal`, or an optional of one, not
+    /// transformable and not a relationship. Such a value is `Codable`, never `RawRepresentable` and never a model,
+    /// so its accessors call the attribute hooks (`_$attributeWillChange`, `_$attributeDidChange`) directly and never
+    /// look for a link: the overloads of `_$willSet`, `_$didSet` and `_$linked` that would pick the same hooks cost
+    /// the type checker more than the rest of the accessors.
+    var isStandardAttribute: Bool {
+        guard !isTransformable, relationship == nil, var type else { return false }
+        if let optional = type.as(OptionalTypeSyntax.self) {
+            type = optional.wrappedType
+        } else if let optional = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) {
+            type = optional.wrappedType
+        } else if let generic = type.as(IdentifierTypeSyntax.self), generic.name.text == "Optional",
+            let arguments = generic.genericArgumentClause?.arguments, arguments.count == 1,
+            let wrapped = arguments.first?.argument.as(TypeSyntax.self)
+        {
+            type = wrapped
+        }
+        let name: String?
+        if let identifier = type.as(IdentifierTypeSyntax.self) {
+            name = identifier.genericArgumentClause == nil ? identifier.name.text : nil
+        } else if let member = type.as(MemberTypeSyntax.self) {
+            name = Self.standardName(member)
+        } else {
+            name = nil
+        }
+        return name.map(Self.standardTypeNames.contains) ?? false
+    }
+
+    private static let standardTypeNames: Set<String> = [
+        "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Double", "Float",
+        "Bool", "Date", "UUID", "String", "Data", "URL", "Decimal",
+    ]
+
+    /// The name of a type written `Swift.Name` or `Foundation.Name`.
+    private static func standardName(_ member: MemberTypeSyntax) -> String? {
+        guard member.genericArgumentClause == nil, ["Swift", "Foundation"].contains(member.baseType.trimmedDescription)
         else { return nil }
         return member.name.text
     }

@@ -35,32 +35,33 @@ public enum PersistedPropertyMacro: AccessorMacro, PeerMacro {
                 }
                 """
             ] : []
+        let hooks = Hooks(property, index: index, didSet: didSet)
+        // A standard attribute is never linked: an empty storage means the value was not loaded.
+        let linked =
+            property.isStandardAttribute
+            ? "" : "if let linked = _$linked(\(index), _$\(name)) {\n            return linked\n        }\n        "
         return initializer + [
             """
             get {
                 _$isObserved = true
                 _$observationRegistrar.access(self, keyPath: \(raw: keyPath))
                 if case .none = _$\(raw: name) {
-                    if let linked = _$linked(\(raw: index), _$\(raw: name)) {
-                        return linked
-                    }
-                    _$fault(\(raw: index))
+                    \(raw: linked)_$fault(\(raw: index))
                 }
                 return _$\(raw: name)!
             }
             """,
             """
             set {
-                _$willSet(\(raw: index), _$\(raw: name))
-                let oldValue = _$\(raw: name)
-                if _$isObserved {
+                \(raw: hooks.willSet)
+                \(raw: hooks.keepOldValue)if _$isObserved {
                     _$observationRegistrar.withMutation(of: self, keyPath: \(raw: keyPath)) {
                         _$\(raw: name) = newValue
                     }
                 } else {
                     _$\(raw: name) = newValue
                 }
-                \(raw: didSet)(\(raw: index), oldValue, newValue)
+                \(raw: hooks.didSet("newValue"))
             }
             """,
             // An in-place change (`+=`, `append`) reads the value and writes it back: it tells the registrar of the
@@ -71,24 +72,50 @@ public enum PersistedPropertyMacro: AccessorMacro, PeerMacro {
                 let observed = _$isObserved
                 _$isObserved = true
                 _$observationRegistrar.access(self, keyPath: \(raw: keyPath))
-                _$willSet(\(raw: index), _$\(raw: name))
+                \(raw: hooks.willSet)
                 if case .none = _$\(raw: name) {
                     _$fault(\(raw: index))
                 }
-                let oldValue = _$\(raw: name)
-                if observed {
+                \(raw: hooks.keepOldValue)if observed {
                     _$observationRegistrar.willSet(self, keyPath: \(raw: keyPath))
                 }
                 defer {
                     if observed {
                         _$observationRegistrar.didSet(self, keyPath: \(raw: keyPath))
                     }
-                    \(raw: didSet)(\(raw: index), oldValue, _$\(raw: name)!)
+                    \(raw: hooks.didSet("_$\(name)!"))
                 }
                 yield &_$\(raw: name)!
             }
             """,
         ]
+    }
+
+    /// The calls a setter makes around the change: the attribute hooks for a standard attribute, which need no
+    /// values; otherwise the overloaded hooks, which pick by the property's type what a change does (a
+    /// relationship's updates its inverse), given the value before the change (`oldValue`) and after.
+    private struct Hooks {
+        /// Called before the change.
+        let willSet: String
+        /// Keeps the value before the change, for `didSet`; followed by a new line and the indentation of an
+        /// accessor's body where it is not empty.
+        let keepOldValue: String
+        private let didSetCall: (String) -> String
+
+        init(_ property: ModelProperty, index: String, didSet: String) {
+            if property.isStandardAttribute {
+                willSet = "_$attributeWillChange(\(index))"
+                keepOldValue = ""
+                didSetCall = { _ in "_$attributeDidChange(\(index))" }
+            } else {
+                willSet = "_$willSet(\(index), _$\(property.name))"
+                keepOldValue = "let oldValue = _$\(property.name)\n    "
+                didSetCall = { "\(didSet)(\(index), oldValue, \($0))" }
+            }
+        }
+
+        /// Called after the change, with `newValue` the value after it.
+        func didSet(_ newValue: String) -> String { didSetCall(newValue) }
     }
 
     /// The accessors of a property with plain storage (see `ModelProperty.plainInitialValue`): the state's bit for
@@ -108,8 +135,7 @@ public enum PersistedPropertyMacro: AccessorMacro, PeerMacro {
             """,
             """
             set {
-                _$willSet(\(raw: index), _$\(raw: name))
-                let oldValue = _$\(raw: name)
+                _$attributeWillChange(\(raw: index))
                 if _$isObserved {
                     _$observationRegistrar.withMutation(of: self, keyPath: \(raw: keyPath)) {
                         _$\(raw: name) = newValue
@@ -119,7 +145,7 @@ public enum PersistedPropertyMacro: AccessorMacro, PeerMacro {
                     _$\(raw: name) = newValue
                     _$persistentState._setLoaded(\(raw: index))
                 }
-                _$didSet(\(raw: index), oldValue, newValue)
+                _$attributeDidChange(\(raw: index))
             }
             """,
             """
@@ -127,11 +153,10 @@ public enum PersistedPropertyMacro: AccessorMacro, PeerMacro {
                 let observed = _$isObserved
                 _$isObserved = true
                 _$observationRegistrar.access(self, keyPath: \(raw: keyPath))
-                _$willSet(\(raw: index), _$\(raw: name))
+                _$attributeWillChange(\(raw: index))
                 if !_$persistentState._isLoaded(\(raw: index)) {
                     _$fault(\(raw: index))
                 }
-                let oldValue = _$\(raw: name)
                 if observed {
                     _$observationRegistrar.willSet(self, keyPath: \(raw: keyPath))
                 }
@@ -139,7 +164,7 @@ public enum PersistedPropertyMacro: AccessorMacro, PeerMacro {
                     if observed {
                         _$observationRegistrar.didSet(self, keyPath: \(raw: keyPath))
                     }
-                    _$didSet(\(raw: index), oldValue, _$\(raw: name))
+                    _$attributeDidChange(\(raw: index))
                 }
                 yield &_$\(raw: name)
             }

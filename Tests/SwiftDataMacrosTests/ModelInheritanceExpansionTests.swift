@@ -22,16 +22,12 @@ struct ModelInheritanceExpansionTests {
                             _$isObserved = true
                             _$observationRegistrar.access(self, keyPath: Media._$keyPath$title)
                             if case .none = _$title {
-                                if let linked = _$linked(0, _$title) {
-                                    return linked
-                                }
                                 _$fault(0)
                             }
                             return _$title!
                         }
                         set {
-                            _$willSet(0, _$title)
-                            let oldValue = _$title
+                            _$attributeWillChange(0)
                             if _$isObserved {
                                 _$observationRegistrar.withMutation(of: self, keyPath: Media._$keyPath$title) {
                                     _$title = newValue
@@ -39,17 +35,16 @@ struct ModelInheritanceExpansionTests {
                             } else {
                                 _$title = newValue
                             }
-                            _$didSet(0, oldValue, newValue)
+                            _$attributeDidChange(0)
                         }
                         _modify {
                             let observed = _$isObserved
                             _$isObserved = true
                             _$observationRegistrar.access(self, keyPath: Media._$keyPath$title)
-                            _$willSet(0, _$title)
+                            _$attributeWillChange(0)
                             if case .none = _$title {
                                 _$fault(0)
                             }
-                            let oldValue = _$title
                             if observed {
                                 _$observationRegistrar.willSet(self, keyPath: Media._$keyPath$title)
                             }
@@ -57,7 +52,7 @@ struct ModelInheritanceExpansionTests {
                                 if observed {
                                     _$observationRegistrar.didSet(self, keyPath: Media._$keyPath$title)
                                 }
-                                _$didSet(0, oldValue, _$title!)
+                                _$attributeDidChange(0)
                             }
                             yield &_$title!
                         }
@@ -196,16 +191,12 @@ struct ModelInheritanceExpansionTests {
                             _$isObserved = true
                             _$observationRegistrar.access(self, keyPath: Movie._$keyPath$director)
                             if case .none = _$director {
-                                if let linked = _$linked(_$InheritedProperties.count + 0, _$director) {
-                                    return linked
-                                }
                                 _$fault(_$InheritedProperties.count + 0)
                             }
                             return _$director!
                         }
                         set {
-                            _$willSet(_$InheritedProperties.count + 0, _$director)
-                            let oldValue = _$director
+                            _$attributeWillChange(_$InheritedProperties.count + 0)
                             if _$isObserved {
                                 _$observationRegistrar.withMutation(of: self, keyPath: Movie._$keyPath$director) {
                                     _$director = newValue
@@ -213,17 +204,16 @@ struct ModelInheritanceExpansionTests {
                             } else {
                                 _$director = newValue
                             }
-                            _$didSet(_$InheritedProperties.count + 0, oldValue, newValue)
+                            _$attributeDidChange(_$InheritedProperties.count + 0)
                         }
                         _modify {
                             let observed = _$isObserved
                             _$isObserved = true
                             _$observationRegistrar.access(self, keyPath: Movie._$keyPath$director)
-                            _$willSet(_$InheritedProperties.count + 0, _$director)
+                            _$attributeWillChange(_$InheritedProperties.count + 0)
                             if case .none = _$director {
                                 _$fault(_$InheritedProperties.count + 0)
                             }
-                            let oldValue = _$director
                             if observed {
                                 _$observationRegistrar.willSet(self, keyPath: Movie._$keyPath$director)
                             }
@@ -231,7 +221,7 @@ struct ModelInheritanceExpansionTests {
                                 if observed {
                                     _$observationRegistrar.didSet(self, keyPath: Movie._$keyPath$director)
                                 }
-                                _$didSet(_$InheritedProperties.count + 0, oldValue, _$director!)
+                                _$attributeDidChange(_$InheritedProperties.count + 0)
                             }
                             yield &_$director!
                         }

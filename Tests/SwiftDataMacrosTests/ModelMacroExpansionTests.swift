@@ -31,16 +31,12 @@ struct ModelMacroExpansionTests {
                             _$isObserved = true
                             _$observationRegistrar.access(self, keyPath: User._$keyPath$name)
                             if case .none = _$name {
-                                if let linked = _$linked(0, _$name) {
-                                    return linked
-                                }
                                 _$fault(0)
                             }
                             return _$name!
                         }
                         set {
-                            _$willSet(0, _$name)
-                            let oldValue = _$name
+                            _$attributeWillChange(0)
                             if _$isObserved {
                                 _$observationRegistrar.withMutation(of: self, keyPath: User._$keyPath$name) {
                                     _$name = newValue
@@ -48,17 +44,16 @@ struct ModelMacroExpansionTests {
                             } else {
                                 _$name = newValue
                             }
-                            _$didSet(0, oldValue, newValue)
+                            _$attributeDidChange(0)
                         }
                         _modify {
                             let observed = _$isObserved
                             _$isObserved = true
                             _$observationRegistrar.access(self, keyPath: User._$keyPath$name)
-                            _$willSet(0, _$name)
+                            _$attributeWillChange(0)
                             if case .none = _$name {
                                 _$fault(0)
                             }
-                            let oldValue = _$name
                             if observed {
                                 _$observationRegistrar.willSet(self, keyPath: User._$keyPath$name)
                             }
@@ -66,7 +61,7 @@ struct ModelMacroExpansionTests {
                                 if observed {
                                     _$observationRegistrar.didSet(self, keyPath: User._$keyPath$name)
                                 }
-                                _$didSet(0, oldValue, _$name!)
+                                _$attributeDidChange(0)
                             }
                             yield &_$name!
                         }
@@ -80,16 +75,12 @@ struct ModelMacroExpansionTests {
                             _$isObserved = true
                             _$observationRegistrar.access(self, keyPath: User._$keyPath$email)
                             if case .none = _$email {
-                                if let linked = _$linked(1, _$email) {
-                                    return linked
-                                }
                                 _$fault(1)
                             }
                             return _$email!
                         }
                         set {
-                            _$willSet(1, _$email)
-                            let oldValue = _$email
+                            _$attributeWillChange(1)
                             if _$isObserved {
                                 _$observationRegistrar.withMutation(of: self, keyPath: User._$keyPath$email) {
                                     _$email = newValue
@@ -97,17 +88,16 @@ struct ModelMacroExpansionTests {
                             } else {
                                 _$email = newValue
                             }
-                            _$didSet(1, oldValue, newValue)
+                            _$attributeDidChange(1)
                         }
                         _modify {
                             let observed = _$isObserved
                             _$isObserved = true
                             _$observationRegistrar.access(self, keyPath: User._$keyPath$email)
-                            _$willSet(1, _$email)
+                            _$attributeWillChange(1)
                             if case .none = _$email {
                                 _$fault(1)
                             }
-                            let oldValue = _$email
                             if observed {
                                 _$observationRegistrar.willSet(self, keyPath: User._$keyPath$email)
                             }
@@ -115,7 +105,7 @@ struct ModelMacroExpansionTests {
                                 if observed {
                                     _$observationRegistrar.didSet(self, keyPath: User._$keyPath$email)
                                 }
-                                _$didSet(1, oldValue, _$email!)
+                                _$attributeDidChange(1)
                             }
                             yield &_$email!
                         }
@@ -129,16 +119,12 @@ struct ModelMacroExpansionTests {
                             _$isObserved = true
                             _$observationRegistrar.access(self, keyPath: User._$keyPath$nickname)
                             if case .none = _$nickname {
-                                if let linked = _$linked(2, _$nickname) {
-                                    return linked
-                                }
                                 _$fault(2)
                             }
                             return _$nickname!
                         }
                         set {
-                            _$willSet(2, _$nickname)
-                            let oldValue = _$nickname
+                            _$attributeWillChange(2)
                             if _$isObserved {
                                 _$observationRegistrar.withMutation(of: self, keyPath: User._$keyPath$nickname) {
                                     _$nickname = newValue
@@ -146,17 +132,16 @@ struct ModelMacroExpansionTests {
                             } else {
                                 _$nickname = newValue
                             }
-                            _$didSet(2, oldValue, newValue)
+                            _$attributeDidChange(2)
                         }
                         _modify {
                             let observed = _$isObserved
                             _$isObserved = true
                             _$observationRegistrar.access(self, keyPath: User._$keyPath$nickname)
-                            _$willSet(2, _$nickname)
+                            _$attributeWillChange(2)
                             if case .none = _$nickname {
                                 _$fault(2)
                             }
-                            let oldValue = _$nickname
                             if observed {
                                 _$observationRegistrar.willSet(self, keyPath: User._$keyPath$nickname)
                             }
@@ -164,7 +149,7 @@ struct ModelMacroExpansionTests {
                                 if observed {
                                     _$observationRegistrar.didSet(self, keyPath: User._$keyPath$nickname)
                                 }
-                                _$didSet(2, oldValue, _$nickname!)
+                                _$attributeDidChange(2)
                             }
                             yield &_$nickname!
                         }

@@ -34,8 +34,7 @@ struct PlainStorageExpansionTests {
                             return _$value
                         }
                         set {
-                            _$willSet(0, _$value)
-                            let oldValue = _$value
+                            _$attributeWillChange(0)
                             if _$isObserved {
                                 _$observationRegistrar.withMutation(of: self, keyPath: Reading._$keyPath$value) {
                                     _$value = newValue
@@ -45,17 +44,16 @@ struct PlainStorageExpansionTests {
                                 _$value = newValue
                                 _$persistentState._setLoaded(0)
                             }
-                            _$didSet(0, oldValue, newValue)
+                            _$attributeDidChange(0)
                         }
                         _modify {
                             let observed = _$isObserved
                             _$isObserved = true
                             _$observationRegistrar.access(self, keyPath: Reading._$keyPath$value)
-                            _$willSet(0, _$value)
+                            _$attributeWillChange(0)
                             if !_$persistentState._isLoaded(0) {
                                 _$fault(0)
                             }
-                            let oldValue = _$value
                             if observed {
                                 _$observationRegistrar.willSet(self, keyPath: Reading._$keyPath$value)
                             }
@@ -63,7 +61,7 @@ struct PlainStorageExpansionTests {
                                 if observed {
                                     _$observationRegistrar.didSet(self, keyPath: Reading._$keyPath$value)
                                 }
-                                _$didSet(0, oldValue, _$value)
+                                _$attributeDidChange(0)
                             }
                             yield &_$value
                         }
@@ -82,8 +80,7 @@ struct PlainStorageExpansionTests {
                             return _$at
                         }
                         set {
-                            _$willSet(1, _$at)
-                            let oldValue = _$at
+                            _$attributeWillChange(1)
                             if _$isObserved {
                                 _$observationRegistrar.withMutation(of: self, keyPath: Reading._$keyPath$at) {
                                     _$at = newValue
@@ -93,17 +90,16 @@ struct PlainStorageExpansionTests {
                                 _$at = newValue
                                 _$persistentState._setLoaded(1)
                             }
-                            _$didSet(1, oldValue, newValue)
+                            _$attributeDidChange(1)
                         }
                         _modify {
                             let observed = _$isObserved
                             _$isObserved = true
                             _$observationRegistrar.access(self, keyPath: Reading._$keyPath$at)
-                            _$willSet(1, _$at)
+                            _$attributeWillChange(1)
                             if !_$persistentState._isLoaded(1) {
                                 _$fault(1)
                             }
-                            let oldValue = _$at
                             if observed {
                                 _$observationRegistrar.willSet(self, keyPath: Reading._$keyPath$at)
                             }
@@ -111,7 +107,7 @@ struct PlainStorageExpansionTests {
                                 if observed {
                                     _$observationRegistrar.didSet(self, keyPath: Reading._$keyPath$at)
                                 }
-                                _$didSet(1, oldValue, _$at)
+                                _$attributeDidChange(1)
                             }
                             yield &_$at
                         }
@@ -125,16 +121,12 @@ struct PlainStorageExpansionTests {
                             _$isObserved = true
                             _$observationRegistrar.access(self, keyPath: Reading._$keyPath$label)
                             if case .none = _$label {
-                                if let linked = _$linked(2, _$label) {
-                                    return linked
-                                }
                                 _$fault(2)
                             }
                             return _$label!
                         }
                         set {
-                            _$willSet(2, _$label)
-                            let oldValue = _$label
+                            _$attributeWillChange(2)
                             if _$isObserved {
                                 _$observationRegistrar.withMutation(of: self, keyPath: Reading._$keyPath$label) {
                                     _$label = newValue
@@ -142,17 +134,16 @@ struct PlainStorageExpansionTests {
                             } else {
                                 _$label = newValue
                             }
-                            _$didSet(2, oldValue, newValue)
+                            _$attributeDidChange(2)
                         }
                         _modify {
                             let observed = _$isObserved
                             _$isObserved = true
                             _$observationRegistrar.access(self, keyPath: Reading._$keyPath$label)
-                            _$willSet(2, _$label)
+                            _$attributeWillChange(2)
                             if case .none = _$label {
                                 _$fault(2)
                             }
-                            let oldValue = _$label
                             if observed {
                                 _$observationRegistrar.willSet(self, keyPath: Reading._$keyPath$label)
                             }
@@ -160,7 +151,7 @@ struct PlainStorageExpansionTests {
                                 if observed {
                                     _$observationRegistrar.didSet(self, keyPath: Reading._$keyPath$label)
                                 }
-                                _$didSet(2, oldValue, _$label!)
+                                _$attributeDidChange(2)
                             }
                             yield &_$label!
                         }

@@ -118,10 +118,23 @@ extension PersistentModel {
     /// an undo manager.
     @inlinable
     public func _$willSet<Value>(_ property: Int, _ current: Value?) {
+        _$attributeWillChange(property)
+    }
+
+    /// Called by generated setters before an attribute of a standard type (`String`, `Int`, `Date`, ...) changes,
+    /// as `_$willSet` is for others: records the current value when the context has an undo manager.
+    @inlinable
+    public func _$attributeWillChange(_ property: Int) {
         // Asked of the context unretained (see `ContextAnchor`); recording, which may load the property, holds it.
         _$persistentState.unretainedContext?._withUnsafeGuaranteedRef { context in
             if context.recordsUndo { _$recordUndo(property) }
         }
+    }
+
+    /// Called by generated setters after an attribute of a standard type changed, as `_$didSet` is for others.
+    @inlinable
+    public func _$attributeDidChange(_ property: Int) {
+        _$didSet(property)
     }
 
     /// Called by generated setters before a relationship changes: loads its current value, which the change
