@@ -86,10 +86,7 @@ struct ModelProperty {
             type = optional.wrappedType
         } else if let optional = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) {
             type = optional.wrappedType
-        } else if let generic = type.as(IdentifierTypeSyntax.self), generic.name.text == "Optional",
-            let arguments = generic.genericArgumentClause?.arguments, arguments.count == 1,
-            let wrapped = arguments.first?.argument.as(TypeSyntax.self)
-        {
+        } else if let wrapped = Self.optionalArgument(of: type) {
             type = wrapped
         }
         let name: String?
@@ -101,6 +98,22 @@ struct ModelProperty {
             name = nil
         }
         return name.map(Self.standardTypeNames.contains) ?? false
+    }
+
+    /// `T` of a type written `Optional<T>` or `Swift.Optional<T>`.
+    private static func optionalArgument(of type: TypeSyntax) -> TypeSyntax? {
+        let clause: GenericArgumentClauseSyntax?
+        if let identifier = type.as(IdentifierTypeSyntax.self), identifier.name.text == "Optional" {
+            clause = identifier.genericArgumentClause
+        } else if let member = type.as(MemberTypeSyntax.self), member.name.text == "Optional",
+            member.baseType.trimmedDescription == "Swift"
+        {
+            clause = member.genericArgumentClause
+        } else {
+            clause = nil
+        }
+        guard let arguments = clause?.arguments, arguments.count == 1 else { return nil }
+        return arguments.first?.argument.as(TypeSyntax.self)
     }
 
     private static let standardTypeNames: Set<String> = [

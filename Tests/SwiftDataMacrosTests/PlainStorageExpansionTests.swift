@@ -366,4 +366,38 @@ struct PlainStorageExpansionTests {
         let inheriting = expand("@Model class Child: Parent { var count: Int }").expanded
         #expect(inheriting.contains("private var _$count: Swift.Optional<Int> = nil"))
     }
+
+    /// Setters of attributes of standard types, spelled plainly, qualified or optional, call the attribute hooks,
+    /// which need no overload resolution; any other type (an enum, a generic, a transformable, a relationship)
+    /// keeps the overloaded hooks that pick by type what a change does.
+    @Test func standardAttributesCallTheAttributeHooks() {
+        let expanded = expand(
+            """
+            @Model final class Sample {
+                var text: String?
+                var count: Swift.Optional<Int>
+                var blob: Foundation.Data
+                var link: URL!
+                var amount: Decimal
+                var name: Name
+                var generic: Array<Int>
+                @Attribute(.transformable(by: Scaler.self)) var scaled: Double
+                @Relationship var number: Int
+                var inferred = ""
+            }
+            """
+        ).expanded
+        for (index, standard) in ["text", "count", "blob", "link", "amount"].enumerated() {
+            #expect(expanded.contains("_$attributeWillChange(\(index))"), "\(standard)")
+            #expect(expanded.contains("_$attributeDidChange(\(index))"), "\(standard)")
+            #expect(!expanded.contains("_$willSet(\(index), _$\(standard))"), "\(standard)")
+            #expect(!expanded.contains("let oldValue = _$\(standard)"), "\(standard)")
+            #expect(!expanded.contains("_$linked(\(index),"), "\(standard)")
+        }
+        for (index, other) in ["name", "generic", "scaled", "number", "inferred"].enumerated() {
+            #expect(expanded.contains("_$willSet(\(index + 5), _$\(other))"), "\(other)")
+            #expect(expanded.contains("let oldValue = _$\(other)"), "\(other)")
+        }
+        #expect(!expanded.contains("_$attributeWillChange(5)"))
+    }
 }
