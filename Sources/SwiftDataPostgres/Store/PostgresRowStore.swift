@@ -59,7 +59,8 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
     private let instance = UUID().uuidString
     /// The statement a save sends with its `BEGIN` (`saveLockStatement`), once written; used under `writeLock`.
     private var saveLock: (sql: String, drawsHistoryNumber: Bool)?
-    /// Called with the connection of each save as it begins (for tests that break it).
+    /// Called with the connection of each run of a save's transaction, once the save lock is held, before the
+    /// save's rows are written (for tests that make it conflict with another session).
     package var willSave: ((PostgresConnection) -> Void)?
     /// Called with the connection of each save once its rows are written, just before its `COMMIT` is sent (for
     /// tests that break the connection or the server at the commit).
@@ -106,7 +107,9 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
         // Notices (`CREATE TABLE IF NOT EXISTS` skipping a table) are not worth printing on standard error.
         let searchPath =
             "SET search_path TO \(PostgreSQLDialect().quote(configuration.postgresSchema)); SET client_min_messages TO warning"
-        let pool = PostgresConnectionPool(configuration.url, size: configuration.maximumConnections) {
+        let pool = PostgresConnectionPool(
+            configuration.url, size: configuration.maximumConnections, waitLimit: configuration.connectionWaitTimeout
+        ) {
             try $0.execute(searchPath)
         }
         self.pool = pool
@@ -144,6 +147,9 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
     }
 
     deinit { listener?.stop() }
+
+    /// The most connections the store's pool had open at once (for tests).
+    package var mostConnectionsOpen: Int { pool?.mostOpenConnections ?? 0 }
 
     /// The channel the stores of a PostgreSQL schema announce their saves on.
     static func channel(_ postgresSchema: String) -> String {
@@ -288,7 +294,6 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
                 }
             }
             if !saves.unknown.isEmpty { try settle(&saves, on: connection) }
-            willSave?(connection)
             // Set once the body and the notification ran: a lost connection after that was lost at the COMMIT.
             var written: Result?
             let inserted = InsertedRows()
@@ -300,37 +305,66 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
             // The save's identifier goes with it (and, now and then, old identifiers are deleted).
             let notes = Self.noteSave(saveID) + (savesSincePruning % 1_000 == 0 ? "; " + Self.pruneSaves : "")
             let lock = isShared ? nil : PostgresPipelineStep.sql(notes + "; " + saveLockStatement(drawsHistoryNumber))
-            do {
-                let result = try connection.transaction(
-                    isolation: .readCommitted, attempts: 1, beginningWith: lock
-                ) { connection, locked in
-                    let historyNumber = drawsHistoryNumber ? try locked?.int64(0, 1) : nil
-                    inserted.batches.removeAll()
-                    let result = try body(
-                        PostgresTransaction(
-                            store: self, connection: connection, historyNumber: historyNumber,
-                            inserted: context == nil ? nil : inserted, replacing: saves.committed))
-                    if !isShared { written = result }
-                    willCommit?(connection)
-                    return result
-                }
-                saves.committed = [:]
-                return result
-            } catch let error as PostgresError where error.kind == .connectionLost {
-                guard let written else { throw error }
+            // A serialization failure or deadlock rolled the transaction back for sure (the server said so before or
+            // at the COMMIT): the whole save runs again, its body included (Core starts it afresh each time), up to
+            // `saveRetries` times. Not in a migration's transaction, which the failure aborted.
+            var runs = 1
+            while true {
                 do {
-                    try Self.confirmCommit(
-                        of: saveID, on: connection, postgresSchema: configuration.postgresSchema, lost: error,
-                        wait: configuration.commitOutcomeWait)
-                } catch let error as PostgresError where error.kind == .commitOutcomeUnknown {
-                    saves.unknown.append(
-                        UnsettledTransaction(id: saveID, lostAt: .now, keys: Self.lostInserts(inserted)))
-                    throw error
+                    let result = try connection.transaction(
+                        isolation: .readCommitted, attempts: 1, beginningWith: lock
+                    ) { connection, locked in
+                        let historyNumber = drawsHistoryNumber ? try locked?.int64(0, 1) : nil
+                        written = nil
+                        inserted.batches.removeAll()
+                        willSave?(connection)
+                        let result = try body(
+                            PostgresTransaction(
+                                store: self, connection: connection, historyNumber: historyNumber,
+                                inserted: context == nil ? nil : inserted, replacing: saves.committed))
+                        if !isShared { written = result }
+                        willCommit?(connection)
+                        return result
+                    }
+                    saves.committed = [:]
+                    return result
+                } catch  where Self.isConflict(error) && !isShared {
+                    guard runs <= configuration.saveRetries else { throw conflictError(error, runs: runs) }
+                    PostgresConnection.pauseAfterConflict(attempt: runs)
+                    runs += 1
+                } catch let error as PostgresError where error.kind == .connectionLost {
+                    guard let written else { throw error }
+                    do {
+                        try Self.confirmCommit(
+                            of: saveID, on: connection, postgresSchema: configuration.postgresSchema, lost: error,
+                            wait: configuration.commitOutcomeWait)
+                    } catch let error as PostgresError where error.kind == .commitOutcomeUnknown {
+                        saves.unknown.append(
+                            UnsettledTransaction(id: saveID, lostAt: .now, keys: Self.lostInserts(inserted)))
+                        throw error
+                    }
+                    saves.committed = [:]
+                    return written
                 }
-                saves.committed = [:]
-                return written
             }
         }
+    }
+
+    /// Whether `error` is a serialization failure or a deadlock (SQLSTATE `40001`, `40P01`), as the client reports
+    /// it or as the store reported it already.
+    static func isConflict(_ error: any Error) -> Bool {
+        if let error = error as? PostgresError { return error.isTransient }
+        return ["40001", "40P01"].contains((error as? SwiftDataError)?.storeCode)
+    }
+
+    /// The error of a save that conflicted on each of its `runs`.
+    func conflictError(_ error: any Error, runs: Int) -> any Error {
+        let base = (error as? PostgresError)?.swiftDataError(opening: false) ?? error
+        return (base as? SwiftDataError)?.with(
+            suggestion:
+                "The save ran \(runs) time\(runs == 1 ? "" : "s"), each rolled back, and stored nothing (the "
+                + "configuration's saveRetries is \(configuration.saveRetries)): save again, raise saveRetries, or "
+                + "have fewer processes change the same rows at once") ?? error
     }
 
     /// Takes the lock every save of the PostgreSQL schema's stores takes, until the transaction ends; returns the
