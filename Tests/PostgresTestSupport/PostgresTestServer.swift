@@ -20,7 +20,7 @@ package final class PostgresTestServer: Sendable {
     package let database = "swiftdata"
     package let user = "swiftdata"
     package let password: String
-    private let binDirectory: String
+    let binDirectory: String
 
     /// A URL for the test user over TCP, with its password.
     package var url: String { url(database: database) }
@@ -88,7 +88,7 @@ package final class PostgresTestServer: Sendable {
     package static func dedicated() throws -> PostgresTestServer { try PostgresTestServer(durable: true) }
 
     /// The account prefix the server's commands run with (`setpriv ...` for root).
-    private let accountPrefix: [String]
+    let accountPrefix: [String]
 
     /// Stops the server at once, as a crash would (`pg_ctl stop -m immediate`): sessions end without a word, and
     /// the next start recovers from the write-ahead log.
@@ -121,15 +121,23 @@ package final class PostgresTestServer: Sendable {
         }
     }
 
-    private init(durable: Bool) throws {
+    /// A server already set up in `directory` (a standby's: see `PostgresTestCluster`).
+    init(directory: String, port: Int, password: String, binDirectory: String, accountPrefix: [String]) {
+        self.directory = directory
+        self.port = port
+        self.password = password
+        self.binDirectory = binDirectory
+        self.accountPrefix = accountPrefix
+    }
+
+    /// A new server; `settings` are added to its `postgresql.conf`.
+    init(durable: Bool, settings: String = "") throws {
         guard let binDirectory = Self.binDirectory else {
             throw ServerError("no PostgreSQL server binaries found: apt-get install postgresql libpq-dev")
         }
         self.binDirectory = binDirectory
-        // A short path: the socket's path must fit in 107 bytes.
-        var template = Array("/tmp/openswiftdata-pg-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw ServerError("mkdtemp failed (errno \(errno))") }
-        directory = String(cString: made)
+        let directory = try Self.makeDirectory()
+        self.directory = directory
         password = UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         let account = try Self.serverAccount()
         accountPrefix = account.prefix
@@ -149,36 +157,46 @@ package final class PostgresTestServer: Sendable {
                 "\(binDirectory)/initdb", "-D", "\(directory)/data", "-U", "postgres",
                 "--auth-local=trust", "--auth-host=scram-sha-256", "--encoding=UTF8", "--locale=C", "--no-sync",
             ])
-        var started = false
-        var port = 0
-        for _ in 0..<5 where !started {
-            port = try Self.freePort()
-            // max_connections: the suites run in parallel and each container has a pool of its own; 100 ran out
-            // under load ("remaining connection slots are reserved", 53300).
-            let settings = """
+        // max_connections: the suites run in parallel and each container has a pool of its own; 100 ran out
+        // under load ("remaining connection slots are reserved", 53300).
+        port = try Self.startOnFreePort(directory: directory, binDirectory: binDirectory, account: account.prefix) {
+            """
 
-                port = \(port)
-                listen_addresses = '127.0.0.1'
-                unix_socket_directories = '\(directory)'
-                fsync = off
-                synchronous_commit = \(durable ? "on" : "off")
-                full_page_writes = off
-                max_connections = 400
-                deadlock_timeout = 100ms
+            port = \($0)
+            listen_addresses = '127.0.0.1'
+            unix_socket_directories = '\(directory)'
+            fsync = off
+            synchronous_commit = \(durable ? "on" : "off")
+            full_page_writes = off
+            max_connections = 400
+            deadlock_timeout = 100ms
+            \(settings)
+            """
+        }
+        try psql(
+            "CREATE ROLE \(user) LOGIN CREATEDB PASSWORD '\(password)'",
+            "CREATE DATABASE \(database) OWNER \(user)", database: "postgres")
+    }
 
-                """
+    /// Adds `settings(port)` to the `postgresql.conf` of the cluster in `directory/data` and starts it, on another
+    /// free port when the one it tried was taken meanwhile; returns the port.
+    static func startOnFreePort(
+        directory: String, binDirectory: String, account: [String], settings: (Int) -> String
+    ) throws -> Int {
+        for _ in 0..<5 {
+            let port = try freePort()
             let file = try FileHandle(forWritingTo: URL(fileURLWithPath: "\(directory)/data/postgresql.conf"))
             try file.seekToEnd()
-            try file.write(contentsOf: Data(settings.utf8))
+            try file.write(contentsOf: Data(settings(port).utf8))
             try file.close()
             do {
-                try Self.run(
+                try run(
                     in: directory,
-                    account.prefix + [
+                    account + [
                         "\(binDirectory)/pg_ctl", "-D", "\(directory)/data", "-l", "\(directory)/server.log", "-w",
                         "-t", "60", "start",
                     ])
-                started = true
+                return port
             } catch {
                 let log = (try? String(contentsOfFile: "\(directory)/server.log", encoding: .utf8)) ?? ""
                 guard log.contains("could not bind") || log.contains("Address already in use") else {
@@ -186,11 +204,7 @@ package final class PostgresTestServer: Sendable {
                 }
             }
         }
-        guard started else { throw ServerError("no free port for PostgreSQL after 5 tries") }
-        self.port = port
-        try psql(
-            "CREATE ROLE \(user) LOGIN CREATEDB PASSWORD '\(password)'",
-            "CREATE DATABASE \(database) OWNER \(user)", database: "postgres")
+        throw ServerError("no free port for PostgreSQL after 5 tries")
     }
 
     /// Runs SQL statements with `psql` in a process of its own, as the superuser over the socket, each statement
@@ -207,14 +221,14 @@ package final class PostgresTestServer: Sendable {
 
     /// Runs a program to its end in the server's directory; throws with its output if it fails.
     @discardableResult
-    private func run(_ command: [String]) throws -> String {
+    func run(_ command: [String]) throws -> String {
         try Self.run(in: directory, command)
     }
 
     /// Runs a program to its end and returns its output; throws with the output if it fails. Its output goes to a
     /// file, read once the program has ended.
     @discardableResult
-    private static func run(in directory: String? = nil, _ command: [String]) throws -> String {
+    static func run(in directory: String? = nil, _ command: [String]) throws -> String {
         let outputPath = FileManager.default.temporaryDirectory
             .appendingPathComponent("openswiftdata-pg-\(UUID().uuidString).log").path
         defer { try? FileManager.default.removeItem(atPath: outputPath) }
@@ -250,7 +264,7 @@ package final class PostgresTestServer: Sendable {
     }
 
     /// Who the server runs as: the test process's user, or, for root, `postgres` (or `nobody`) through `setpriv`.
-    private static func serverAccount() throws -> (prefix: [String], uid: uid_t?, gid: gid_t?) {
+    static func serverAccount() throws -> (prefix: [String], uid: uid_t?, gid: gid_t?) {
         guard geteuid() == 0 else { return ([], nil, nil) }
         guard let entry = getpwnam("postgres") ?? getpwnam("nobody") else {
             throw ServerError("running as root, and neither a postgres nor a nobody user exists to run PostgreSQL")
@@ -264,8 +278,15 @@ package final class PostgresTestServer: Sendable {
         return ([setpriv, "--reuid=\(uid)", "--regid=\(gid)", "--clear-groups"], uid, gid)
     }
 
+    /// A new temporary directory with a short path: a socket's path must fit in 107 bytes.
+    static func makeDirectory() throws -> String {
+        var template = Array("/tmp/openswiftdata-pg-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw ServerError("mkdtemp failed (errno \(errno))") }
+        return String(cString: made)
+    }
+
     /// A TCP port of 127.0.0.1 that nothing listens on now.
-    private static func freePort() throws -> Int {
+    static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ServerError("socket failed (errno \(errno))") }
         defer { close(fd) }
@@ -285,7 +306,7 @@ package final class PostgresTestServer: Sendable {
 
     /// Starts, in a session of its own so that an interrupt of the tests does not reach it, a shell that waits for
     /// this process to exit, then runs `stop` and deletes `directory`.
-    private static func startWatchdog(directory: String, stop: [String]) {
+    static func startWatchdog(directory: String, stop: [String]) {
         let script = """
             pid=$1; dir=$2; shift 2
             while kill -0 "$pid" 2>/dev/null; do sleep 0.5; done
@@ -305,7 +326,7 @@ package final class PostgresTestServer: Sendable {
         }
     }
 
-    private static func warn(_ message: String) {
+    static func warn(_ message: String) {
         FileHandle.standardError.write(Data("\n⚠️  WARNING: \(message)\n\n".utf8))
     }
 }
