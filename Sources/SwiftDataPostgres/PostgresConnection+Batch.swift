@@ -40,8 +40,8 @@ extension PostgresConnection {
     }
 
     private func send(_ statement: PostgresStatement, _ values: [PostgresValue]) throws {
-        try withParameters(values) { count, _, pointers, lengths, formats in
-            guard PQsendQueryPrepared(handle, statement.name, count, pointers, lengths, formats, 1) == 1 else {
+        try withParameters(values) { count, types, pointers, lengths, formats in
+            guard send(statement, count, types, pointers, lengths, formats) else {
                 throw error(from: nil, sql: statement.sql)
             }
         }

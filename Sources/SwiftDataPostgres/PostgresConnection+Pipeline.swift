@@ -40,9 +40,10 @@ extension PostgresConnection {
         for step in prepared {
             do {
                 if let statement = step.statement {
-                    try withParameters(step.values) { count, _, pointers, lengths, formats in
-                        guard PQsendQueryPrepared(handle, statement.name, count, pointers, lengths, formats, 1) == 1
-                        else { throw error(from: nil, sql: step.sql) }
+                    try withParameters(step.values) { count, types, pointers, lengths, formats in
+                        guard send(statement, count, types, pointers, lengths, formats) else {
+                            throw error(from: nil, sql: step.sql)
+                        }
                     }
                 } else {
                     guard PQsendQueryParams(handle, step.sql, 0, nil, nil, nil, nil, 1) == 1 else {

@@ -95,7 +95,8 @@ extension PostgresConnection {
     private func begin(isolation: PostgresIsolationLevel, readOnly: Bool, first: PostgresPipelineStep?) throws
         -> PostgresResult?
     {
-        let sql = "BEGIN ISOLATION LEVEL \(isolation.rawValue)" + (readOnly ? " READ ONLY" : "")
+        let begin = "BEGIN ISOLATION LEVEL \(isolation.rawValue)" + (readOnly ? " READ ONLY" : "")
+        let sql = begin + (transactionSettings.map { "; " + $0 } ?? "")
         func run() throws -> PostgresResult? {
             switch first {
             case nil:
@@ -105,7 +106,8 @@ extension PostgresConnection {
                 // Statements without parameters go in one message, which returns the last one's result.
                 return try execute(sql + "; " + text)
             case .query?, .statement?:
-                return try pipeline([.sql(sql)] + [first].compactMap { $0 }).last
+                let settings = transactionSettings.map { [PostgresPipelineStep.sql($0)] } ?? []
+                return try pipeline([.sql(begin)] + settings + [first].compactMap { $0 }).last
             }
         }
         do {
@@ -117,16 +119,26 @@ extension PostgresConnection {
         }
     }
 
-    /// Commits, with the statements `executeAtCommit` kept, in one round trip.
+    /// Commits, with the statements `executeAtCommit` kept, in one round trip; and, when the connection
+    /// `reportsCommitPosition`, asks for the WAL position after the commit in that round trip too.
     private func commit() throws {
         let steps = commitSteps ?? []
         commitSteps = nil
-        if steps.isEmpty {
+        commitPosition = nil
+        let position = reportsCommitPosition ? [PostgresPipelineStep.sql(Self.walPositionSQL)] : []
+        if steps.isEmpty && position.isEmpty {
             try execute("COMMIT")
+        } else if steps.isEmpty {
+            commitPosition = try execute("COMMIT; " + Self.walPositionSQL).int64(0, 0)
         } else {
-            try pipeline(steps + [.sql("COMMIT")])
+            let results = try pipeline(steps + [.sql("COMMIT")] + position)
+            if !position.isEmpty { commitPosition = try results.last?.int64(0, 0) }
         }
     }
+
+    /// The server's WAL insert position in bytes: on a primary, every transaction committed before it asked is
+    /// at or before it.
+    package static let walPositionSQL = "SELECT (pg_current_wal_insert_lsn() - '0/0')::int8"
 
     /// Rolls back what is open, if the connection still works; a broken connection has nothing open.
     private func rollback() {

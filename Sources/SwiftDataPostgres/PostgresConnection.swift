@@ -18,6 +18,18 @@ package final class PostgresConnection {
     package var observer: ((String) -> Void)?
     /// Session settings (such as `search_path`) that `reset()` makes again on the new session.
     package var sessionSetup: ((PostgresConnection) throws -> Void)?
+    /// Whether statements are prepared once and then run by name (`true`), or sent with their text each time as
+    /// unnamed statements, as behind a pooler in transaction mode, where a statement prepared in one transaction
+    /// may be missing, or already exist, in the next.
+    package var preparesStatements = true
+    /// One statement that every transaction runs with its `BEGIN` (settings made with `set_config(..., true)`),
+    /// for a connection that cannot keep session settings: behind a pooler in transaction mode.
+    package var transactionSettings: String?
+    /// Whether each `COMMIT` of `transaction` also asks, in the same round trip, for the server's WAL position,
+    /// kept in `commitPosition` (for reads from replicas that must see the commit).
+    package var reportsCommitPosition = false
+    /// The server's WAL insert position, in bytes, right after the last commit, when `reportsCommitPosition`.
+    package internal(set) var commitPosition: Int64?
     private var parameters = PostgresParameters()
     private var statements: [StatementKey: PostgresStatement] = [:]
     /// The statement `cachedStatement` found or made last: a query run again and again (a repeated fetch) is found by
@@ -147,8 +159,10 @@ package final class PostgresConnection {
         observer?(sql)
         statementCount += 1
         let statement = PostgresStatement(
-            name: "s\(statementCount)", sql: sql, parameterTypes: parameterTypes, owner: ObjectIdentifier(self),
-            session: session)
+            name: preparesStatements ? "s\(statementCount)" : "", sql: sql, parameterTypes: parameterTypes,
+            owner: ObjectIdentifier(self), session: session)
+        // An unnamed statement is parsed with each run: nothing to send now.
+        guard preparesStatements else { return statement }
         let types = parameterTypes.map(\.oid)
         roundTrips += 1
         _ = try check(PQprepare(handle, statement.name, sql, Int32(types.count), types), sql: sql)
@@ -162,10 +176,28 @@ package final class PostgresConnection {
     ) throws -> PostgresResult {
         try checkOwnership(statement)
         roundTrips += 1
-        let result = try withParameters(values) { count, _, values, lengths, formats in
-            PQexecPrepared(handle, statement.name, count, values, lengths, formats, format.rawValue)
+        let result = try withParameters(values) { count, types, values, lengths, formats in
+            statement.name.isEmpty
+                ? PQexecParams(
+                    handle, statement.sql, count, statement.sentTypes(types, count), values, lengths, formats,
+                    format.rawValue)
+                : PQexecPrepared(handle, statement.name, count, values, lengths, formats, format.rawValue)
         }
         return try check(result, sql: statement.sql)
+    }
+
+    /// Sends a run of `statement` in pipeline mode with the parameters `withParameters` encoded, by name when it
+    /// was prepared, else with its text; returns whether libpq took it.
+    func send(
+        _ statement: PostgresStatement, _ count: Int32, _ types: UnsafePointer<Oid>?,
+        _ values: UnsafePointer<UnsafePointer<CChar>?>?, _ lengths: UnsafePointer<Int32>?,
+        _ formats: UnsafePointer<Int32>?
+    ) -> Bool {
+        guard statement.name.isEmpty else {
+            return PQsendQueryPrepared(handle, statement.name, count, values, lengths, formats, 1) == 1
+        }
+        return PQsendQueryParams(
+            handle, statement.sql, count, statement.sentTypes(types, count), values, lengths, formats, 1) == 1
     }
 
     /// Throws unless `statement` was prepared on this connection in its current session.

@@ -242,10 +242,11 @@ package final class PostgresTestCluster: Sendable {
 }
 
 extension PostgresTestServer {
-    /// The WAL position this server has replayed (a standby) or written (a primary), as PostgreSQL prints it.
+    /// The WAL position this server has replayed (a standby) or inserted (a primary: every transaction committed
+    /// before lies before it), as PostgreSQL prints it.
     package func walPosition() throws -> String {
         try psql(
-            "SELECT CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn() ELSE pg_current_wal_lsn() END"
+            "SELECT CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn() ELSE pg_current_wal_insert_lsn() END"
         ).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 

@@ -13,6 +13,9 @@ import SwiftDataCore
 /// `key=value` pairs (`host=/var/run/postgresql dbname=trips`), with libpq's environment variables (`PGHOST`,
 /// `PGPASSWORD`, ...) and `~/.pgpass` for what it leaves out. Errors name the server, never the password.
 ///
+/// Past one server, reads may go to streaming replicas (`readReplicas`), and the store may run behind a pooler in
+/// transaction mode such as PgBouncer (`transactionPooling`).
+///
 /// An addition to Apple's API, in its own module (`import SwiftDataPostgres`).
 public struct PostgresConfiguration: DataStoreConfiguration, Sendable, CustomStringConvertible,
     CustomDebugStringConvertible, CustomReflectable
@@ -24,6 +27,20 @@ public struct PostgresConfiguration: DataStoreConfiguration, Sendable, CustomStr
     public var name: String
     /// The libpq connection string or URL of the database.
     public var url: String
+    /// Streaming replicas of the database (hot standbys), by URL, that fetches may read from; none unless given.
+    ///
+    /// A fetch (and a count, a fetch of identifiers, a batched fetch, an enumeration, an observer's refresh) reads
+    /// from a replica that has replayed everything this container must see: its own last save and every save of
+    /// another instance it was told of, compared by WAL position; otherwise it reads from the primary (`url`). A
+    /// save, and everything in its transaction, runs on the primary. A replica that cannot be reached, or that stays
+    /// behind what reads need for longer than `replicaLagLimit` (10 seconds), is left out for
+    /// `replicaRetryInterval` (5 seconds), its reads going to the others or to the primary meanwhile.
+    public var readReplicas: [String]
+
+    /// How long a replica may stay behind what reads need before it is left out.
+    public static let replicaLagLimit: Duration = .seconds(10)
+    /// How long a replica that could not be reached, or lagged past `replicaLagLimit`, is left out.
+    public static let replicaRetryInterval: Duration = .seconds(5)
     /// The models the store holds; `nil` means all of the container's.
     public var schema: Schema?
     /// The PostgreSQL schema (namespace) that holds the store's tables, created if missing: several apps, or
@@ -46,14 +63,31 @@ public struct PostgresConfiguration: DataStoreConfiguration, Sendable, CustomStr
     /// again, whole, before it throws; 3 unless given. Such a failure rolls the save's transaction back, so running
     /// it again stores each change once.
     public var saveRetries = 3
+    /// Whether the store reaches the database through a pooler in transaction mode (PgBouncer's `pool_mode =
+    /// transaction`), which hands each transaction whichever server connection is free: the store then keeps no
+    /// session state (no prepared statement outlives a statement, settings are made in each transaction) and
+    /// listens for other instances' saves on `listenURL`. `false` unless given.
+    public var transactionPooling: Bool
+    /// A URL that reaches the database directly, not through the pooler, on which a store with
+    /// `transactionPooling` listens for other instances' saves (`LISTEN` needs a session of its own). Without one,
+    /// such a store learns of other instances' saves by reading the history table every
+    /// `PostgresConfiguration.changePollInterval` (one second).
+    public var listenURL: String?
+
+    /// How often a store with `transactionPooling` and no `listenURL` looks for other instances' saves.
+    public static let changePollInterval: Duration = .seconds(1)
 
     /// A configuration of the database at `url`, holding the models of `schema` (all of the container's if `nil`).
     public init(
-        _ name: String = "default", url: String, schema: Schema? = nil, postgresSchema: String = "public",
-        allowsSave: Bool = true, maximumConnections: Int = 4
+        _ name: String = "default", url: String, readReplicas: [String] = [], schema: Schema? = nil,
+        postgresSchema: String = "public", allowsSave: Bool = true, maximumConnections: Int = 4,
+        transactionPooling: Bool = false, listenURL: String? = nil
     ) {
         self.name = name
         self.url = url
+        self.readReplicas = readReplicas
+        self.transactionPooling = transactionPooling
+        self.listenURL = listenURL
         self.schema = schema
         self.postgresSchema = postgresSchema
         self.allowsSave = allowsSave
@@ -67,6 +101,11 @@ public struct PostgresConfiguration: DataStoreConfiguration, Sendable, CustomStr
             throw SwiftDataError.loadIssueModelContainer.with(
                 reason: "the PostgreSQL configuration '\(name)' has an empty URL",
                 suggestion: "Pass a URL such as postgresql://user@host:5432/database")
+        }
+        if let empty = readReplicas.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+            throw SwiftDataError.loadIssueModelContainer.with(
+                reason: "the PostgreSQL configuration '\(name)' has an empty URL for read replica \(empty + 1)",
+                suggestion: "Pass each replica's URL, such as postgresql://user@replica1.example.com:5432/database")
         }
         if postgresSchema.isEmpty || postgresSchema.utf8.count > 63 {
             throw SwiftDataError.loadIssueModelContainer.with(
@@ -111,6 +150,9 @@ public struct PostgresConfiguration: DataStoreConfiguration, Sendable, CustomStr
                 "postgresSchema": postgresSchema, "allowsSave": allowsSave, "maximumConnections": maximumConnections,
                 "commitOutcomeWait": commitOutcomeWait, "connectionWaitTimeout": connectionWaitTimeout,
                 "saveRetries": saveRetries,
+                "readReplicas": readReplicas.map { PostgresRedaction($0)($0) },
+                "transactionPooling": transactionPooling,
+                "listenURL": listenURL.map { PostgresRedaction($0)($0) } as Any,
             ], displayStyle: .struct)
     }
 }

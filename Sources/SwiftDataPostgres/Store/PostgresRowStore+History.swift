@@ -39,7 +39,7 @@ extension PostgresRowStore {
             SELECT (SELECT value::bigint FROM \(Self.metadataTable) WHERE key = $1), h.* \
             FROM (SELECT 1) AS one LEFT JOIN LATERAL (\(rows.sql)) AS h ON true ORDER BY h.number\(direction)
             """
-        let result = try withConnection { connection -> PostgresResult? in
+        let result = try read(onReplica: false) { connection -> PostgresResult? in
             // A read-only store created before stores kept history has no table, and no history.
             if !allowsSave,
                 try connection.preparedQuery("SELECT to_regclass($1) IS NULL", [.text(Self.historyTable)])

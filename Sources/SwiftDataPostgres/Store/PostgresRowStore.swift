@@ -12,6 +12,10 @@ import Synchronization
 /// - **Connections.** A pool of `maximumConnections` (4 by default) serves fetches and saves; a fetch reads its
 ///   whole result, then returns the connection before the context builds models. One more connection listens for
 ///   other instances' saves (`LISTEN`/`NOTIFY`) and passes each on to the container at once (`onExternalChange`).
+///   With read replicas, fetches go to a replica that has replayed what the container must see (`PostgresReplicas`).
+///   Behind a transaction pooler (`transactionPooling`), statements are sent unprepared, the session's settings are
+///   made in each transaction (a fetch runs in one of its own), and the listener connects to `listenURL`; without
+///   one, a `PostgresChangePoller` reads the history table instead.
 /// - **Saves.** A save is one transaction at `READ COMMITTED` that first takes a transaction-level advisory lock of
 ///   the PostgreSQL schema, so saves of every process run one after another, as SQLite's writers do: each sees every
 ///   save committed before it, no save can fail with a serialization failure, and fetches never wait. The
@@ -44,6 +48,10 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
     let schema: Schema
     let dialect = PostgreSQLDialect()
     private let pool: PostgresConnectionPool?
+    /// The read replicas, when the configuration names some.
+    private let replicas: PostgresReplicas?
+    /// Finds other instances' saves behind a transaction pooler without a `listenURL`.
+    private var poller: PostgresChangePoller?
     private let shared: PostgresConnection?
     /// Guards the shared connection. Recursive: a context that a migration stage's save runs code of fetches on the
     /// same connection, on the same thread, inside that save.
@@ -59,9 +67,11 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
     private let instance = UUID().uuidString
     /// The statement a save sends with its `BEGIN` (`saveLockStatement`), once written; used under `writeLock`.
     private var saveLock: (sql: String, drawsHistoryNumber: Bool)?
+    /// Called with the connection of each save as it begins (for tests that break it).
+    package var willSave: ((PostgresConnection) -> Void)?
     /// Called with the connection of each run of a save's transaction, once the save lock is held, before the
     /// save's rows are written (for tests that make it conflict with another session).
-    package var willSave: ((PostgresConnection) -> Void)?
+    package var willWrite: ((PostgresConnection) -> Void)?
     /// Called with the connection of each save once its rows are written, just before its `COMMIT` is sent (for
     /// tests that break the connection or the server at the commit).
     package var willCommit: ((PostgresConnection) -> Void)?
@@ -104,15 +114,20 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
         if let problem = StoreLayout.hierarchyProblems(in: schema).first { throw problem }
         self.configuration = configuration
         self.schema = schema
-        // Notices (`CREATE TABLE IF NOT EXISTS` skipping a table) are not worth printing on standard error.
-        let searchPath =
-            "SET search_path TO \(PostgreSQLDialect().quote(configuration.postgresSchema)); SET client_min_messages TO warning"
+        let setup = Self.connectionSetup(configuration)
+        let reportsCommitPosition = !configuration.readReplicas.isEmpty
         let pool = PostgresConnectionPool(
             configuration.url, size: configuration.maximumConnections, waitLimit: configuration.connectionWaitTimeout
-        ) {
-            try $0.execute(searchPath)
+        ) { connection in
+            try setup(connection)
+            connection.reportsCommitPosition = reportsCommitPosition
         }
         self.pool = pool
+        let replicas =
+            configuration.readReplicas.isEmpty
+            ? nil
+            : PostgresReplicas(configuration.readReplicas, size: configuration.maximumConnections, setup: setup)
+        self.replicas = replicas
         shared = nil
         externalChange = ChangeFlag()
         identifier = try Self.mapErrors(opening: true) {
@@ -121,15 +136,46 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
                     connection, schema: schema, configuration: configuration, migrationPlan: migrationPlan)
             }
         }
+        // Reads must see the tables and rows just created or migrated: the first read asks the primary's position.
+        replicas?.noteExternalChange()
         let flag = externalChange
         let instance = instance
+        if configuration.transactionPooling && configuration.listenURL == nil {
+            poller = PostgresChangePoller(pool: pool, postgresSchema: configuration.postgresSchema) {
+                replicas?.noteExternalChange()
+                flag.raise()
+            }
+            return
+        }
         listener = try Self.mapErrors(opening: true) {
-            try PostgresListener(configuration.url, channels: [Self.channel(configuration.postgresSchema)]) { event in
+            try PostgresListener(
+                configuration.listenURL ?? configuration.url, channels: [Self.channel(configuration.postgresSchema)]
+            ) { event in
                 switch event {
                 case .notification(let notification) where notification.payload == instance: return
-                case .notification, .reconnected: flag.raise()
+                case .notification, .reconnected:
+                    replicas?.noteExternalChange()
+                    flag.raise()
                 }
             }
+        }
+    }
+
+    /// What each new connection of the configuration runs first: the `search_path` of its PostgreSQL schema, and
+    /// no notices below warnings (`CREATE TABLE IF NOT EXISTS` skipping a table is not worth printing on standard
+    /// error); behind a transaction pooler, made in each transaction instead, with statements left unprepared.
+    static func connectionSetup(_ configuration: PostgresConfiguration) -> (PostgresConnection) throws -> Void {
+        let schema = PostgreSQLDialect().quote(configuration.postgresSchema)
+        guard configuration.transactionPooling else {
+            let settings = "SET search_path TO \(schema); SET client_min_messages TO warning"
+            return { try $0.execute(settings) }
+        }
+        let settings =
+            "SELECT set_config('search_path', \(literal(schema)), true), "
+            + "set_config('client_min_messages', 'warning', true)"
+        return { connection in
+            connection.preparesStatements = false
+            connection.transactionSettings = settings
         }
     }
 
@@ -142,11 +188,15 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
         self.schema = schema
         self.identifier = identifier
         pool = nil
+        replicas = nil
         shared = connection
         externalChange = ChangeFlag()
     }
 
-    deinit { listener?.stop() }
+    deinit {
+        listener?.stop()
+        poller?.stop()
+    }
 
     /// The most connections the store's pool had open at once (for tests).
     package var mostConnectionsOpen: Int { pool?.mostOpenConnections ?? 0 }
@@ -168,6 +218,19 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
             guard let pool else { throw SwiftDataError.storeError.with(reason: "the store has no connections") }
             return try pool.withConnection(body)
         }
+    }
+
+    /// Runs a read with a connection: of a read replica that has replayed what the store must see, when the
+    /// configuration names replicas and `onReplica`, else of the pool (or the shared one). Behind a transaction
+    /// pooler the read runs in a transaction of its own, which makes the session's settings.
+    func read<Result>(onReplica: Bool = true, _ body: (PostgresConnection) throws -> Result) throws -> Result {
+        let inTransaction = configuration.transactionPooling && shared == nil
+        func run(_ connection: PostgresConnection) throws -> Result {
+            guard inTransaction else { return try body(connection) }
+            return try connection.transaction(isolation: .readCommitted, attempts: 1) { try body($0) }
+        }
+        guard onReplica, let replicas, let pool else { return try withConnection(run) }
+        return try Self.mapErrors { try replicas.read(primary: pool, run) { try pool.withConnection(run) } }
     }
 
     /// Runs `body`, turning a `PostgresError` into a `SwiftDataError`: an error raised by a predicate's support
@@ -205,12 +268,10 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
     ) throws {
         // Each result is read whole, and the connection returned, before models are built from it: building one
         // may fetch again.
-        var results: [PostgresResult] = []
         var selects = prepared(request, plan).selects(for: request)
-        try withConnection { connection in
-            for select in selects {
-                results.append(
-                    try Self.mapErrors(model: request.entity.name) { try run(select.statement, on: connection) })
+        let results = try read { connection in
+            try selects.map { select in
+                try Self.mapErrors(model: request.entity.name) { try run(select.statement, on: connection) }
             }
         }
         for (offset, result) in results.enumerated() {
@@ -240,13 +301,10 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
                     properties, of: destination, subentityProperties: subentityProperties),
                 dialect: dialect, condition: { dialect.keysCondition($0, count: 0, first: 1) })
         else { return }
-        var results: [PostgresResult] = []
-        try withConnection { connection in
+        let results = try read { connection in
             // One statement text whatever the owners: prepared once per connection, the owners bound as a `bigint[]`.
             let statement = try connection.cachedStatement(select, [.int8Array])
-            for chunk in owners.keyChunks {
-                results.append(try connection.query(statement, [.int8Array(Array(chunk))]))
-            }
+            return try owners.keyChunks.map { try connection.query(statement, [.int8Array(Array($0))]) }
         }
         for result in results {
             let reader = PostgresRowReader(result)
@@ -260,7 +318,7 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
     package func fetchCount<T: PersistentModel>(_ request: FetchRequest<T>, plan: FetchPlan) throws -> Int {
         guard request.keys == nil else { return try countByFetching(request, plan: plan) }
         let statement = prepared(request, plan).countStatement(for: request)
-        return try withConnection { connection in
+        return try read { connection in
             let result = try Self.mapErrors(model: request.entity.name) { try run(statement, on: connection) }
             return Int(try result.int64(0, 0) ?? 0)
         }
@@ -294,6 +352,7 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
                 }
             }
             if !saves.unknown.isEmpty { try settle(&saves, on: connection) }
+            willSave?(connection)
             // Set once the body and the notification ran: a lost connection after that was lost at the COMMIT.
             var written: Result?
             let inserted = InsertedRows()
@@ -305,6 +364,7 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
             // The save's identifier goes with it (and, now and then, old identifiers are deleted).
             let notes = Self.noteSave(saveID) + (savesSincePruning % 1_000 == 0 ? "; " + Self.pruneSaves : "")
             let lock = isShared ? nil : PostgresPipelineStep.sql(notes + "; " + saveLockStatement(drawsHistoryNumber))
+            var drawn: Int64?
             // A serialization failure or deadlock rolled the transaction back for sure (the server said so before or
             // at the COMMIT): the whole save runs again, its body included (Core starts it afresh each time), up to
             // `saveRetries` times. Not in a migration's transaction, which the failure aborted.
@@ -315,9 +375,10 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
                         isolation: .readCommitted, attempts: 1, beginningWith: lock
                     ) { connection, locked in
                         let historyNumber = drawsHistoryNumber ? try locked?.int64(0, 1) : nil
+                        drawn = historyNumber
                         written = nil
                         inserted.batches.removeAll()
-                        willSave?(connection)
+                        willWrite?(connection)
                         let result = try body(
                             PostgresTransaction(
                                 store: self, connection: connection, historyNumber: historyNumber,
@@ -327,6 +388,7 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
                         return result
                     }
                     saves.committed = [:]
+                    noteCommitted(on: connection, historyNumber: drawn)
                     return result
                 } catch  where Self.isConflict(error) && !isShared {
                     guard runs <= configuration.saveRetries else { throw conflictError(error, runs: runs) }
@@ -344,6 +406,7 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
                         throw error
                     }
                     saves.committed = [:]
+                    noteCommitted(on: connection, historyNumber: drawn)
                     return written
                 }
             }
@@ -365,6 +428,19 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
                 "The save ran \(runs) time\(runs == 1 ? "" : "s"), each rolled back, and stored nothing (the "
                 + "configuration's saveRetries is \(configuration.saveRetries)): save again, raise saveRetries, or "
                 + "have fewer processes change the same rows at once") ?? error
+    }
+
+    /// Tells the replicas' router where the save that just committed on `connection` is, and the poller its
+    /// history number. After a lost `COMMIT` the position is unknown: the next read asks the primary.
+    private func noteCommitted(on connection: PostgresConnection, historyNumber: Int64?) {
+        if let replicas {
+            if let position = connection.commitPosition {
+                replicas.noteCommit(position)
+            } else {
+                replicas.noteExternalChange()
+            }
+        }
+        if let historyNumber { poller?.noteOwn(historyNumber) }
     }
 
     /// Takes the lock every save of the PostgreSQL schema's stores takes, until the transaction ends; returns the
@@ -448,7 +524,7 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
     }
 
     package func readExternal(_ reference: String) throws -> Data {
-        try withConnection { connection in
+        try read { connection in
             let result = try connection.preparedQuery(
                 "SELECT data FROM \(Self.externalTable) WHERE id = $1", [.text(reference)])
             guard result.rowCount == 1, let data = try result.data(0, 0) else {

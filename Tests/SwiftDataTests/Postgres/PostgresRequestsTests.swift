@@ -104,7 +104,7 @@ import Testing
         // A save holds the only connection, in its transaction, until the fetch below gave up.
         let held = PostgresCommitOutcomeTests.Event()
         let release = PostgresCommitOutcomeTests.Event()
-        store.willSave = { _ in
+        store.willWrite = { _ in
             held.signal()
             release.wait()
         }
@@ -127,7 +127,7 @@ import Testing
         let text = "\(error.map { String(describing: $0) } ?? "")"
         #expect(text.contains("all 1 connection of the pool stayed in use for 0.2 seconds"), "\(text)")
         #expect(text.contains("maximumConnections") && text.contains("connectionWaitTimeout"), "\(text)")
-        store.willSave = nil
+        store.willWrite = nil
         #expect(try ModelContext(container).fetchCount(FetchDescriptor<Counter>()) == 1)
     }
 
@@ -171,7 +171,7 @@ import Testing
         #expect(rowLocked.wait())
         let monitor = try PostgresConnection(PostgresTestServer.shared().superuserConnectionString)
         var runs = 0
-        store.willSave = { _ in
+        store.willWrite = { _ in
             runs += 1
             guard runs == 1 else { return }
             wait.signal()
@@ -193,7 +193,7 @@ import Testing
         do { try context.save() } catch let thrown as SwiftDataError { error = thrown }
         #expect(done.wait())
         #expect(state.problems.withLock { $0 } == [])
-        store.willSave = nil
+        store.willWrite = nil
         let stored = try ModelContext(container).fetch(FetchDescriptor<Counter>(sortBy: [SortDescriptor(\.label)]))
         return (runs, error, stored.map { "\($0.label)=\($0.value)" }, context)
     }

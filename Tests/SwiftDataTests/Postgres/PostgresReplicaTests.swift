@@ -1,0 +1,142 @@
+import Foundation
+import PostgresTestSupport
+import SwiftData
+import Testing
+
+@testable import SwiftDataPostgres
+
+/// A model of the replica suites.
+@Model final class ReplicatedNote {
+    var number: Int
+    init(number: Int) { self.number = number }
+}
+
+/// Reads from streaming replicas (`PostgresConfiguration.readReplicas`): a program reads its own writes and other
+/// instances' announced writes, replicas serve the reads they can, and a replica that stops costs no failed fetch.
+/// Each test that slows or stops a standby makes one of its own; they log their statements, so that a test counts
+/// the reads a standby served.
+@Suite(.enabled(if: PostgresTestCluster.isAvailable)) struct PostgresReplicaTests {
+    /// Save-then-fetch rounds of the read-your-writes test (`SWIFTDATA_REPLICA_ROUNDS`, 1,000 unless set).
+    static let rounds = ProcessInfo.processInfo.environment["SWIFTDATA_REPLICA_ROUNDS"].flatMap { Int($0) } ?? 1_000
+
+    /// A container on a new PostgreSQL schema of the cluster's primary, reading from `replicas` as connections
+    /// named `application` (so that a standby's log tells them apart).
+    func container(
+        _ cluster: PostgresTestCluster, replicas: [PostgresTestServer], schema: String, application: String
+    ) throws -> ModelContainer {
+        let configuration = PostgresConfiguration(
+            url: cluster.url, readReplicas: replicas.map { $0.url + "?application_name=\(application)" },
+            postgresSchema: schema)
+        return try ModelContainer(for: ReplicatedNote.self, configurations: configuration)
+    }
+
+    /// The fetches of notes a standby served to connections named `application`.
+    func servedReads(_ standby: PostgresTestServer, _ application: String) -> Int {
+        standby.loggedStatements(of: application).filter { $0.contains("ReplicatedNote") }.count
+    }
+
+    func names() -> (schema: String, application: String) {
+        let suffix = UUID().uuidString.prefix(8).lowercased()
+        return ("replica_\(suffix)", "replica_test_\(suffix)")
+    }
+
+    @Test func everySaveIsReadBackWhileReplicationIsSlowed() throws {
+        let cluster = try PostgresTestCluster.shared()
+        let standby = try cluster.makeStandby()
+        // Each transaction is applied on the standby no sooner than 2 ms after its commit: a fetch right after a
+        // save finds the standby without it.
+        try standby.setApplyDelay(.milliseconds(2))
+        let (schema, application) = names()
+        let container = try container(cluster, replicas: [standby], schema: schema, application: application)
+        let writer = ModelContext(container)
+        var stale: [Int] = []
+        for round in 0..<Self.rounds {
+            writer.insert(ReplicatedNote(number: round))
+            try writer.save()
+            let reader = ModelContext(container)
+            let count = try reader.fetchCount(FetchDescriptor<ReplicatedNote>())
+            let latest = try reader.fetch(FetchDescriptor(predicate: #Predicate<ReplicatedNote> { $0.number == round }))
+            if count != round + 1 || latest.count != 1 { stale.append(round) }
+        }
+        #expect(stale.isEmpty, "rounds whose fetch missed the save before it: \(stale.prefix(10))")
+    }
+
+    @Test func aStandbyServesTheReadsOnceItHasReplayedWhatTheyMustSee() throws {
+        let cluster = try PostgresTestCluster.shared()
+        let standby = try cluster.makeStandby()
+        let (schema, application) = names()
+        let container = try container(cluster, replicas: [standby], schema: schema, application: application)
+        let context = ModelContext(container)
+        for number in 0..<3 { context.insert(ReplicatedNote(number: number)) }
+        try context.save()
+        try standby.waitForReplay(of: try cluster.primary.walPosition())
+        for _ in 0..<10 { #expect(try ModelContext(container).fetchCount(FetchDescriptor<ReplicatedNote>()) == 3) }
+        let served = servedReads(standby, application)
+        #expect(served >= 10, "the standby served the reads (\(served))")
+
+        // A standby that has not replayed the last save serves none: the primary does.
+        try standby.pauseReplay()
+        context.insert(ReplicatedNote(number: 3))
+        try context.save()
+        let notes = try ModelContext(container).fetch(
+            FetchDescriptor<ReplicatedNote>(sortBy: [SortDescriptor(\.number)]))
+        #expect(notes.map(\.number) == [0, 1, 2, 3])
+        #expect(servedReads(standby, application) == served)
+        try standby.resumeReplay()
+        try standby.waitForReplay(of: try cluster.primary.walPosition())
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<ReplicatedNote>()) == 4)
+        #expect(servedReads(standby, application) == served + 1)
+    }
+
+    @Test func aStoppedStandbyCostsNoFailedFetch() throws {
+        let cluster = try PostgresTestCluster.shared()
+        let standby = try cluster.makeStandby()
+        let (schema, application) = names()
+        let container = try container(cluster, replicas: [standby], schema: schema, application: application)
+        let context = ModelContext(container)
+        context.insert(ReplicatedNote(number: 1))
+        try context.save()
+        try standby.waitForReplay(of: try cluster.primary.walPosition())
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<ReplicatedNote>()) == 1)
+        #expect(servedReads(standby, application) == 1)
+
+        try standby.stop()
+        for number in 2...20 {
+            #expect(try ModelContext(container).fetchCount(FetchDescriptor<ReplicatedNote>()) == number - 1)
+            context.insert(ReplicatedNote(number: number))
+            try context.save()
+        }
+        // Started again, it is tried again once its time out is over.
+        try standby.start()
+        try standby.waitForReplay(of: try cluster.primary.walPosition())
+        let deadline = ContinuousClock.now + PostgresConfiguration.replicaRetryInterval * 4
+        while servedReads(standby, application) < 2, ContinuousClock.now < deadline {
+            #expect(try ModelContext(container).fetchCount(FetchDescriptor<ReplicatedNote>()) == 20)
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        #expect(servedReads(standby, application) >= 2, "the standby served reads again")
+    }
+
+    @Test func anObserverSeesAnotherInstancesSaveThatTheStandbyHasNotReplayed() async throws {
+        let cluster = try PostgresTestCluster.shared()
+        let standby = try cluster.makeStandby()
+        let (schema, application) = names()
+        let reading = try container(cluster, replicas: [standby], schema: schema, application: application)
+        let writing = try container(cluster, replicas: [], schema: schema, application: application)
+        let observer = try ResultsObserver(sortBy: [SortDescriptor(\ReplicatedNote.number)], modelContainer: reading)
+        #expect(observer.results.isEmpty)
+        try standby.pauseReplay()
+        let other = ModelContext(writing)
+        other.insert(ReplicatedNote(number: 1))
+        try other.save()
+        var seen: [Int] = []
+        for _ in 0..<250 where seen.last != 1 {
+            seen.append(observer.results.count)
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(seen.last == 1, "the observer saw the other instance's save though the standby lacks it")
+        #expect(try ModelContext(reading).fetchCount(FetchDescriptor<ReplicatedNote>()) == 1)
+        try standby.resumeReplay()
+        #expect(observer.results.count == 1)
+    }
+}
