@@ -29,7 +29,7 @@ struct Options {
                swift run -c release Benchmarks --postgres URL [--rows N] [--repetitions R] [--filter WORKLOADS]
                                                [--instructions] [--json]
                swift run -c release Benchmarks --postgres URL --requests [--tasks T] [--rows N]
-                                               [--repetitions R] [--json]
+                                               [--repetitions R]
 
         Runs each workload through SwiftData and through the raw SQLite C API (or libpq), and prints a table of
         their median times, the ratio, the project's goal and whether it was met, and each side's peak memory.
@@ -108,8 +108,8 @@ struct Options {
         if filter != nil, Workload.selected(by: filter).isEmpty {
             throw OptionsError("no workload matches '\(filter ?? "")'")
         }
-        if requests && (postgres == nil || instructions) {
-            throw OptionsError("--requests needs --postgres URL, and measures time: not with --instructions")
+        if requests && (postgres == nil || instructions || json) {
+            throw OptionsError("--requests needs --postgres URL, measures time (not --instructions) and prints a table")
         }
         if child == nil, workloads.isEmpty {
             throw OptionsError("--instructions counts no workload that measures latency: waiting costs no instructions")

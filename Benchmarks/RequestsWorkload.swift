@@ -51,7 +51,7 @@ enum RequestsWorkload {
         var ratio: Double { raw.median > 0 ? ours.median / raw.median : 0 }
     }
 
-    /// Runs both kinds on the database at `url` and returns the table (or JSON).
+    /// Runs both kinds on the database at `url` and returns the table.
     static func run(url: String, options: Options) throws -> String {
         let threads = options.tasks
         let perThread = requestsPerThread(options)
@@ -105,8 +105,7 @@ enum RequestsWorkload {
             }
             results.append(result)
         }
-        return options.json
-            ? try json(results, options: options) : table(results, options: options)
+        return table(results, options: options)
     }
 
     /// Our side's request number `index`: a new context fetches the record with the index's key, and changes and
@@ -134,10 +133,10 @@ enum RequestsWorkload {
 
     /// The table, under a line that says what ran where.
     static func table(_ results: [Result], options: Options) -> String {
-        let header = ["workload", "SwiftData", "raw", "ratio", "goal", "met", "p50", "p99"]
-        let lines = results.map { result -> [String] in
+        let header = ["#", "workload", "SwiftData", "raw", "ratio", "goal", "met", "p50", "p99"]
+        let lines = results.enumerated().map { number, result -> [String] in
             [
-                result.kind.slug, Report.time(result.ours.median), Report.time(result.raw.median),
+                String(number + 1), result.kind.slug, Report.time(result.ours.median), Report.time(result.raw.median),
                 String(format: "%.2f", result.ratio), "≤ 1.3", result.ratio <= 1.3 ? "yes" : "no",
                 "\(Report.time(result.ours.latency(0.5))) / \(Report.time(result.raw.latency(0.5)))",
                 "\(Report.time(result.ours.latency(0.99))) / \(Report.time(result.raw.latency(0.99)))",
@@ -145,60 +144,16 @@ enum RequestsWorkload {
         }
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let title =
-            "PostgreSQL requests, N = \(Report.grouped(options.rows)) rows, \(options.tasks) threads × "
-            + "\(requestsPerThread(options)) requests, \(poolSize) connections, median of \(options.repetitions) "
+            "PostgreSQL requests, N = \(Report.grouped(options.rows)) rows, median of \(options.repetitions) "
             + "repetition\(options.repetitions == 1 ? "" : "s"), \(cores) core\(cores == 1 ? "" : "s"), "
             + ISO8601DateFormatter().string(from: Date())
         let note =
-            "SwiftData and raw: time per request (a run's time over its requests); p50 and p99: the latency of "
-            + "one request, SwiftData's / raw's."
+            "\(options.tasks) threads at once, \(requestsPerThread(options)) requests each, through \(poolSize) "
+            + "connections on each side. SwiftData and raw: time per request (a run's time over its requests); p50 "
+            + "and p99: the latency of one request, SwiftData's / raw's."
         return
-            ([Report.wrapped(title), ""] + Report.markdown(header, lines, leftAligned: [0, 4, 5])
+            ([title, ""] + Report.markdown(header, lines, leftAligned: [1, 5, 6])
             + ["", Report.wrapped(note)]).joined(separator: "\n")
-    }
-
-    /// The results as JSON, in seconds.
-    static func json(_ results: [Result], options: Options) throws -> String {
-        struct Side: Encodable {
-            let medianSecondsPerRequest: Double
-            let secondsPerRequest: [Double]
-            let p50Seconds: Double
-            let p99Seconds: Double
-        }
-        struct Line: Encodable {
-            let name: String
-            let title: String
-            let ratio: Double
-            let goalMet: Bool
-            let swiftData: Side
-            let raw: Side
-        }
-        struct Document: Encodable {
-            let backend = "PostgreSQL"
-            let rows: Int
-            let threads: Int
-            let requestsPerThread: Int
-            let connections: Int
-            let repetitions: Int
-            let workloads: [Line]
-        }
-        func side(_ side: Result.Side) -> Side {
-            Side(
-                medianSecondsPerRequest: side.median, secondsPerRequest: side.perRequest,
-                p50Seconds: side.latency(0.5), p99Seconds: side.latency(0.99))
-        }
-        let document = Document(
-            rows: options.rows, threads: options.tasks, requestsPerThread: requestsPerThread(options),
-            connections: poolSize,
-            repetitions: options.repetitions,
-            workloads: results.map {
-                Line(
-                    name: $0.kind.slug, title: $0.kind.rawValue, ratio: $0.ratio, goalMet: $0.ratio <= 1.3,
-                    swiftData: side($0.ours), raw: side($0.raw))
-            })
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        return String(decoding: try encoder.encode(document), as: UTF8.self)
     }
 }
 
