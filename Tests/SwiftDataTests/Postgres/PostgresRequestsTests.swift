@@ -131,8 +131,9 @@ import Testing
         #expect(try ModelContext(container).fetchCount(FetchDescriptor<Counter>()) == 1)
     }
 
-    /// A save deadlocks with another session: the other session holds a row the save changes and waits for the save
-    /// lock, which the save holds. The server breaks the deadlock by failing the save (the other session waits
+    /// A save deadlocks with another session: the other session holds a row the save deletes and waits for the save
+    /// lock, which the save holds. (The delete comes after the save's change and before its insert: the save runs
+    /// again from a state in which it had written some rows and noted the deleted keys.) The server breaks the deadlock by failing the save (the other session waits
     /// with a `deadlock_timeout` of an hour, so it never checks), and the store runs the save again, whole: its
     /// change, insert and delete are each stored once.
     func deadlockedSave(retries: Int) throws -> (
@@ -158,7 +159,7 @@ import Testing
                 state.backend.store(other.backendPID, ordering: .releasing)
                 try other.execute(
                     "SET deadlock_timeout = '1h'; BEGIN; "
-                        + "UPDATE \"\(schema)\".\"Counter\" SET value = value WHERE label = 'changed'")
+                        + "UPDATE \"\(schema)\".\"Counter\" SET value = value WHERE label = 'deleted'")
                 rowLocked.signal()
                 wait.wait()
                 try other.execute("SELECT pg_advisory_xact_lock(hashtext('swiftdata:\(schema)'))")
