@@ -7,7 +7,7 @@ import Testing
 /// across types or out of order, if a row were written with another's text, or if members of a to-many relationship
 /// were skipped.
 @Suite struct InsertSaveTests {
-    @Test(arguments: StoreKind.all) func interleavedTypesGetTheirOwnKeysAndValues(store: StoreKind) throws {
+    @Test(arguments: StoreKind.withPooler) func interleavedTypesGetTheirOwnKeysAndValues(store: StoreKind) throws {
         let location = store.location()
         let texts = TextBindingTests.texts
         var users: [PersistentIdentifier: String] = [:]
@@ -48,7 +48,9 @@ import Testing
         #expect(Set(fetchedUsers.map(\.name)) == Set(texts))
     }
 
-    @Test(arguments: StoreKind.all) func newModelsWithAndWithoutRelationshipsSaveTogether(store: StoreKind) throws {
+    @Test(arguments: StoreKind.withPooler) func newModelsWithAndWithoutRelationshipsSaveTogether(store: StoreKind)
+        throws
+    {
         let location = store.location()
         do {
             let context = ModelContext(try makeContainer(User.self, Student.self, Course.self, in: location))

@@ -94,7 +94,7 @@ import Testing
         let store: String
         switch kind {
         case .sqlite: store = dataHome.url.appendingPathComponent("shared.store").path
-        case .postgres:
+        case .postgres, .pooled:
             let server = try PostgresTestServer.shared()
             let database = "todo_" + UUID().uuidString.prefix(8).lowercased()
             try server.psql("CREATE DATABASE \(database) OWNER \(server.user)", database: "postgres")

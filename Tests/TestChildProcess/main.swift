@@ -14,11 +14,16 @@ let storeURL = arguments.dropFirst().first.map { URL(fileURLWithPath: $0) }
 let name = arguments.dropFirst(2).first ?? "visit"
 
 func container() throws -> ModelContainer {
-    // A PostgreSQL URL names a PostgreSQL store, in the schema SWIFTDATA_POSTGRES_SCHEMA names.
+    // A PostgreSQL URL names a PostgreSQL store, in the schema SWIFTDATA_POSTGRES_SCHEMA names; behind a transaction
+    // pooler when SWIFTDATA_POSTGRES_LISTEN_URL names a direct URL to listen on.
     if let url = arguments.dropFirst().first, url.hasPrefix("postgresql://") {
-        let schema = ProcessInfo.processInfo.environment["SWIFTDATA_POSTGRES_SCHEMA"] ?? "public"
+        let environment = ProcessInfo.processInfo.environment
+        let listenURL = environment["SWIFTDATA_POSTGRES_LISTEN_URL"]
         return try ModelContainer(
-            for: Visit.self, configurations: PostgresConfiguration(url: url, postgresSchema: schema))
+            for: Visit.self,
+            configurations: PostgresConfiguration(
+                url: url, postgresSchema: environment["SWIFTDATA_POSTGRES_SCHEMA"] ?? "public",
+                transactionPooling: listenURL != nil, listenURL: listenURL))
     }
     if let storeURL { return try ModelContainer(for: Visit.self, configurations: ModelConfiguration(url: storeURL)) }
     return try ModelContainer(for: Visit.self)

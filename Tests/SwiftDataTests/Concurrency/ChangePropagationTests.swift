@@ -7,7 +7,7 @@ import Testing
 
 /// A save in one context reaches the container's other contexts: registered models refresh, keeping unsaved edits.
 @Suite struct ChangePropagationTests {
-    @Test(arguments: StoreKind.all) func registeredModelsRefreshKeepingUnsavedEdits(store: StoreKind) throws {
+    @Test(arguments: StoreKind.withPooler) func registeredModelsRefreshKeepingUnsavedEdits(store: StoreKind) throws {
         let container = try store.makeContainer(Counter.self)
         let writer = ModelContext(container)
         let reader = ModelContext(container)
@@ -33,7 +33,7 @@ import Testing
         #expect(fired.isSet, "observers hear of the refreshed value")
     }
 
-    @Test(arguments: StoreKind.all) func modelsDeletedElsewhereLeaveTheContext(store: StoreKind) throws {
+    @Test(arguments: StoreKind.withPooler) func modelsDeletedElsewhereLeaveTheContext(store: StoreKind) throws {
         let container = try store.makeContainer(Counter.self)
         let writer = ModelContext(container)
         let reader = ModelContext(container)
@@ -48,7 +48,8 @@ import Testing
         #expect(reader.registeredModel(for: seen.persistentModelID) as Counter? == nil)
     }
 
-    @MainActor @Test(arguments: StoreKind.all) func theMainContextUpdatesOnItsOwn(store: StoreKind) async throws {
+    @MainActor @Test(arguments: StoreKind.withPooler) func theMainContextUpdatesOnItsOwn(store: StoreKind) async throws
+    {
         let container = try store.makeContainer(Counter.self)
         let counter = Counter(label: "main")
         container.mainContext.insert(counter)
@@ -64,7 +65,7 @@ import Testing
         #expect(counter.value == 7, "the main context applied the background save without being asked")
     }
 
-    @Test(arguments: StoreKind.all) func changesByAnotherProcessAreSeenOnTheNextFetch(store: StoreKind) throws {
+    @Test(arguments: StoreKind.withPooler) func changesByAnotherProcessAreSeenOnTheNextFetch(store: StoreKind) throws {
         let directory = store.location()
         let container = try directory.container(Visit.self)
         let context = ModelContext(container)

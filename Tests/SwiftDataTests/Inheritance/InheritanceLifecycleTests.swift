@@ -35,7 +35,7 @@ struct InheritanceLifecycleTests {
             let directory = location.store().path + ".external"
             guard FileManager.default.fileExists(atPath: directory) else { return 0 }
             return try FileManager.default.contentsOfDirectory(atPath: directory).count
-        case .postgres:
+        case .postgres, .pooled:
             let rows = try location.rows("SELECT count(*) FROM _swiftdata_external", container: container)
             return Int(rows.first?.first ?? "") ?? -1
         }

@@ -22,8 +22,8 @@ extension StoreLocation {
                     }
                 }
             }
-        case .postgres:
-            let connection = try PostgresConnection(PostgresTestServer.shared().superuserConnectionString)
+        case .postgres, .pooled:
+            let connection = try PostgresConnection(kind.postgresServer().superuserConnectionString)
             let result = try connection.execute("SET search_path TO \"\(postgresSchema)\"; \(sql)")
             return try (0..<result.rowCount).map { row in
                 try (0..<result.columnCount).map { try result.string(row, $0) ?? "NULL" }

@@ -34,7 +34,7 @@ import Testing
         #expect(columns.contains("ratingText") && !columns.contains("\nrating\n"))
     }
 
-    @Test(arguments: StoreKind.all) func addedPropertiesTakeTheirDefaultOrNil(store: StoreKind) throws {
+    @Test(arguments: StoreKind.withPooler) func addedPropertiesTakeTheirDefaultOrNil(store: StoreKind) throws {
         let directory = store.location()
         try shopStore(directory)
         let context = ModelContext(try makeContainer(ShopAdded.Item.self, in: directory))
@@ -45,7 +45,7 @@ import Testing
         #expect(items.map(\.note) == ["red", "green", nil])
     }
 
-    @Test(arguments: StoreKind.all) func removedPropertiesAreDropped(store: StoreKind) throws {
+    @Test(arguments: StoreKind.withPooler) func removedPropertiesAreDropped(store: StoreKind) throws {
         let directory = store.location()
         try shopStore(directory)
         let context = ModelContext(try makeContainer(ShopRemoved.Item.self, in: directory))
@@ -60,7 +60,7 @@ import Testing
         #expect(try context.fetchCount(FetchDescriptor<ShopRemoved.Item>()) == 4)
     }
 
-    @Test(arguments: StoreKind.all) func typeChangeIsRefusedAndTheStoreIsUntouched(store: StoreKind) throws {
+    @Test(arguments: StoreKind.withPooler) func typeChangeIsRefusedAndTheStoreIsUntouched(store: StoreKind) throws {
         let directory = store.location()
         try shopStore(directory)
         let before = store == .sqlite ? try storeBytes(directory) : nil
@@ -78,7 +78,7 @@ import Testing
                 == 3)
     }
 
-    @Test(arguments: StoreKind.all) func optionalBecomingRequired(store: StoreKind) throws {
+    @Test(arguments: StoreKind.withPooler) func optionalBecomingRequired(store: StoreKind) throws {
         let directory = store.location()
         try shopStore(directory)
         #expect {
@@ -132,7 +132,7 @@ import Testing
                 "Item_index"))
     }
 
-    @Test(arguments: StoreKind.all) func indexChangesKeepIndexesTheStoreDidNotMake(store: StoreKind) throws {
+    @Test(arguments: StoreKind.withPooler) func indexChangesKeepIndexesTheStoreDidNotMake(store: StoreKind) throws {
         let location = store.location()
         try shopStore(location)
         // Names that `LIKE 'Item_index_%'` and `LIKE 'Item_unique_%'` match (`_` is any character).
@@ -150,7 +150,7 @@ import Testing
         #expect(try ModelContext(container).fetchCount(FetchDescriptor<ShopIndexed.Item>()) == 3)
     }
 
-    @Test(arguments: StoreKind.all) func relationshipsAddedAndRenamed(store: StoreKind) throws {
+    @Test(arguments: StoreKind.withPooler) func relationshipsAddedAndRenamed(store: StoreKind) throws {
         let directory = store.location()
         do {
             let context = ModelContext(try makeContainer(Student.self, in: directory))
@@ -165,7 +165,7 @@ import Testing
         #expect(try context.fetchCount(FetchDescriptor<Animal>()) == 0)
     }
 
-    @Test(arguments: StoreKind.all) func relationshipRenamesAndDeleteRuleChanges(store: StoreKind) throws {
+    @Test(arguments: StoreKind.withPooler) func relationshipRenamesAndDeleteRuleChanges(store: StoreKind) throws {
         let directory = store.location()
         do {
             let context = ModelContext(try makeContainer(ShelvesV1.Shelf.self, in: directory))

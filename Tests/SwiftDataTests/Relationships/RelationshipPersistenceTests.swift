@@ -7,7 +7,7 @@ import Testing
 
 /// Relationships survive a save and a fresh container, in order.
 @Suite struct RelationshipPersistenceTests {
-    @Test(arguments: StoreKind.all) func animalsSampleRoundTrips(store: StoreKind) throws {
+    @Test(arguments: StoreKind.withPooler) func animalsSampleRoundTrips(store: StoreKind) throws {
         let directory = store.location()
         do {
             let context = ModelContext(try makeContainer(AnimalCategory.self, in: directory))
@@ -33,7 +33,7 @@ import Testing
         #expect(stray.category == nil)
     }
 
-    @Test(arguments: StoreKind.all) func reorderingAndMovingPersist(store: StoreKind) throws {
+    @Test(arguments: StoreKind.withPooler) func reorderingAndMovingPersist(store: StoreKind) throws {
         let directory = store.location()
         do {
             let context = ModelContext(try makeContainer(Node.self, in: directory))
@@ -64,7 +64,7 @@ import Testing
         #expect(root.children.last?.children.map(\.name) == ["d"])
     }
 
-    @Test(arguments: StoreKind.all) func manyToManyRoundTrips(store: StoreKind) throws {
+    @Test(arguments: StoreKind.withPooler) func manyToManyRoundTrips(store: StoreKind) throws {
         let directory = store.location()
         do {
             let context = ModelContext(try makeContainer(Student.self, in: directory))
@@ -88,7 +88,7 @@ import Testing
         #expect(art.students.map(\.name) == ["Bob", "Ann"], "each side keeps its own order")
     }
 
-    @Test(arguments: StoreKind.all) func optionalToManyIsEmptyNotNilAfterAFetch(store: StoreKind) throws {
+    @Test(arguments: StoreKind.withPooler) func optionalToManyIsEmptyNotNilAfterAFetch(store: StoreKind) throws {
         let directory = store.location()
         do {
             let context = ModelContext(try makeContainer(Library.self, in: directory))
@@ -101,7 +101,7 @@ import Testing
         #expect(library.featured?.isEmpty == true)
     }
 
-    @Test(arguments: StoreKind.all) func oneToOneAndRelationshipsWithoutInverse(store: StoreKind) throws {
+    @Test(arguments: StoreKind.withPooler) func oneToOneAndRelationshipsWithoutInverse(store: StoreKind) throws {
         let directory = store.location()
         do {
             let context = ModelContext(try makeContainer(Person.self, Library.self, in: directory))
@@ -126,7 +126,9 @@ import Testing
         #expect(library.books.first?.favoriteTag === library.tags[1])
     }
 
-    @Test(arguments: StoreKind.all) func unsavedChangesAreReflectedWhenARelationshipLoads(store: StoreKind) throws {
+    @Test(arguments: StoreKind.withPooler) func unsavedChangesAreReflectedWhenARelationshipLoads(store: StoreKind)
+        throws
+    {
         let container = try store.makeContainer(Node.self)
         do {
             let context = ModelContext(container)
@@ -156,7 +158,7 @@ import Testing
         #expect(root.children.map(\.name) == ["kept", "fresh", "joining"])
     }
 
-    @Test(arguments: StoreKind.all) func rollbackRestoresRelationships(store: StoreKind) throws {
+    @Test(arguments: StoreKind.withPooler) func rollbackRestoresRelationships(store: StoreKind) throws {
         let context = ModelContext(try store.makeContainer(Node.self))
         let root = Node(name: "root")
         context.insert(root)

@@ -170,7 +170,7 @@ enum IndexNameClashes {
             _ = try location.rows("DROP INDEX \"\(index)\"", container: container)
             _ = try location.rows(
                 statement.replacingOccurrences(of: "\"\(index)\"", with: "\"\(earlier)\""), container: container)
-        case .postgres:
+        case .postgres, .pooled:
             _ = try location.rows("ALTER INDEX \"\(index)\" RENAME TO \"\(earlier)\"", container: container)
         }
     }

@@ -91,7 +91,7 @@ enum IndexNamesChanged {
             names = try sqlite(
                 location.store(), "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = '\(table)'"
             ).split(separator: "\n").map(String.init)
-        case .postgres:
+        case .postgres, .pooled:
             let connection = try PostgresConnection(PostgresTestServer.shared().superuserConnectionString)
             let result = try connection.execute(
                 """
@@ -127,7 +127,7 @@ enum IndexNamesChanged {
                 DROP INDEX "3Old5index3x_y"; CREATE INDEX "\(index)" ON "Old" ("x_y");
                 DROP INDEX "3Old6unique3u_v"; CREATE UNIQUE INDEX "\(unique)" ON "Old" ("u_v");
                 """)
-        case .postgres:
+        case .postgres, .pooled:
             try Self.execute(
                 location,
                 """
@@ -143,7 +143,7 @@ enum IndexNamesChanged {
         switch location.kind {
         case .sqlite:
             _ = try sqlite(location.store(), sql)
-        case .postgres:
+        case .postgres, .pooled:
             let connection = try PostgresConnection(PostgresTestServer.shared().superuserConnectionString)
             _ = try connection.execute("SET search_path TO \"\(location.postgresSchema)\"; \(sql)")
         }
@@ -203,7 +203,7 @@ enum IndexNamesChanged {
                 WHERE m.type = 'index' AND m.tbl_name = '\(table)' GROUP BY m.name ORDER BY m.name
                 """
             ).split(separator: "\n").map(String.init)
-        case .postgres:
+        case .postgres, .pooled:
             let connection = try PostgresConnection(PostgresTestServer.shared().superuserConnectionString)
             let result = try connection.execute(
                 """

@@ -6,7 +6,7 @@ import Testing
 
 /// Unique constraints turn inserts of existing values into updates (upserts), as Apple's do.
 @Suite struct UniquenessTests {
-    @Test(arguments: StoreKind.all) func insertingAnExistingValueUpdatesTheStoredModel(store: StoreKind) throws {
+    @Test(arguments: StoreKind.withPooler) func insertingAnExistingValueUpdatesTheStoredModel(store: StoreKind) throws {
         let container = try store.makeContainer(Country.self)
         let context = ModelContext(container)
         let france = Country(code: "FR", name: "France")
@@ -24,7 +24,7 @@ import Testing
         #expect(stored.map(\.name) == ["République française"], "last write wins")
     }
 
-    @Test(arguments: StoreKind.all) func aStoredModelCanReferToANewModelThatUpserts(store: StoreKind) throws {
+    @Test(arguments: StoreKind.withPooler) func aStoredModelCanReferToANewModelThatUpserts(store: StoreKind) throws {
         let container = try store.makeContainer(Country.self)
         let context = ModelContext(container)
         let paris = City(name: "Paris")
@@ -43,7 +43,7 @@ import Testing
         #expect(city.country?.persistentModelID == renamed.persistentModelID)
     }
 
-    @Test(arguments: StoreKind.all) func duplicatesInOneSaveBecomeOneModel(store: StoreKind) throws {
+    @Test(arguments: StoreKind.withPooler) func duplicatesInOneSaveBecomeOneModel(store: StoreKind) throws {
         let container = try store.makeContainer(Country.self)
         let context = ModelContext(container)
         let first = Country(code: "DE", name: "Germany")
@@ -62,7 +62,7 @@ import Testing
             "members of the duplicate's one-to-many relationships join the surviving model")
     }
 
-    @Test(arguments: StoreKind.all) func compoundAndRelationshipConstraints(store: StoreKind) throws {
+    @Test(arguments: StoreKind.withPooler) func compoundAndRelationshipConstraints(store: StoreKind) throws {
         let container = try store.makeContainer(Seat.self)
         let context = ModelContext(container)
         context.insert(Seat(row: "A", number: 1, price: 10))
@@ -87,7 +87,7 @@ import Testing
         #expect(constraints == [["row", "number"], ["holder"]])
     }
 
-    @Test(arguments: StoreKind.all) func changingAValueToAnExistingOneIsAnError(store: StoreKind) throws {
+    @Test(arguments: StoreKind.withPooler) func changingAValueToAnExistingOneIsAnError(store: StoreKind) throws {
         let container = try store.makeContainer(Country.self)
         let context = ModelContext(container)
         let spain = Country(code: "ES", name: "Spain")
@@ -111,7 +111,7 @@ import Testing
                 == ["ES", "IT"])
     }
 
-    @Test(arguments: StoreKind.all) func nilValuesNeverCollide(store: StoreKind) throws {
+    @Test(arguments: StoreKind.withPooler) func nilValuesNeverCollide(store: StoreKind) throws {
         let container = try store.makeContainer(Seat.self)
         let context = ModelContext(container)
         context.insert(Seat(row: "C", number: 1))
@@ -120,7 +120,9 @@ import Testing
         #expect(try context.fetchCount(FetchDescriptor<Seat>()) == 2, "two seats without a holder")
     }
 
-    @Test(arguments: StoreKind.all) func aSaveOfManyModelsUpsertsByEitherConstraintInOneLookupEach(store: StoreKind)
+    @Test(arguments: StoreKind.withPooler) func aSaveOfManyModelsUpsertsByEitherConstraintInOneLookupEach(
+        store: StoreKind
+    )
         throws
     {
         let container = try store.makeContainer(Seat.self, Ticket.self)
@@ -163,7 +165,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreKind.all) func aNewModelMatchingTwoStoredModelsOnDifferentConstraintsIsAnError(
+    @Test(arguments: StoreKind.withPooler) func aNewModelMatchingTwoStoredModelsOnDifferentConstraintsIsAnError(
         store: StoreKind
     ) throws {
         let container = try store.makeContainer(Seat.self, Ticket.self)

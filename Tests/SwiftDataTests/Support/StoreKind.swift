@@ -7,14 +7,23 @@ import TestProcessSupport
 /// A store that behaviour suites run on: each test taking a `StoreKind` argument runs once on SQLite and once on
 /// PostgreSQL (on the private server of `PostgresTestServer`). Without PostgreSQL's server binaries the PostgreSQL
 /// cases are left out, and the test run says loudly that they were skipped; `SWIFTDATA_REQUIRE_POSTGRES=1` makes
-/// them run, and fail.
+/// them run, and fail. `pooled` is PostgreSQL through PgBouncer in transaction mode (the test cluster's), which the
+/// suites that prove the store works behind such a pooler add (`withPooler`).
 enum StoreKind: String, CustomStringConvertible, Sendable {
-    case sqlite, postgres
+    case sqlite, postgres, pooled
 
     /// The stores to run on.
     static let all: [StoreKind] = PostgresTestServer.isAvailable ? [.sqlite, .postgres] : [.sqlite]
 
+    /// The stores to run on, and PostgreSQL through the test cluster's PgBouncer when it can start.
+    static let withPooler: [StoreKind] = all + (PostgresTestCluster.isAvailable ? [.pooled] : [])
+
     var description: String { rawValue }
+
+    /// The PostgreSQL server of a PostgreSQL kind: the test server, or the cluster's primary behind the pooler.
+    func postgresServer() throws -> PostgresTestServer {
+        self == .pooled ? try PostgresTestCluster.shared().primary : try PostgresTestServer.shared()
+    }
 
     /// A container on a new, empty store of this kind (SQLite: in memory).
     func makeContainer(_ types: any PersistentModel.Type...) throws -> ModelContainer {
@@ -57,6 +66,11 @@ final class StoreLocation {
             return PostgresConfiguration(
                 name, url: try PostgresTestServer.shared().url, schema: schema, postgresSchema: postgresSchema,
                 allowsSave: allowsSave)
+        case .pooled:
+            let cluster = try PostgresTestCluster.shared()
+            return PostgresConfiguration(
+                name, url: cluster.poolerURL, schema: schema, postgresSchema: postgresSchema, allowsSave: allowsSave,
+                transactionPooling: true, listenURL: cluster.url)
         }
     }
 
@@ -81,7 +95,7 @@ extension StoreLocation {
         case .sqlite:
             return try ModelContainer(
                 for: schema, migrationPlan: migrationPlan, configurations: ModelConfiguration(url: store()))
-        case .postgres:
+        case .postgres, .pooled:
             guard let configuration = try configuration() as? PostgresConfiguration else {
                 throw CocoaError(.featureUnsupported)
             }
@@ -98,10 +112,17 @@ extension StoreLocation {
         let child = ChildProcess()
         child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("TestChildProcess")
-        let store = kind == .sqlite ? self.store().path : try PostgresTestServer.shared().url
+        var environment = ["SWIFTDATA_POSTGRES_SCHEMA": postgresSchema]
+        let store: String
+        switch kind {
+        case .sqlite: store = self.store().path
+        case .postgres: store = try PostgresTestServer.shared().url
+        case .pooled:
+            store = try PostgresTestCluster.shared().poolerURL
+            environment["SWIFTDATA_POSTGRES_LISTEN_URL"] = try PostgresTestCluster.shared().url
+        }
         child.arguments = [arguments[0], store] + arguments.dropFirst()
-        child.environment = RunningChild.environment().merging(
-            ["SWIFTDATA_POSTGRES_SCHEMA": postgresSchema], uniquingKeysWith: { $1 })
+        child.environment = RunningChild.environment().merging(environment, uniquingKeysWith: { $1 })
         if let output { child.standardOutput = output }
         try child.run()
         return child

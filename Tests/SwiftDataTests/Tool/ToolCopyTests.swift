@@ -104,7 +104,7 @@ import Testing
         case .sqlite:
             #expect(!FileManager.default.fileExists(atPath: target.store().path))
             #expect(!FileManager.default.fileExists(atPath: target.store().path + ".external"))
-        case .postgres:
+        case .postgres, .pooled:
             let again = swiftdata("inspect", try target.toolAddress())
             #expect(again.status == 3 && again.errors.contains("not a store of OpenSwiftData"), "\(again.errors)")
         }
@@ -212,7 +212,7 @@ import Testing
             let files = try FileManager.default.contentsOfDirectory(atPath: external).sorted()
             try FileManager.default.removeItem(atPath: external + "/" + files[0])
             try Data([1, 2, 3]).write(to: URL(fileURLWithPath: external + "/left-over"))
-        case .postgres:
+        case .postgres, .pooled:
             let connection = try PostgresConnection(PostgresTestServer.shared().superuserConnectionString)
             let schema = location.postgresSchema
             try connection.execute(

@@ -20,7 +20,7 @@ extension StoreLocation {
     func toolAddress(_ name: String = "test") throws -> String {
         switch kind {
         case .sqlite: store(name).path
-        case .postgres: "\(try PostgresTestServer.shared().url)#\(postgresSchema)"
+        case .postgres, .pooled: "\(try PostgresTestServer.shared().url)#\(postgresSchema)"
         }
     }
 }

@@ -1,0 +1,100 @@
+import Foundation
+import PostgresTestSupport
+import SwiftData
+import Testing
+
+@testable import SwiftDataPostgres
+
+/// A model of the pooler suite.
+@Model final class PooledNote {
+    var text: String
+    init(text: String) { self.text = text }
+}
+
+/// The store behind PgBouncer in transaction mode (`PostgresConfiguration.transactionPooling`), where every
+/// transaction may run on another server connection: no session state, and other instances' saves found through a
+/// direct listening URL or the history table. The behaviour suites run through the pooler too (`StoreKind.pooled`).
+@Suite(.enabled(if: PostgresTestCluster.isAvailable)) struct PostgresPoolerTests {
+    func configuration(
+        _ schema: String, transactionPooling: Bool = true, listenURL: String? = nil, connections: Int = 8
+    ) throws -> PostgresConfiguration {
+        PostgresConfiguration(
+            url: try PostgresTestCluster.shared().poolerURL, postgresSchema: schema, maximumConnections: connections,
+            transactionPooling: transactionPooling, listenURL: listenURL)
+    }
+
+    func newSchema() -> String { "pooled_\(UUID().uuidString.prefix(8).lowercased())" }
+
+    /// Two stores in two PostgreSQL schemas save and fetch at once through eight client connections each, over the
+    /// pooler's two server connections: each sees its own rows only, so no statement ran with the other's
+    /// `search_path`, and no prepared statement was missing or already there.
+    @Test func storesInTwoSchemasShareThePoolersConnectionsWithoutSessionState() throws {
+        let schemas = [newSchema(), newSchema()]
+        let containers = try schemas.map {
+            try ModelContainer(for: PooledNote.self, configurations: try configuration($0))
+        }
+        let failures = Collected()
+        DispatchQueue.concurrentPerform(iterations: 16) { index in
+            let which = index % 2
+            do {
+                let context = ModelContext(containers[which])
+                for round in 0..<10 {
+                    context.insert(PooledNote(text: "\(schemas[which]) \(index) \(round)"))
+                    try context.save()
+                    let texts = try ModelContext(containers[which]).fetch(FetchDescriptor<PooledNote>()).map(\.text)
+                    if let foreign = texts.first(where: { !$0.hasPrefix(schemas[which]) }) {
+                        failures.append("\(schemas[which]) read \(foreign)")
+                    }
+                }
+            } catch {
+                failures.append("\(error)")
+            }
+        }
+        #expect(failures.all.isEmpty, "\(failures.all.prefix(3))")
+        for container in containers {
+            #expect(try ModelContext(container).fetchCount(FetchDescriptor<PooledNote>()) == 80)
+        }
+    }
+
+    /// Without `listenURL`, another instance's save is found in the history table within a few poll intervals.
+    @Test func anotherInstancesSaveIsFoundWithoutAListenURL() async throws {
+        let schema = newSchema()
+        let observing = try ModelContainer(for: PooledNote.self, configurations: try configuration(schema))
+        let saving = try ModelContainer(for: PooledNote.self, configurations: try configuration(schema))
+        let observer = try ResultsObserver(sortBy: [SortDescriptor(\PooledNote.text)], modelContainer: observing)
+        #expect(observer.results.isEmpty)
+        let context = ModelContext(saving)
+        context.insert(PooledNote(text: "elsewhere"))
+        try context.save()
+        let limit = ContinuousClock.now + PostgresConfiguration.changePollInterval * 10
+        while observer.results.isEmpty, ContinuousClock.now < limit { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(observer.results.map(\.text) == ["elsewhere"])
+    }
+
+    /// With `listenURL`, the notification arrives over the direct connection, as on a single server.
+    @Test func anotherInstancesSaveIsAnnouncedOnTheListenURL() async throws {
+        let schema = newSchema()
+        let direct = try PostgresTestCluster.shared().url
+        let observing = try ModelContainer(
+            for: PooledNote.self, configurations: try configuration(schema, listenURL: direct))
+        let saving = try ModelContainer(
+            for: PooledNote.self, configurations: try configuration(schema, listenURL: direct))
+        let observer = try ResultsObserver(sortBy: [SortDescriptor(\PooledNote.text)], modelContainer: observing)
+        #expect(observer.results.isEmpty)
+        let context = ModelContext(saving)
+        context.insert(PooledNote(text: "announced"))
+        try context.save()
+        for _ in 0..<250 where observer.results.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(observer.results.map(\.text) == ["announced"])
+    }
+}
+
+/// Strings collected from other threads.
+private final class Collected: @unchecked Sendable {
+    // @unchecked Sendable: `items` is only touched under `lock`.
+    private let lock = NSLock()
+    private var items: [String] = []
+
+    func append(_ item: String) { lock.withLock { items.append(item) } }
+    var all: [String] { lock.withLock { items } }
+}
