@@ -126,7 +126,9 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
         let replicas =
             configuration.readReplicas.isEmpty
             ? nil
-            : PostgresReplicas(configuration.readReplicas, size: configuration.maximumConnections, setup: setup)
+            : PostgresReplicas(
+                configuration.readReplicas, size: configuration.maximumConnections,
+                waitLimit: configuration.connectionWaitTimeout, setup: setup)
         self.replicas = replicas
         shared = nil
         externalChange = ChangeFlag()

@@ -131,6 +131,21 @@ import Testing
         #expect(try ModelContext(container).fetchCount(FetchDescriptor<Counter>()) == 1)
     }
 
+    @Test func aConfigurationThatCannotWaitOrRetryIsRefused() throws {
+        var configuration = PostgresConfiguration(url: try PostgresTestServer.shared().url)
+        configuration.saveRetries = -1
+        #expect {
+            try ModelContainer(for: Counter.self, configurations: configuration)
+        } throws: { error in
+            "\(error)".contains("retries a save -1 times") && "\(error)".contains("retry zero or more times")
+        }
+        configuration.saveRetries = 0
+        configuration.connectionWaitTimeout = .zero
+        #expect(throws: SwiftDataError.loadIssueModelContainer) {
+            try ModelContainer(for: Counter.self, configurations: configuration)
+        }
+    }
+
     /// A save deadlocks with another session: the other session holds a row the save deletes and waits for the save
     /// lock, which the save holds. (The delete comes after the save's change and before its insert: the save runs
     /// again from a state in which it had written some rows and noted the deleted keys.) The server breaks the deadlock by failing the save (the other session waits
