@@ -254,7 +254,8 @@ package final class PostgresConnection {
             return statement
         }
         if statements.count >= Self.statementCacheLimit {
-            try execute("DEALLOCATE ALL")
+            // Unnamed statements hold nothing on the server (and behind a pooler the session is not this one's).
+            if preparesStatements { try execute("DEALLOCATE ALL") }
             statements.removeAll()
             last = nil
         }

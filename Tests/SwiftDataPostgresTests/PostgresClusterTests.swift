@@ -49,6 +49,34 @@ import Testing
         #expect(servers.count <= PostgresTestCluster.poolerServerConnections)
     }
 
+    /// Unnamed statements (`preparesStatements = false`) run, in batches and pipelines too, through the pooler,
+    /// where two clients take turns on its server connections; past the statement cache's limit nothing is
+    /// deallocated, since the server holds nothing of theirs.
+    @Test func unnamedStatementsRunThroughThePooler() throws {
+        let cluster = try PostgresTestCluster.shared()
+        let table = uniqueName("unnamed")
+        let clients = try (0..<2).map { _ in try PostgresConnection(cluster.poolerURL) }
+        let sent = Collected<String>()
+        for client in clients {
+            client.preparesStatements = false
+            client.observer = { sent.append($0) }
+        }
+        try clients[0].execute("CREATE TABLE \(table) (id int8)")
+        for index in 0..<(PostgresConnection.statementCacheLimit + 10) {
+            let client = clients[index % 2]
+            #expect(try client.preparedQuery("SELECT $1::int8 + \(index)", [.int8(1)]).int64(0, 0) == Int64(index + 1))
+        }
+        try clients[1].transaction { connection in
+            let insert = try connection.cachedStatement("INSERT INTO \(table) VALUES ($1)", [.int8])
+            #expect(try connection.executeBatch(insert, (0..<5).map { [.int8($0)] }) == 5)
+        }
+        let counted = try clients[0].pipeline([
+            .query("INSERT INTO \(table) VALUES ($1)", [.int8(5)]), .query("SELECT count(*) FROM \(table)", []),
+        ])
+        #expect(try counted.last?.int64(0, 0) == 6)
+        #expect(!sent.all.contains("DEALLOCATE ALL"))
+    }
+
     @Test func aStandbyOfItsOwnStopsAndStartsAgain() throws {
         let cluster = try PostgresTestCluster.shared()
         let standby = try cluster.makeStandby()

@@ -32,9 +32,9 @@ public struct PostgresConfiguration: DataStoreConfiguration, Sendable, CustomStr
     /// A fetch (and a count, a fetch of identifiers, a batched fetch, an enumeration, an observer's refresh) reads
     /// from a replica that has replayed everything this container must see: its own last save and every save of
     /// another instance it was told of, compared by WAL position; otherwise it reads from the primary (`url`). A
-    /// save, and everything in its transaction, runs on the primary. A replica that cannot be reached, or that stays
-    /// behind what reads need for longer than `replicaLagLimit` (10 seconds), is left out for
-    /// `replicaRetryInterval` (5 seconds), its reads going to the others or to the primary meanwhile.
+    /// save, and everything in its transaction, runs on the primary. A replica that cannot be reached, or that has
+    /// still not replayed a position a read needed `replicaLagLimit` (10 seconds) after it was found behind it, is
+    /// left out for `replicaRetryInterval` (5 seconds), its reads going to the others or to the primary meanwhile.
     public var readReplicas: [String]
 
     /// How long a replica may stay behind what reads need before it is left out.

@@ -14,8 +14,8 @@ import Synchronization
 ///
 /// A replica that cannot be reached, whose connection breaks, or that cancels the read for a conflict with
 /// recovery, costs no failed read: the read runs elsewhere, and the replica is left out for
-/// `PostgresConfiguration.replicaRetryInterval`. So is one that stays behind what reads need for longer than
-/// `PostgresConfiguration.replicaLagLimit`.
+/// `PostgresConfiguration.replicaRetryInterval`. So is one that has still not replayed a position a read
+/// needed `PostgresConfiguration.replicaLagLimit` after it was first found behind it.
 final class PostgresReplicas: Sendable {
     private let replicas: [Replica]
     private let next = Atomic<Int>(0)
@@ -34,7 +34,12 @@ final class PostgresReplicas: Sendable {
     private final class Replica: Sendable {
         let pool: PostgresConnectionPool
         let replayed = Atomic<Int64>(0)
-        let state = Mutex<(behindSince: ContinuousClock.Instant?, leftOutUntil: ContinuousClock.Instant?)>((nil, nil))
+        /// The position a read first found the replica behind and when, until it replays it; when it is left out
+        /// until.
+        let state = Mutex<
+            (behind: (position: Int64, since: ContinuousClock.Instant)?, leftOutUntil: ContinuousClock.Instant?)
+        >(
+            (nil, nil))
 
         init(_ pool: PostgresConnectionPool) { self.pool = pool }
 
@@ -46,21 +51,21 @@ final class PostgresReplicas: Sendable {
             state.withLock { $0 = (nil, now + PostgresConfiguration.replicaRetryInterval) }
         }
 
-        /// Notes that the replica was behind a read; leaves it out when it has been for too long.
-        func noteBehind(at now: ContinuousClock.Instant) {
+        /// Notes that the replica, at `replayed`, was behind a read that needs `required`; leaves it out when it
+        /// has not replayed a position it was found behind for longer than the lag limit. (A replica that keeps
+        /// replaying, a little behind a busy writer, is not lagging.)
+        func noteBehind(_ required: Int64, replayed: Int64, at now: ContinuousClock.Instant) {
             let since = state.withLock { state in
-                let since = state.behindSince ?? now
-                state.behindSince = since
-                return since
+                guard let behind = state.behind, replayed < behind.position else {
+                    state.behind = (required, now)
+                    return now
+                }
+                return behind.since
             }
             if now - since > PostgresConfiguration.replicaLagLimit {
                 Log.debug("a read replica stayed behind for more than \(PostgresConfiguration.replicaLagLimit)")
                 leaveOut(from: now)
             }
-        }
-
-        func noteCaughtUp() {
-            state.withLock { $0.behindSince = nil }
         }
     }
 
@@ -102,11 +107,8 @@ final class PostgresReplicas: Sendable {
                     }
                     result = try body(connection)
                 }
-                if let result {
-                    replica.noteCaughtUp()
-                    return result
-                }
-                replica.noteBehind(at: now)
+                if let result { return result }
+                replica.noteBehind(required, replayed: replica.replayed.load(ordering: .relaxed), at: now)
             } catch  where Self.leavesReplicaOut(error) {
                 Log.debug("a read replica failed, the read goes elsewhere: \(error)")
                 replica.replayed.store(0, ordering: .relaxed)

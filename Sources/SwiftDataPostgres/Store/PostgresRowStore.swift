@@ -134,12 +134,13 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
         externalChange = ChangeFlag()
         identifier = try Self.mapErrors(opening: true) {
             try pool.withConnection { connection in
-                try Self.prepare(
+                let identifier = try Self.prepare(
                     connection, schema: schema, configuration: configuration, migrationPlan: migrationPlan)
+                // Reads must see the tables and rows just created or migrated.
+                if let position = connection.commitPosition { replicas?.noteCommit(position) }
+                return identifier
             }
         }
-        // Reads must see the tables and rows just created or migrated: the first read asks the primary's position.
-        replicas?.noteExternalChange()
         let flag = externalChange
         let instance = instance
         if configuration.transactionPooling && configuration.listenURL == nil {

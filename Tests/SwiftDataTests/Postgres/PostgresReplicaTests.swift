@@ -35,19 +35,29 @@ import Testing
         standby.loggedStatements(of: application).filter { $0.contains("ReplicatedNote") }.count
     }
 
+    /// A container on a new schema reading from a new standby, which the test may slow or stop.
+    func readingFromAStandbyOfItsOwn() throws -> (
+        PostgresTestCluster, PostgresTestServer, ModelContainer, application: String
+    ) {
+        let cluster = try PostgresTestCluster.shared()
+        let standby = try cluster.makeStandby()
+        let (schema, application) = names()
+        return (
+            cluster, standby, try container(cluster, replicas: [standby], schema: schema, application: application),
+            application
+        )
+    }
+
     func names() -> (schema: String, application: String) {
         let suffix = UUID().uuidString.prefix(8).lowercased()
         return ("replica_\(suffix)", "replica_test_\(suffix)")
     }
 
     @Test func everySaveIsReadBackWhileReplicationIsSlowed() throws {
-        let cluster = try PostgresTestCluster.shared()
-        let standby = try cluster.makeStandby()
+        let (_, standby, container, _) = try readingFromAStandbyOfItsOwn()
         // Each transaction is applied on the standby no sooner than 2 ms after its commit: a fetch right after a
         // save finds the standby without it.
         try standby.setApplyDelay(.milliseconds(2))
-        let (schema, application) = names()
-        let container = try container(cluster, replicas: [standby], schema: schema, application: application)
         let writer = ModelContext(container)
         var stale: [Int] = []
         for round in 0..<Self.rounds {
@@ -62,10 +72,7 @@ import Testing
     }
 
     @Test func aStandbyServesTheReadsOnceItHasReplayedWhatTheyMustSee() throws {
-        let cluster = try PostgresTestCluster.shared()
-        let standby = try cluster.makeStandby()
-        let (schema, application) = names()
-        let container = try container(cluster, replicas: [standby], schema: schema, application: application)
+        let (cluster, standby, container, application) = try readingFromAStandbyOfItsOwn()
         let context = ModelContext(container)
         for number in 0..<3 { context.insert(ReplicatedNote(number: number)) }
         try context.save()
@@ -89,10 +96,7 @@ import Testing
     }
 
     @Test func aStoppedStandbyCostsNoFailedFetch() throws {
-        let cluster = try PostgresTestCluster.shared()
-        let standby = try cluster.makeStandby()
-        let (schema, application) = names()
-        let container = try container(cluster, replicas: [standby], schema: schema, application: application)
+        let (cluster, standby, container, application) = try readingFromAStandbyOfItsOwn()
         let context = ModelContext(container)
         context.insert(ReplicatedNote(number: 1))
         try context.save()
@@ -138,5 +142,46 @@ import Testing
         #expect(try ModelContext(reading).fetchCount(FetchDescriptor<ReplicatedNote>()) == 1)
         try standby.resumeReplay()
         #expect(observer.results.count == 1)
+    }
+}
+
+extension PostgresReplicaTests {
+    /// What read-your-writes costs a save: its commit position comes back in the round trip of its `COMMIT`, so a
+    /// save of one changed model waits for the server three times, as without replicas.
+    @Test func aSaveLearnsItsCommitPositionWithoutARoundTripOfItsOwn() throws {
+        let cluster = try PostgresTestCluster.shared()
+        let (schema, application) = names()
+        let container = try container(cluster, replicas: cluster.standbys, schema: schema, application: application)
+        let store = try #require(container.stores.first as? PostgresRowStore)
+        let context = ModelContext(container)
+        let note = ReplicatedNote(number: 0)
+        context.insert(note)
+        try context.save()
+        // The first save of this shape prepares its statements.
+        note.number = 1
+        try context.save()
+        note.number = 2
+        let (count, connection) = try store.roundTrips { try context.save() }
+        #expect(count == 3)
+        #expect((connection.commitPosition ?? 0) > 0)
+    }
+}
+
+extension PostgresRowStore {
+    /// How many times the connection of the save that `save` makes waited for the server, and that connection.
+    func roundTrips(of save: () throws -> Void) throws -> (count: Int, connection: PostgresConnection) {
+        final class Seen {
+            var connection: PostgresConnection?
+            var before = 0
+        }
+        let seen = Seen()
+        willSave = { connection in
+            seen.connection = connection
+            seen.before = connection.roundTrips
+        }
+        defer { willSave = nil }
+        try save()
+        let connection = try #require(seen.connection)
+        return (connection.roundTrips - seen.before, connection)
     }
 }
