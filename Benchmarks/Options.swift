@@ -18,12 +18,18 @@ struct Options {
     var directory: String?
     /// `--postgres URL`: the PostgreSQL workloads, against raw libpq, on that database (see `PostgresBenchmark`).
     var postgres: String?
+    /// `--requests`: with `--postgres`, the concurrent requests workload instead (see `RequestsWorkload`).
+    var requests = false
+    /// `--tasks T`: how many threads serve requests at once in `--requests` (32 by default).
+    var tasks = 32
 
     static let usage = """
         USAGE: swift run -c release Benchmarks [--rows N] [--repetitions R] [--filter WORKLOADS] [--instructions]
                                                [--json] [--no-history] [--statements]
                swift run -c release Benchmarks --postgres URL [--rows N] [--repetitions R] [--filter WORKLOADS]
                                                [--instructions] [--json] [--statements]
+               swift run -c release Benchmarks --postgres URL --requests [--tasks T] [--rows N]
+                                               [--repetitions R]
 
         Runs each workload through SwiftData and through the raw SQLite C API (or libpq), and prints a table of
         their median times, the ratio, the project's goal and whether it was met, and each side's peak memory.
@@ -40,6 +46,11 @@ struct Options {
           --postgres URL       run workloads 1 to 9 on the PostgreSQL database at URL instead, through
                                SwiftData and through libpq, in schemas bench_swiftdata and bench_raw (replaced);
                                with --instructions, count this process's instructions (not the server's)
+          --requests           with --postgres: T threads at once serve 25 requests each (a new context fetches
+                               one record by key, changes it and saves; or only reads it), against libpq with
+                               a pool of the same size doing the same statements; prints the time per request,
+                               the ratio, and the p50 and p99 latency of a request
+          --tasks T            the threads of --requests (default 32)
           --no-history         SwiftData's stores record no history of saves (they always do otherwise), to
                                compare with a run that records it
           --statements         also count the SQL statements each side's timed part runs, by kind (SELECT,
@@ -80,6 +91,8 @@ struct Options {
             case "--json": json = true
             case "--postgres": postgres = try value(of: argument)
             case "--no-history": withoutHistory = true
+            case "--requests": requests = true
+            case "--tasks": tasks = try count(of: argument)
             case "--statements": statements = true
             case "--help", "-h": throw OptionsError(nil)
             case "--directory": directory = try value(of: argument)
@@ -95,6 +108,9 @@ struct Options {
         }
         if filter != nil, Workload.selected(by: filter).isEmpty {
             throw OptionsError("no workload matches '\(filter ?? "")'")
+        }
+        if requests && (postgres == nil || instructions || json) {
+            throw OptionsError("--requests needs --postgres URL, measures time (not --instructions) and prints a table")
         }
         if child == nil, workloads.isEmpty {
             throw OptionsError("--instructions counts no workload that measures latency: waiting costs no instructions")

@@ -133,7 +133,7 @@ enum PostgresBenchmark {
     }
 
     /// The seconds `trial`'s run takes.
-    private static func measure(_ trial: () throws -> Void) throws -> Double {
+    static func measure(_ trial: () throws -> Void) throws -> Double {
         let start = ContinuousClock.now
         try trial()
         let elapsed = ContinuousClock.now - start
@@ -145,6 +145,13 @@ enum PostgresBenchmark {
     private static func ourPlan(_ workload: Workload, container: ModelContainer, raw: RawPostgres, rows: Int) throws
         -> Plan
     {
+        try fill(container, for: workload, rows: rows)
+        return try SwiftDataWorkloads.plan(
+            workload, rows: rows, container: container, stored: { try raw.tableDigest(#"bench_swiftdata."Record""#) })
+    }
+
+    /// Empties our side's tables and fills them with what `workload` starts from.
+    static func fill(_ container: ModelContainer, for workload: Workload, rows: Int) throws {
         // Emptied as the raw side's table is (TRUNCATE), so that neither side reads dead rows.
         try container.erase()
         let setup = ModelContext(container)
@@ -161,8 +168,6 @@ enum PostgresBenchmark {
             for values in SampleData.records(rows) { setup.insert(Record(values)) }
         }
         try setup.save()
-        return try SwiftDataWorkloads.plan(
-            workload, rows: rows, container: container, stored: { try raw.tableDigest(#"bench_swiftdata."Record""#) })
     }
 }
 
@@ -170,7 +175,7 @@ enum PostgresBenchmark {
 /// decoding to libpq's calls.
 final class RawPostgres {
     let connection: PostgresConnection
-    private let columns = #""key", "group", "amount", "rank", "price", "weight", "ratio", "name", "city", "note""#
+    let columns = #""key", "group", "amount", "rank", "price", "weight", "ratio", "name", "city", "note""#
 
     init(url: String) throws {
         connection = try PostgresConnection(url)
@@ -204,7 +209,7 @@ final class RawPostgres {
     }
 
     /// Reads records into structs, as a careful program decodes rows.
-    private func records(_ result: PostgresResult) throws -> [RawRecord] {
+    static func records(_ result: PostgresResult) throws -> [RawRecord] {
         try (0..<result.rowCount).map { row in
             RawRecord(
                 id: Int(try result.int64(row, 0) ?? 0),
@@ -246,7 +251,7 @@ final class RawPostgres {
         let stored = { try self.tableDigest("bench_raw.record") }
         func query(_ statement: PostgresStatement, _ parameters: [PostgresValue] = []) -> Plan {
             .query {
-                { try self.records(self.connection.query(statement, parameters)).reduce(0) { $0 &+ $1.values.digest } }
+                { try Self.records(self.connection.query(statement, parameters)).reduce(0) { $0 &+ $1.values.digest } }
             }
         }
         switch workload {
@@ -269,7 +274,7 @@ final class RawPostgres {
             let limit = Int64(SampleData.amountLimit)
             return .query { { Int(try self.connection.query(statement, [.int8(limit)]).int64(0, 0) ?? 0) } }
         case .updateAll, .changeOne:
-            var all = try records(connection.query(select))
+            var all = try Self.records(connection.query(select))
             let update = try connection.prepare(
                 "UPDATE record SET \"amount\" = $1 WHERE \"_pk\" = $2", parameterTypes: [.int8, .int8])
             return .write(
@@ -283,7 +288,7 @@ final class RawPostgres {
                     }
                 }, stored: stored)
         case .deleteAll:
-            let all = try records(connection.query(select))
+            let all = try Self.records(connection.query(select))
             // As the store deletes: up to 10,000 keys per statement, as one binary `bigint[]` parameter each.
             let delete = try connection.prepare(
                 "DELETE FROM record WHERE \"_pk\" = ANY($1)", parameterTypes: [.int8Array])
@@ -323,7 +328,7 @@ final class RawPostgres {
                     for page in 0..<SampleData.pageCount {
                         let result = try self.connection.query(
                             statement, [.int8(Int64(SampleData.pageSize)), .int8(Int64(page * SampleData.pageSize))])
-                        for record in try self.records(result) { digest = digest &* 31 &+ record.values.digest }
+                        for record in try Self.records(result) { digest = digest &* 31 &+ record.values.digest }
                     }
                     return digest
                 }

@@ -29,7 +29,9 @@ SQLiteStore.keepsHistory = !options.withoutHistory
 PostgresRowStore.keepsHistory = !options.withoutHistory
 
 do {
-    if let url = options.postgres {
+    if let url = options.postgres, options.requests {
+        print(try RequestsWorkload.run(url: url, options: options))
+    } else if let url = options.postgres {
         var report = Report(
             results: try PostgresBenchmark.run(url: url, options: options), rows: options.rows,
             repetitions: options.instructions ? 1 : options.repetitions, instructions: options.instructions,

@@ -60,9 +60,7 @@ extension PostgresConnection {
             } catch let error as PostgresError where error.isTransient && attempt < attempts {
                 commitSteps = nil
                 rollback()
-                // A random pause, growing with each attempt, so that the conflicting transactions part ways.
-                let limit = 1 << min(attempt, 6)
-                Thread.sleep(forTimeInterval: Double.random(in: 0...Double(limit)) / 1000)
+                Self.pauseAfterConflict(attempt: attempt)
                 attempt += 1
             } catch {
                 commitSteps = nil
@@ -70,6 +68,13 @@ extension PostgresConnection {
                 throw error
             }
         }
+    }
+
+    /// A random pause after a transaction's `attempt`th run conflicted, growing with each attempt, so that the
+    /// conflicting transactions part ways.
+    package static func pauseAfterConflict(attempt: Int) {
+        let limit = 1 << min(attempt, 6)
+        Thread.sleep(forTimeInterval: Double.random(in: 0...Double(limit)) / 1000)
     }
 
     /// Runs `sql` with `values` when the transaction commits, sent with its `COMMIT` so that both wait for the

@@ -28,6 +28,8 @@ package final class PostgresConnectionPool: @unchecked Sendable {
     private var idle: [PostgresConnection] = []
     /// Connections open or being opened, in use or idle.
     private var openCount = 0
+    /// The most connections open at once so far.
+    private var mostOpenCount = 0
 
     package init(
         _ connectionString: String, size: Int = defaultSize, waitLimit: Duration = .seconds(30),
@@ -59,6 +61,9 @@ package final class PostgresConnectionPool: @unchecked Sendable {
     /// The number of connections open now (for tests).
     package var openConnections: Int { condition.withLock { openCount } }
 
+    /// The most connections open at once since the pool was made (for tests).
+    package var mostOpenConnections: Int { condition.withLock { mostOpenCount } }
+
     private func take() throws -> PostgresConnection {
         condition.lock()
         let deadline = Date(timeIntervalSinceNow: waitLimit.seconds)
@@ -67,7 +72,9 @@ package final class PostgresConnectionPool: @unchecked Sendable {
                 condition.unlock()
                 throw PostgresError(
                     .poolExhausted, sqlState: "53300",
-                    message: "all \(size) connections stayed in use for \(waitLimit.seconds) seconds")
+                    message:
+                        "all \(size) connection\(size == 1 ? "" : "s") of the pool stayed in use for "
+                        + "\(waitLimit.seconds) seconds")
             }
         }
         if let connection = idle.popLast() {
@@ -75,6 +82,7 @@ package final class PostgresConnectionPool: @unchecked Sendable {
             return connection
         }
         openCount += 1
+        mostOpenCount = max(mostOpenCount, openCount)
         condition.unlock()
         // Connecting takes a round trip or more: done outside the lock, in a slot reserved for it.
         do {

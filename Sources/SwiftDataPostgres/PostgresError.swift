@@ -116,7 +116,8 @@ package struct PostgresError: Error, CustomStringConvertible, Sendable {
         case .constraintViolation:
             "Change the value so that it satisfies the constraint"
         case .poolExhausted:
-            "Use fewer connections at once (finish transactions sooner) or make the pool larger"
+            "Raise the configuration's maximumConnections (the pool's size) or connectionWaitTimeout, or run fewer "
+                + "fetches and saves at once"
         case .invalidParameter:
             "Pass a value PostgreSQL can store"
         case .decoding:

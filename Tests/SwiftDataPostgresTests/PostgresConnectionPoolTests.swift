@@ -80,7 +80,7 @@ import Testing
             Issue.record("no error")
         } catch let error as PostgresError {
             #expect(error.kind == .poolExhausted)
-            #expect(error.description.contains("1 connections"))
+            #expect(error.description.contains("all 1 connection of the pool"))
         }
         release.signal()
         #expect(eventually { (try? pool.withConnection { _ in true }) == true })

@@ -37,7 +37,8 @@ package protocol RowStore: AnyObject, Sendable {
     /// The number of rows the request selects (limit and offset applied), when `plan` covers the whole request.
     func fetchCount<T: PersistentModel>(_ request: FetchRequest<T>, plan: FetchPlan) throws -> Int
     /// Runs `body` in one write transaction for the context with `editingState`: every change it makes is committed
-    /// together, or none is.
+    /// together, or none is. A store may run `body` again after the server rolled the transaction back (a
+    /// deadlock), so each run of it starts afresh.
     func write<Result>(for editingState: EditingState, _ body: (any RowStoreTransaction) throws -> Result) throws
         -> Result
     /// Removes every row of every entity.

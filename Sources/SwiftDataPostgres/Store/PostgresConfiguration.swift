@@ -56,6 +56,13 @@ public struct PostgresConfiguration: DataStoreConfiguration, Sendable, CustomStr
     /// in that time, the save throws `SwiftDataError.storeError` with the store code `08007`, the context keeps its
     /// changes, and its next save learns the outcome first and stores them once either way.
     public var commitOutcomeWait: Duration = .seconds(30)
+    /// How long a fetch or save waits for a connection while all `maximumConnections` are in use; 30 seconds unless
+    /// given. Then it throws `SwiftDataError.storeError` (store code `53300`) naming the pool's size.
+    public var connectionWaitTimeout: Duration = .seconds(30)
+    /// How many times a save that failed with a serialization failure or a deadlock (SQLSTATE `40001`, `40P01`) runs
+    /// again, whole, before it throws; 3 unless given. Such a failure rolls the save's transaction back, so running
+    /// it again stores each change once.
+    public var saveRetries = 3
     /// Whether the store reaches the database through a pooler in transaction mode (PgBouncer's `pool_mode =
     /// transaction`), which hands each transaction whichever server connection is free: the store then keeps no
     /// session state (no prepared statement outlives a statement, settings are made in each transaction) and
@@ -117,6 +124,13 @@ public struct PostgresConfiguration: DataStoreConfiguration, Sendable, CustomStr
                 reason: "the PostgreSQL configuration '\(name)' allows \(maximumConnections) connections",
                 suggestion: "Allow at least one connection")
         }
+        if connectionWaitTimeout <= .zero || saveRetries < 0 {
+            throw SwiftDataError.loadIssueModelContainer.with(
+                reason:
+                    "the PostgreSQL configuration '\(name)' waits \(connectionWaitTimeout) for a connection and "
+                    + "retries a save \(saveRetries) times",
+                suggestion: "Wait longer than zero, and retry zero or more times")
+        }
     }
 
     /// The configuration without its password.
@@ -134,7 +148,8 @@ public struct PostgresConfiguration: DataStoreConfiguration, Sendable, CustomStr
             children: [
                 "name": name, "url": PostgresRedaction(url)(url), "schema": schema as Any,
                 "postgresSchema": postgresSchema, "allowsSave": allowsSave, "maximumConnections": maximumConnections,
-                "commitOutcomeWait": commitOutcomeWait,
+                "commitOutcomeWait": commitOutcomeWait, "connectionWaitTimeout": connectionWaitTimeout,
+                "saveRetries": saveRetries,
                 "readReplicas": readReplicas.map { PostgresRedaction($0)($0) },
                 "transactionPooling": transactionPooling,
                 "listenURL": listenURL.map { PostgresRedaction($0)($0) } as Any,

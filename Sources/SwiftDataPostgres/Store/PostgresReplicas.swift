@@ -69,9 +69,10 @@ final class PostgresReplicas: Sendable {
         }
     }
 
-    /// The replicas at `urls`, each with a pool of `size` connections that `setup` prepares.
-    init(_ urls: [String], size: Int, setup: @escaping (PostgresConnection) throws -> Void) {
-        replicas = urls.map { Replica(PostgresConnectionPool($0, size: size, setup: setup)) }
+    /// The replicas at `urls`, each with a pool of `size` connections that `setup` prepares, waiting up to
+    /// `waitLimit` for one.
+    init(_ urls: [String], size: Int, waitLimit: Duration, setup: @escaping (PostgresConnection) throws -> Void) {
+        replicas = urls.map { Replica(PostgresConnectionPool($0, size: size, waitLimit: waitLimit, setup: setup)) }
     }
 
     /// Records the primary's position after a save of this store committed.

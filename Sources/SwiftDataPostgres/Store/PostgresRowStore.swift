@@ -69,6 +69,9 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
     private var saveLock: (sql: String, drawsHistoryNumber: Bool)?
     /// Called with the connection of each save as it begins (for tests that break it).
     package var willSave: ((PostgresConnection) -> Void)?
+    /// Called with the connection of each run of a save's transaction, once the save lock is held, before the
+    /// save's rows are written (for tests that make it conflict with another session).
+    package var willWrite: ((PostgresConnection) -> Void)?
     /// Called with the connection of each save once its rows are written, just before its `COMMIT` is sent (for
     /// tests that break the connection or the server at the commit).
     package var willCommit: ((PostgresConnection) -> Void)?
@@ -113,7 +116,9 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
         self.schema = schema
         let setup = Self.connectionSetup(configuration)
         let reportsCommitPosition = !configuration.readReplicas.isEmpty
-        let pool = PostgresConnectionPool(configuration.url, size: configuration.maximumConnections) { connection in
+        let pool = PostgresConnectionPool(
+            configuration.url, size: configuration.maximumConnections, waitLimit: configuration.connectionWaitTimeout
+        ) { connection in
             try setup(connection)
             connection.reportsCommitPosition = reportsCommitPosition
         }
@@ -121,7 +126,9 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
         let replicas =
             configuration.readReplicas.isEmpty
             ? nil
-            : PostgresReplicas(configuration.readReplicas, size: configuration.maximumConnections, setup: setup)
+            : PostgresReplicas(
+                configuration.readReplicas, size: configuration.maximumConnections,
+                waitLimit: configuration.connectionWaitTimeout, setup: setup)
         self.replicas = replicas
         shared = nil
         externalChange = ChangeFlag()
@@ -193,6 +200,9 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
         listener?.stop()
         poller?.stop()
     }
+
+    /// The most connections the store's pool had open at once (for tests).
+    package var mostConnectionsOpen: Int { pool?.mostOpenConnections ?? 0 }
 
     /// The channel the stores of a PostgreSQL schema announce their saves on.
     static func channel(_ postgresSchema: String) -> String {
@@ -358,40 +368,69 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
             let notes = Self.noteSave(saveID) + (savesSincePruning % 1_000 == 0 ? "; " + Self.pruneSaves : "")
             let lock = isShared ? nil : PostgresPipelineStep.sql(notes + "; " + saveLockStatement(drawsHistoryNumber))
             var drawn: Int64?
-            do {
-                let result = try connection.transaction(
-                    isolation: .readCommitted, attempts: 1, beginningWith: lock
-                ) { connection, locked in
-                    let historyNumber = drawsHistoryNumber ? try locked?.int64(0, 1) : nil
-                    drawn = historyNumber
-                    inserted.batches.removeAll()
-                    let result = try body(
-                        PostgresTransaction(
-                            store: self, connection: connection, historyNumber: historyNumber,
-                            inserted: context == nil ? nil : inserted, replacing: saves.committed))
-                    if !isShared { written = result }
-                    willCommit?(connection)
-                    return result
-                }
-                saves.committed = [:]
-                noteCommitted(on: connection, historyNumber: drawn)
-                return result
-            } catch let error as PostgresError where error.kind == .connectionLost {
-                guard let written else { throw error }
+            // A serialization failure or deadlock rolled the transaction back for sure (the server said so before or
+            // at the COMMIT): the whole save runs again, its body included (Core starts it afresh each time), up to
+            // `saveRetries` times. Not in a migration's transaction, which the failure aborted.
+            var runs = 1
+            while true {
                 do {
-                    try Self.confirmCommit(
-                        of: saveID, on: connection, postgresSchema: configuration.postgresSchema, lost: error,
-                        wait: configuration.commitOutcomeWait)
-                } catch let error as PostgresError where error.kind == .commitOutcomeUnknown {
-                    saves.unknown.append(
-                        UnsettledTransaction(id: saveID, lostAt: .now, keys: Self.lostInserts(inserted)))
-                    throw error
+                    let result = try connection.transaction(
+                        isolation: .readCommitted, attempts: 1, beginningWith: lock
+                    ) { connection, locked in
+                        let historyNumber = drawsHistoryNumber ? try locked?.int64(0, 1) : nil
+                        drawn = historyNumber
+                        written = nil
+                        inserted.batches.removeAll()
+                        willWrite?(connection)
+                        let result = try body(
+                            PostgresTransaction(
+                                store: self, connection: connection, historyNumber: historyNumber,
+                                inserted: context == nil ? nil : inserted, replacing: saves.committed))
+                        if !isShared { written = result }
+                        willCommit?(connection)
+                        return result
+                    }
+                    saves.committed = [:]
+                    noteCommitted(on: connection, historyNumber: drawn)
+                    return result
+                } catch  where Self.isConflict(error) && !isShared {
+                    guard runs <= configuration.saveRetries else { throw conflictError(error, runs: runs) }
+                    PostgresConnection.pauseAfterConflict(attempt: runs)
+                    runs += 1
+                } catch let error as PostgresError where error.kind == .connectionLost {
+                    guard let written else { throw error }
+                    do {
+                        try Self.confirmCommit(
+                            of: saveID, on: connection, postgresSchema: configuration.postgresSchema, lost: error,
+                            wait: configuration.commitOutcomeWait)
+                    } catch let error as PostgresError where error.kind == .commitOutcomeUnknown {
+                        saves.unknown.append(
+                            UnsettledTransaction(id: saveID, lostAt: .now, keys: Self.lostInserts(inserted)))
+                        throw error
+                    }
+                    saves.committed = [:]
+                    noteCommitted(on: connection, historyNumber: drawn)
+                    return written
                 }
-                saves.committed = [:]
-                noteCommitted(on: connection, historyNumber: drawn)
-                return written
             }
         }
+    }
+
+    /// Whether `error` is a serialization failure or a deadlock (SQLSTATE `40001`, `40P01`), as the client reports
+    /// it or as the store reported it already.
+    static func isConflict(_ error: any Error) -> Bool {
+        if let error = error as? PostgresError { return error.isTransient }
+        return ["40001", "40P01"].contains((error as? SwiftDataError)?.storeCode)
+    }
+
+    /// The error of a save that conflicted on each of its `runs`.
+    func conflictError(_ error: any Error, runs: Int) -> any Error {
+        let base = (error as? PostgresError)?.swiftDataError(opening: false) ?? error
+        return (base as? SwiftDataError)?.with(
+            suggestion:
+                "The save ran \(runs) time\(runs == 1 ? "" : "s"), each rolled back, and stored nothing (the "
+                + "configuration's saveRetries is \(configuration.saveRetries)): save again, raise saveRetries, or "
+                + "have fewer processes change the same rows at once") ?? error
     }
 
     /// Tells the replicas' router where the save that just committed on `connection` is, and the poller its

@@ -26,6 +26,21 @@ import Testing
         #expect(try todo.run("add", "x", "--store").status == 2, "--store needs a URL")
     }
 
+    /// A libpq multi-host URL, as a failover setup gives: the examples connect to whichever host accepts writes
+    /// (here the second; nothing listens on the first).
+    @Test func todoTakesAMultiHostURL() throws {
+        let server = try PostgresTestServer.shared()
+        let single = try newDatabase()
+        let database = String(single.split(separator: "/").last ?? "")
+        let url =
+            "postgresql://\(server.user):\(server.password)@127.0.0.1:1,127.0.0.1:\(server.port)/\(database)"
+            + "?target_session_attrs=read-write"
+        let todo = ExampleRunner(program: "todo")
+        let added = try todo.run("add", "Fail over", "--store", url)
+        #expect(added.status == 0, "\(added.errors)")
+        #expect(try todo.run("list", "--store", single).output == "1 ○ Fail over (normal)\n")
+    }
+
     @Test func foodPinInsertsItsSamplesIntoANewDatabase() throws {
         let url = try newDatabase()
         let foodpin = ExampleRunner(program: "foodpin")

@@ -59,7 +59,17 @@ extension ModelContext {
                         suggestion: "Open it with allowsSave: true to save, or call rollback()")
                 }
                 var written: (any RowStoreTransaction)?
+                // A store may run the transaction again once the server rolled it back (a PostgreSQL deadlock): each
+                // run starts from the operation as it was before the first.
+                let start = operation
+                let deletedBefore = operation.deleted.order
+                var runs = 0
                 try store.write(for: editingState) { transaction in
+                    runs += 1
+                    if runs > 1 {
+                        operation = start
+                        operation.deleted.restore(deletedBefore)
+                    }
                     try operation.write(transaction, store: store)
                     written = transaction
                 }

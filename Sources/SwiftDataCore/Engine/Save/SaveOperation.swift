@@ -627,6 +627,12 @@ final class DeletedKeys {
         return new
     }
 
+    /// Goes back to an earlier `order`, for a store that runs a save's transaction again.
+    func restore(_ earlier: [String: [Int64]]) {
+        order = earlier
+        sets = [:]
+    }
+
     /// Whether `key` of the entity named `name` is deleted.
     func contains(_ key: Int64, of name: String) -> Bool {
         guard order[name] != nil else { return false }

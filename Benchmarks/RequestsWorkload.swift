@@ -1,0 +1,239 @@
+import Foundation
+import SwiftData
+import SwiftDataPostgres
+import Synchronization
+
+/// `--postgres URL --requests`: the server pattern. T threads at once (`--tasks`, 32 by default) serve requests,
+/// 100 each (fewer when the table has fewer than 100 × T rows: each request of a run reads another row); a request makes a new context, fetches one record by its unique `key`, changes it and saves (or, in the
+/// read-only variant, only reads it). The raw side does the same statements through libpq with a pool of the same
+/// size as the store's (`maximumConnections`, 4): a prepared `SELECT` by key, then the `UPDATE` in a transaction.
+/// Each side's run goes through `TrialSetup` (once untimed, then timed), the sides alternate repetitions, and their
+/// checks (what the requests read, and every row of the table afterwards) must agree.
+///
+/// Reported: the time per request (the run's time over its requests: the inverse of throughput), their ratio, and
+/// the median (p50) and 99th-percentile latency of a request. Threads, not Swift tasks: the store blocks in libpq
+/// while it waits for the server, and a blocked task would hold one of the few threads Swift's cooperative pool
+/// has (one per core).
+enum RequestsWorkload {
+    /// The requests each thread serves in a run: 100, or fewer so that each request of a run reads another row.
+    static func requestsPerThread(_ options: Options) -> Int { max(1, min(100, options.rows / options.tasks)) }
+    /// The connections each side uses: the store's default `maximumConnections`.
+    static let poolSize = PostgresConfiguration(url: "-").maximumConnections
+
+    /// What a request does.
+    enum Kind: String, CaseIterable {
+        case change = "fetch 1 by key, change it, save"
+        case read = "fetch 1 by key, read only"
+
+        var slug: String { self == .change ? "request-change" : "request-read" }
+    }
+
+    /// One kind's results: each side's time per request in each repetition, and every request's latency.
+    struct Result {
+        let kind: Kind
+        var ours = Side()
+        var raw = Side()
+
+        struct Side {
+            var perRequest: [Double] = []
+            var latencies: [Double] = []
+
+            var median: Double { Self.percentile(perRequest, 0.5) }
+            func latency(_ fraction: Double) -> Double { Self.percentile(latencies, fraction) }
+
+            static func percentile(_ values: [Double], _ fraction: Double) -> Double {
+                guard !values.isEmpty else { return 0 }
+                let sorted = values.sorted()
+                return sorted[min(sorted.count - 1, Int((Double(sorted.count) * fraction).rounded(.up)) - 1)]
+            }
+        }
+
+        var ratio: Double { raw.median > 0 ? ours.median / raw.median : 0 }
+    }
+
+    /// Runs both kinds on the database at `url` and returns the table.
+    static func run(url: String, options: Options) throws -> String {
+        let threads = options.tasks
+        let perThread = requestsPerThread(options)
+        let requests = threads * perThread
+        guard requests <= options.rows else {
+            throw ChildError("--requests needs at least as many rows as threads (\(threads))")
+        }
+        let raw = try RawPostgres(url: url)
+        try raw.reset()
+        let container = try ModelContainer(
+            for: Record.self, Parent.self, Child.self,
+            configurations: PostgresConfiguration(url: url, postgresSchema: "bench_swiftdata"))
+        let pool = PostgresConnectionPool(url, size: poolSize) { try $0.execute("SET search_path TO bench_raw") }
+        defer { Progress.done() }
+        var results: [Result] = []
+        for kind in Kind.allCases {
+            var result = Result(kind: kind)
+            try PostgresBenchmark.fill(container, for: .changeOne, rows: options.rows)
+            _ = try raw.plan(.changeOne, rows: options.rows)
+            for repetition in 1...options.repetitions {
+                Progress.show("\(kind.slug): repetition \(repetition) of \(options.repetitions)")
+                var checks: [Side: Int] = [:]
+                for side in repetition % 2 == 1 ? [Side.swiftData, .raw] : [.raw, .swiftData] {
+                    let request =
+                        side == .swiftData
+                        ? ourRequest(kind, container: container, rows: options.rows)
+                        : raw.request(kind, pool: pool, rows: options.rows)
+                    var last: ConcurrentRequests?
+                    let trial = try TrialSetup.trial(
+                        .changeOne, rows: options.rows,
+                        plan: .query {
+                            let run = ConcurrentRequests(threads: threads, perThread: perThread, request)
+                            last = run
+                            return run.run
+                        })
+                    let seconds = try PostgresBenchmark.measure(trial.run)
+                    let table = side == .swiftData ? #"bench_swiftdata."Record""# : "bench_raw.record"
+                    checks[side] = try trial.check() &+ raw.tableDigest(table)
+                    let latencies = last?.latencies ?? []
+                    if side == .swiftData {
+                        result.ours.perRequest.append(seconds / Double(requests))
+                        result.ours.latencies += latencies
+                    } else {
+                        result.raw.perRequest.append(seconds / Double(requests))
+                        result.raw.latencies += latencies
+                    }
+                }
+                guard checks[.swiftData] == checks[.raw] else {
+                    throw ChildError("\(kind.slug): the sides did different work (checks \(checks))")
+                }
+            }
+            results.append(result)
+        }
+        return table(results, options: options)
+    }
+
+    /// Our side's request number `index`: a new context fetches the record with the index's key, and changes and
+    /// saves it; returns a digest of what it read.
+    static func ourRequest(_ kind: Kind, container: ModelContainer, rows: Int) -> @Sendable (Int) throws -> Int {
+        { index in
+            let key = requestKey(index, rows: rows)
+            let context = ModelContext(container)
+            var descriptor = FetchDescriptor<Record>(predicate: #Predicate { $0.key == key })
+            descriptor.fetchLimit = 1
+            guard let record = try context.fetch(descriptor).first else {
+                throw ChildError("no record has the key \(key)")
+            }
+            let digest = RecordValues(record).digest
+            if kind == .change {
+                record.amount += 1
+                try context.save()
+            }
+            return digest
+        }
+    }
+
+    /// The key of request `index`: a different record for each request of a run.
+    static func requestKey(_ index: Int, rows: Int) -> Int { index * 7_919 % rows }
+
+    /// The table, under a line that says what ran where.
+    static func table(_ results: [Result], options: Options) -> String {
+        let header = ["#", "workload", "SwiftData", "raw", "ratio", "goal", "met", "p50", "p99"]
+        let lines = results.enumerated().map { number, result -> [String] in
+            [
+                String(number + 1), result.kind.slug, Report.time(result.ours.median), Report.time(result.raw.median),
+                String(format: "%.2f", result.ratio), "≤ 1.3", result.ratio <= 1.3 ? "yes" : "no",
+                "\(Report.time(result.ours.latency(0.5))) / \(Report.time(result.raw.latency(0.5)))",
+                "\(Report.time(result.ours.latency(0.99))) / \(Report.time(result.raw.latency(0.99)))",
+            ]
+        }
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let title =
+            "PostgreSQL requests, N = \(Report.grouped(options.rows)) rows, median of \(options.repetitions) "
+            + "repetition\(options.repetitions == 1 ? "" : "s"), \(cores) core\(cores == 1 ? "" : "s"), "
+            + ISO8601DateFormatter().string(from: Date())
+        let note =
+            "\(options.tasks) threads at once, \(requestsPerThread(options)) requests each, through \(poolSize) "
+            + "connections on each side. SwiftData and raw: time per request (a run's time over its requests); p50 "
+            + "and p99: the latency of one request, SwiftData's / raw's."
+        return
+            ([title, ""] + Report.markdown(header, lines, leftAligned: [1, 5, 6])
+            + ["", Report.wrapped(note)]).joined(separator: "\n")
+    }
+}
+
+/// One run of requests: `threads` threads at once, each serving `perThread` requests one after another, each
+/// timed.
+final class ConcurrentRequests: Sendable {
+    private let threads: Int
+    private let perThread: Int
+    private let request: @Sendable (Int) throws -> Int
+    private let state = Mutex((latencies: [Double](), digest: 0, failure: String?.none))
+
+    init(threads: Int, perThread: Int, _ request: @escaping @Sendable (Int) throws -> Int) {
+        self.threads = threads
+        self.perThread = perThread
+        self.request = request
+    }
+
+    /// Every request's latency in the run, in seconds.
+    var latencies: [Double] { state.withLock { $0.latencies } }
+
+    /// Serves every request and returns a digest of what they read; throws the first failure.
+    func run() throws -> Int {
+        let finished = DispatchGroup()
+        for thread in 0..<threads {
+            finished.enter()
+            Thread.detachNewThread { [self] in
+                defer { finished.leave() }
+                var latencies: [Double] = []
+                var digest = 0
+                do {
+                    for index in thread * perThread..<(thread + 1) * perThread {
+                        let start = ContinuousClock.now
+                        digest &+= try request(index)
+                        let elapsed = ContinuousClock.now - start
+                        latencies.append(
+                            Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+                    }
+                } catch {
+                    state.withLock { $0.failure = $0.failure ?? "\(error)" }
+                }
+                state.withLock {
+                    $0.latencies += latencies
+                    $0.digest &+= digest
+                }
+            }
+        }
+        finished.wait()
+        return try state.withLock {
+            if let failure = $0.failure { throw ChildError("a request failed: \(failure)") }
+            return $0.digest
+        }
+    }
+}
+
+extension RawPostgres {
+    /// The raw side's request number `index`, through `pool`: the prepared `SELECT` by key, then (for a change) the
+    /// `UPDATE` of the amount in a transaction, on one connection; returns a digest of what it read.
+    func request(_ kind: RequestsWorkload.Kind, pool: PostgresConnectionPool, rows: Int)
+        -> @Sendable (Int) throws
+        -> Int
+    {
+        let select = "SELECT \"_pk\", \(columns) FROM record WHERE \"key\" = $1 LIMIT 1"
+        return { index in
+            let key = Int64(RequestsWorkload.requestKey(index, rows: rows))
+            return try pool.withConnection { connection in
+                let found = try connection.query(connection.cachedStatement(select, [.int8]), [.int8(key)])
+                guard var record = try Self.records(found).first else {
+                    throw ChildError("no record has the key \(key)")
+                }
+                let digest = record.values.digest
+                if kind == .change {
+                    record.values.amount += 1
+                    let update = try connection.cachedStatement(
+                        "UPDATE record SET \"amount\" = $1 WHERE \"_pk\" = $2", [.int8, .int8])
+                    try connection.transaction(isolation: .readCommitted) {
+                        try $0.query(update, [.int8(Int64(record.values.amount)), .int8(Int64(record.id))])
+                    }
+                }
+                return digest
+            }
+        }
+    }
+}
