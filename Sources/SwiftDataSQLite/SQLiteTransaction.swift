@@ -233,6 +233,20 @@ struct SQLiteTransaction: RowStoreTransaction {
         column + (SQLiteStore.collation(of: attribute).map { " COLLATE \($0)" } ?? "") + " = " + value
     }
 
+    /// One `UPDATE ... RETURNING` (see `BatchUpdateStatements`).
+    func updateAll<T: PersistentModel>(_ request: FetchRequest<T>, values: [(property: Int, value: StoreValue)]) throws
+        -> [Int64]
+    {
+        let condition = request.keys == nil ? store.plan(request).condition : nil
+        var keys: [Int64] = []
+        for statement in BatchUpdateStatements.statements(
+            request, condition: condition, values: values, dialect: dialect)
+        {
+            keys += database.statementKeys(try database.rows(statement.sql, statement.parameters))
+        }
+        return keys
+    }
+
     // MARK: Helpers
 
     /// Binds what `assignments` placed, from parameter `first` on; returns the next free parameter. `converted` is
