@@ -18,12 +18,15 @@ struct Options {
     var directory: String?
     /// `--postgres URL`: the PostgreSQL workloads, against raw libpq, on that database (see `PostgresBenchmark`).
     var postgres: String?
+    /// `--search`: the search and batch-update measurements (see `SearchWorkloads`).
+    var search = false
 
     static let usage = """
         USAGE: swift run -c release Benchmarks [--rows N] [--repetitions R] [--filter WORKLOADS] [--instructions]
                                                [--json] [--no-history] [--statements]
                swift run -c release Benchmarks --postgres URL [--rows N] [--repetitions R] [--filter WORKLOADS]
                                                [--instructions] [--json]
+               swift run -c release Benchmarks --search [--rows N] [--repetitions R] [--json]
 
         Runs each workload through SwiftData and through the raw SQLite C API (or libpq), and prints a table of
         their median times, the ratio, the project's goal and whether it was met, and each side's peak memory.
@@ -40,6 +43,8 @@ struct Options {
           --postgres URL       run workloads 1 to 9 on the PostgreSQL database at URL instead, through
                                SwiftData and through libpq, in schemas bench_swiftdata and bench_raw (replaced);
                                with --instructions, count this process's instructions (not the server's)
+          --search             measure a rare-term localizedStandardContains with a .search index, without
+                               it and with raw FTS5, and a batch update of every row against a raw UPDATE
           --no-history         SwiftData's stores record no history of saves (they always do otherwise), to
                                compare with a run that records it
           --statements         also count the SQL statements each side's timed part runs, by kind (SELECT,
@@ -80,6 +85,7 @@ struct Options {
             case "--postgres": postgres = try value(of: argument)
             case "--no-history": withoutHistory = true
             case "--statements": statements = true
+            case "--search": search = true
             case "--help", "-h": throw OptionsError(nil)
             case "--directory": directory = try value(of: argument)
             case "--child":
