@@ -81,26 +81,25 @@ enum SearchWorkloads {
             }
             lines.append(Line(name: name, seconds: Measurement.median(times), check: try trial.check()))
         }
+        /// A rare-term search through SwiftData, with or without the index, by the model type.
+        func search<Note: PersistentModel>(_ type: Note.Type, _ predicate: Predicate<Note>, key: KeyPath<Note, Int>)
+            throws -> Trial
+        {
+            let container = type == IndexedNote.self ? indexed : plain
+            return try TrialSetup.trial(
+                .fetchIndexed, rows: rows,
+                plan: .query {
+                    let context = ModelContext(container)
+                    let descriptor = FetchDescriptor<Note>(predicate: predicate)
+                    return { try context.fetch(descriptor).reduce(0) { $0 &+ $1[keyPath: key] } }
+                })
+        }
         try measure(
             "search, .search index",
-            TrialSetup.trial(
-                .fetchIndexed, rows: rows,
-                plan: .query {
-                    let context = ModelContext(indexed)
-                    let descriptor = FetchDescriptor<IndexedNote>(
-                        predicate: #Predicate { $0.body.localizedStandardContains(term) })
-                    return { try context.fetch(descriptor).reduce(0) { $0 &+ $1.key } }
-                }))
+            search(IndexedNote.self, #Predicate { $0.body.localizedStandardContains(term) }, key: \.key))
         try measure(
             "search, no index",
-            TrialSetup.trial(
-                .fetchIndexed, rows: rows,
-                plan: .query {
-                    let context = ModelContext(plain)
-                    let descriptor = FetchDescriptor<PlainNote>(
-                        predicate: #Predicate { $0.body.localizedStandardContains(term) })
-                    return { try context.fetch(descriptor).reduce(0) { $0 &+ $1.key } }
-                }))
+            search(PlainNote.self, #Predicate { $0.body.localizedStandardContains(term) }, key: \.key))
         try measure(
             "search, raw FTS5",
             TrialSetup.trial(

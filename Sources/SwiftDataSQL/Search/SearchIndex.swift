@@ -48,7 +48,7 @@ struct SearchNeedles {
 
     /// Adds `needle` when `term` is an indexed attribute of the fetched model and `needle` a constant string.
     mutating func add(_ term: Any, _ needle: Any) {
-        guard let keyPath = term as? any SearchKeyPathTerm, keyPath.variableKey == variable,
+        guard let keyPath = term as? any PredicateKeyPathTerm, keyPath.variableKey == variable,
             let index = entity.propertyIndex(for: keyPath.anyKeyPath), let attribute = entity.attribute(at: index),
             columns.contains(attribute.name), let text = (needle as? any SearchValueTerm)?.text
         else { return }
@@ -61,14 +61,18 @@ protocol SearchExpression {
     func addNeedles(to needles: inout SearchNeedles)
 }
 
-/// A key path from a predicate variable.
-protocol SearchKeyPathTerm {
+/// A key path in a predicate, from the predicate's variable or another node (`.search` and `.rtree` indexes look for
+/// those of the fetched model).
+package protocol PredicateKeyPathTerm {
+    /// The variable the key path starts from, if it starts from one.
     var variableKey: PredicateExpressions.VariableID? { get }
+    /// The key path.
     var anyKeyPath: AnyKeyPath { get }
 }
 
 /// A predicate's variable.
-protocol SearchVariable {
+package protocol PredicateVariableTerm {
+    /// The variable's identifier.
     var variableKey: PredicateExpressions.VariableID { get }
 }
 
@@ -77,13 +81,13 @@ protocol SearchValueTerm {
     var text: String? { get }
 }
 
-extension PredicateExpressions.KeyPath: SearchKeyPathTerm {
-    var variableKey: PredicateExpressions.VariableID? { (root as? any SearchVariable)?.variableKey }
-    var anyKeyPath: AnyKeyPath { keyPath }
+extension PredicateExpressions.KeyPath: PredicateKeyPathTerm {
+    package var variableKey: PredicateExpressions.VariableID? { (root as? any PredicateVariableTerm)?.variableKey }
+    package var anyKeyPath: AnyKeyPath { keyPath }
 }
 
-extension PredicateExpressions.Variable: SearchVariable {
-    var variableKey: PredicateExpressions.VariableID { key }
+extension PredicateExpressions.Variable: PredicateVariableTerm {
+    package var variableKey: PredicateExpressions.VariableID { key }
 }
 
 extension PredicateExpressions.Value: SearchValueTerm {
