@@ -22,6 +22,8 @@ struct Options {
     var requests = false
     /// `--tasks T`: how many threads serve requests at once in `--requests` (32 by default).
     var tasks = 32
+    /// `--search`: the search and batch-update measurements (see `SearchWorkloads`).
+    var search = false
 
     static let usage = """
         USAGE: swift run -c release Benchmarks [--rows N] [--repetitions R] [--filter WORKLOADS] [--instructions]
@@ -30,6 +32,7 @@ struct Options {
                                                [--instructions] [--json] [--statements]
                swift run -c release Benchmarks --postgres URL --requests [--tasks T] [--rows N]
                                                [--repetitions R]
+               swift run -c release Benchmarks --search [--rows N] [--repetitions R] [--json]
 
         Runs each workload through SwiftData and through the raw SQLite C API (or libpq), and prints a table of
         their median times, the ratio, the project's goal and whether it was met, and each side's peak memory.
@@ -51,6 +54,8 @@ struct Options {
                                a pool of the same size doing the same statements; prints the time per request,
                                the ratio, and the p50 and p99 latency of a request
           --tasks T            the threads of --requests (default 32)
+          --search             measure a rare-term localizedStandardContains with a .search index, without
+                               it and with raw FTS5, and a batch update of every row against a raw UPDATE
           --no-history         SwiftData's stores record no history of saves (they always do otherwise), to
                                compare with a run that records it
           --statements         also count the SQL statements each side's timed part runs, by kind (SELECT,
@@ -94,6 +99,7 @@ struct Options {
             case "--requests": requests = true
             case "--tasks": tasks = try count(of: argument)
             case "--statements": statements = true
+            case "--search": search = true
             case "--help", "-h": throw OptionsError(nil)
             case "--directory": directory = try value(of: argument)
             case "--child":

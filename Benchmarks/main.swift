@@ -38,6 +38,8 @@ do {
             leftOut: [])
         report.backend = .postgres
         print(try report.text(json: options.json))
+    } else if options.search {
+        print(try SearchWorkloads.run(rows: options.rows, repetitions: options.repetitions, json: options.json))
     } else if let (workload, side) = options.child {
         guard let directory = options.directory else { throw ChildError("--child needs --directory") }
         try ChildProcess.run(

@@ -17,7 +17,8 @@
     member, conformances: PersistentModel, names: named(_$persistentState), named(_$observationRegistrar),
     named(_$isObserved), named(init), named(persistentBackingData), named(schemaMetadata), named(_$load),
     named(_$loadRow), named(_$store), named(_$get), named(_$set), named(_$uniquenessConstraints), named(_$indices),
-    named(_$spatialIndices), named(_$RootModel), named(_$propertyMetadata), named(_$InheritedProperties))
+    named(_$spatialIndices), named(_$searchIndices), named(_$RootModel), named(_$propertyMetadata),
+    named(_$InheritedProperties))
 @attached(memberAttribute)
 @attached(extension, conformances: PersistentModel, Observable)
 public macro Model() = #externalMacro(module: "SwiftDataMacros", type: "ModelMacro")

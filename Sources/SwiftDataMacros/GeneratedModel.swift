@@ -255,10 +255,11 @@ struct GeneratedModel {
 
     // MARK: Constraints
 
-    /// `_$uniquenessConstraints`, `_$indices` and `_$spatialIndices` from the class body's `#Unique` and `#Index`:
+    /// `_$uniquenessConstraints`, `_$indices`, `_$spatialIndices` and `_$searchIndices` from the class body's `#Unique`
+    /// and `#Index`:
     /// those it has (all of them, empty or not, with `emptyOnes`), as class members of a class that may have
     /// subclasses. An `#Index` argument is a list of key paths or `.binary(list)` (a binary index), or
-    /// `.rtree(list)` (a spatial one).
+    /// `.rtree(list)` (a spatial one), or `.search(list)`.
     func constraints(emptyOnes: Bool, overriding: Bool = false) -> [DeclSyntax] {
         let keyword = overriding ? "override class" : isFinal ? "static" : "class"
         let macros = classDecl.memberBlock.members.compactMap { $0.decl.as(MacroExpansionDeclSyntax.self) }
@@ -270,13 +271,14 @@ struct GeneratedModel {
                 case "Unique": (member, list) = ("_$uniquenessConstraints", argument.expression)
                 case "Index":
                     let (kind, indexed) = Self.indexKind(argument.expression)
-                    (member, list) = (kind == "rtree" ? "_$spatialIndices" : "_$indices", indexed)
+                    let members = ["rtree": "_$spatialIndices", "search": "_$searchIndices"]
+                    (member, list) = (members[kind] ?? "_$indices", indexed)
                 default: continue
                 }
                 lists[member, default: []].append("\(Self.rooted(list, at: className)) as [AnyKeyPath]")
             }
         }
-        return ["_$uniquenessConstraints", "_$indices", "_$spatialIndices"].compactMap { member in
+        return ["_$uniquenessConstraints", "_$indices", "_$spatialIndices", "_$searchIndices"].compactMap { member in
             guard let list = lists[member] ?? (emptyOnes ? [] : nil) else { return nil }
             return
                 "\(raw: access)\(raw: keyword) var \(raw: member): [[AnyKeyPath]] { [\(raw: list.joined(separator: ", "))] }"
@@ -288,7 +290,7 @@ struct GeneratedModel {
     private static func indexKind(_ expression: ExprSyntax) -> (kind: String, list: ExprSyntax) {
         guard let call = expression.as(FunctionCallExprSyntax.self),
             let member = call.calledExpression.as(MemberAccessExprSyntax.self),
-            ["binary", "rtree"].contains(member.declName.baseName.text), call.arguments.count == 1,
+            ["binary", "rtree", "search"].contains(member.declName.baseName.text), call.arguments.count == 1,
             let list = call.arguments.first?.expression
         else { return ("binary", expression) }
         return (member.declName.baseName.text, list)

@@ -33,6 +33,7 @@ enum SQLiteFunctions {
         case .fail: (1, false, { SQLiteFunctions.fail($0, $2) })
         case .contains: (2, true, { SQLiteFunctions.strings($0, $2, SQLiteFunctions.contains) })
         case .startsWith: (2, true, { SQLiteFunctions.strings($0, $2, SQLiteFunctions.startsWith) })
+        case .searchText: (1, true, { SQLiteFunctions.searchText($0, $2) })
         #if canImport(Darwin)
             case .localizedStandardContains, .caseInsensitiveCompare, .localizedCompare: nil
         #else
@@ -131,6 +132,14 @@ enum SQLiteFunctions {
     private static func fail(_ context: OpaquePointer?, _ arguments: UnsafeMutablePointer<OpaquePointer?>?) {
         let message = sqlite3_value_text(argument(arguments, 0)).map { String(cString: $0) } ?? ""
         raise(context, message)
+    }
+
+    /// The text as a `.search` index keeps it (see `SearchText.folded`); `NULL` for `NULL`.
+    private static func searchText(_ context: OpaquePointer?, _ arguments: UnsafeMutablePointer<OpaquePointer?>?) {
+        let value = argument(arguments, 0)
+        if isNull(value) { return sqlite3_result_null(context) }
+        let folded = SearchText.folded(text(value))
+        sqlite3_result_text(context, folded, -1, csqlite_transient())
     }
 
     /// A result of a string function.

@@ -87,6 +87,8 @@ struct SQLiteMigration: SQLMigrationTarget {
         let recordedEntity = recorded.entities.first { $0.name == entity.name }
         try SQLiteSpatialIndex.drop(
             of: entity.name, (recordedEntity?.spatialIndices ?? []) + entity.spatialIndices, in: database)
+        try SQLiteSearchIndex.drop(
+            of: entity.name, (recordedEntity?.searchIndices ?? []) + entity.searchIndices, in: database)
         for statement in SQLiteStore.indexStatements(entity) { try database.executeScript(statement) }
     }
 

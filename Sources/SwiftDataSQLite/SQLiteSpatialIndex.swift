@@ -225,7 +225,7 @@ struct SpatialBounds {
 
     /// The column of a key path of the fetched model, if it is an indexed attribute.
     func column(_ term: Any) -> String? {
-        guard let keyPath = term as? any SpatialKeyPathTerm, keyPath.variableKey == variable,
+        guard let keyPath = term as? any PredicateKeyPathTerm, keyPath.variableKey == variable,
             let index = entity.propertyIndex(for: keyPath.anyKeyPath), let attribute = entity.attribute(at: index),
             entity.spatialIndices.contains(where: { $0.contains(attribute.name) })
         else { return nil }
@@ -249,29 +249,9 @@ protocol SpatialBoundsExpression {
     func addBounds(to bounds: inout SpatialBounds)
 }
 
-/// A key path from a predicate variable.
-protocol SpatialKeyPathTerm {
-    var variableKey: PredicateExpressions.VariableID? { get }
-    var anyKeyPath: AnyKeyPath { get }
-}
-
 /// A constant.
 protocol SpatialValueTerm {
     var anyValue: Any { get }
-}
-
-extension PredicateExpressions.KeyPath: SpatialKeyPathTerm {
-    var variableKey: PredicateExpressions.VariableID? { (root as? any SpatialVariable)?.variableKey }
-    var anyKeyPath: AnyKeyPath { keyPath }
-}
-
-/// A predicate variable.
-protocol SpatialVariable {
-    var variableKey: PredicateExpressions.VariableID { get }
-}
-
-extension PredicateExpressions.Variable: SpatialVariable {
-    var variableKey: PredicateExpressions.VariableID { key }
 }
 
 extension PredicateExpressions.Value: SpatialValueTerm {

@@ -74,6 +74,7 @@ extension SQLiteStore {
         var objects = schema.storeObjects
         for root in schema.entities where root.superentity == nil {
             objects += SQLiteSpatialIndex.storeObjects(of: root.tableEntity)
+            objects += SQLiteSearchIndex.storeObjects(of: root.tableEntity)
         }
         objects += [metadataTable, sequenceTable, historyTable].map(Schema.StoreObject.storeTable)
         func folded(_ name: String) -> String {
@@ -341,7 +342,7 @@ extension SQLiteStore {
     /// use the index and uniqueness follows Swift's `==`.
     static func indexStatements(_ entity: Schema.Entity) -> [String] {
         StoreLayout.tableIndexes(of: entity).map { index(entity, $0).statement }
-            + SQLiteSpatialIndex.createStatements(entity)
+            + SQLiteSpatialIndex.createStatements(entity) + SQLiteSearchIndex.createStatements(entity)
     }
 
     /// A unique constraint's or index's index (see `SchemaStatements.index`), its text columns in the collation

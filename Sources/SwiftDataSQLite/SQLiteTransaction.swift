@@ -233,6 +233,46 @@ struct SQLiteTransaction: RowStoreTransaction {
         column + (SQLiteStore.collation(of: attribute).map { " COLLATE \($0)" } ?? "") + " = " + value
     }
 
+    /// One `UPDATE` (see `BatchUpdateStatements`). SQLite's `RETURNING` stores every row before it returns them, which
+    /// costs about twice the update itself: the keys are gathered through the update hook instead, as SQLite updates
+    /// each row of the table.
+    func updateAll<T: PersistentModel>(_ request: FetchRequest<T>, values: [(property: Int, value: StoreValue)]) throws
+        -> [Int64]
+    {
+        let condition = request.keys == nil ? store.plan(request).condition : nil
+        let updated = UpdatedKeys(table: StoreLayout.table(of: request.entity))
+        let context = Unmanaged.passRetained(updated)
+        sqlite3_update_hook(
+            database.handle,
+            { context, operation, _, table, key in
+                guard operation == SQLITE_UPDATE, let context, let table else { return }
+                let updated = Unmanaged<UpdatedKeys>.fromOpaque(context).takeUnretainedValue()
+                if updated.table.withUnsafeBufferPointer({ $0.baseAddress.map { strcmp(table, $0) } }) == 0 {
+                    updated.keys.append(key)
+                }
+            }, context.toOpaque())
+        defer {
+            sqlite3_update_hook(database.handle, nil, nil)
+            context.release()
+        }
+        for statement in BatchUpdateStatements.statements(
+            request, condition: condition, values: values, returning: false, dialect: dialect)
+        {
+            try database.execute(statement.sql, statement.parameters)
+        }
+        return updated.keys
+    }
+
+    /// The keys of the rows of a table an update changed.
+    private final class UpdatedKeys {
+        let table: ContiguousArray<CChar>
+        var keys: [Int64] = []
+
+        init(table: String) {
+            self.table = ContiguousArray(table.utf8CString)
+        }
+    }
+
     // MARK: Helpers
 
     /// Binds what `assignments` placed, from parameter `first` on; returns the next free parameter. `converted` is

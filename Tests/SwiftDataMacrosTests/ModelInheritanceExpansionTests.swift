@@ -104,6 +104,10 @@ struct ModelInheritanceExpansionTests {
                         []
                     }
 
+                    class var _$searchIndices: [[AnyKeyPath]] {
+                        []
+                    }
+
                     func _$load(_ property: Int, from reader: any SwiftData._RowReader, column: Int32) throws {
                         switch property {
                         case 0:

@@ -367,7 +367,8 @@ struct ModelMacroExpansionTests {
     }
 
     /// `#Unique` and `#Index` in the class body become the lists of key paths a container reads; `#Index` takes
-    /// lists of key paths, and Apple's `.binary(...)` and `.rtree(...)` index kinds, with or without their type.
+    /// lists of key paths, Apple's `.binary(...)` and `.rtree(...)` index kinds, with or without their type, and
+    /// `.search(...)`.
     @Test func collectsConstraintsAndIndexKinds() {
         let expansion = expand(
             """
@@ -376,6 +377,7 @@ struct ModelMacroExpansionTests {
                 #Unique<Place>([\\.name])
                 #Index<Place>(.binary([\\.name]), .rtree([\\.latitude, \\.longitude]))
                 #Index<Place>([\\.name, \\.latitude], Schema.Index<Place>.Types<Place>.rtree([\\.elevation]))
+                #Index<Place>(.search([\\.name]))
                 var name: String
                 var latitude: Double
                 var longitude: Double
@@ -394,6 +396,7 @@ struct ModelMacroExpansionTests {
             flat.contains(
                 "static var _$spatialIndices: [[AnyKeyPath]] { [[\\Place.latitude, \\Place.longitude] as [AnyKeyPath], [\\Place.elevation] as [AnyKeyPath]] }"
             ))
+        #expect(flat.contains("static var _$searchIndices: [[AnyKeyPath]] { [[\\Place.name] as [AnyKeyPath]] }"))
         #expect(!expansion.expanded.contains("#Index"), "the declarations expand to nothing")
         #expect(expansion.diagnostics.isEmpty)
     }

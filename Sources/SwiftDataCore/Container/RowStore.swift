@@ -148,6 +148,11 @@ package protocol RowStoreTransaction {
     func entityNames(of keys: [Int64], entity: Schema.Entity) throws -> [Int64: String]
     /// The history token a store of your own returned for the committed save, read after the commit.
     var savedHistoryToken: (any HistoryToken)? { get }
+    /// Sets `values` (attributes of `request.entity`) in every row `request` selects, in one statement (one per
+    /// chunk of its keys), and returns the keys of those rows: by its keys when it has them, otherwise by its
+    /// predicate, which the store's plan runs exactly.
+    func updateAll<T: PersistentModel>(_ request: FetchRequest<T>, values: [(property: Int, value: StoreValue)]) throws
+        -> [Int64]
 }
 
 extension RowStoreTransaction {
@@ -172,6 +177,15 @@ extension RowStoreTransaction {
     }
 
     package func entityNames(of keys: [Int64], entity: Schema.Entity) throws -> [Int64: String] { [:] }
+
+    /// A store of your own updates no rows in a batch.
+    package func updateAll<T: PersistentModel>(
+        _ request: FetchRequest<T>, values: [(property: Int, value: StoreValue)]
+    ) throws -> [Int64] {
+        throw SwiftDataError.storeError.with(
+            reason: "the store cannot update \(request.entity.name) models in a batch", model: request.entity.name,
+            suggestion: "Fetch the models and change them, then save")
+    }
 
     /// The history token a store of your own returned for the committed save
     /// (`DataStoreSaveChangesResult.historyToken`); `nil` for the framework's stores, whose saves record history

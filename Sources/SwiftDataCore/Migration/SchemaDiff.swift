@@ -77,7 +77,8 @@ package enum SchemaDiff {
         }
         migration.changesIndexes =
             old.uniquenessConstraints ?? [] != entity.uniquenessConstraints || old.indices ?? [] != entity.indices
-            || old.spatialIndices ?? [] != entity.spatialIndices || !entity.subentities.isEmpty
+            || old.spatialIndices ?? [] != entity.spatialIndices || old.searchIndices ?? [] != entity.searchIndices
+            || !entity.subentities.isEmpty
         return migration
     }
 

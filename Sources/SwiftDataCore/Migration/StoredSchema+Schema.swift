@@ -39,6 +39,7 @@ extension StoredSchema {
                 entity.uniquenessConstraints = member.uniquenessConstraints ?? []
                 entity.indices = member.indices ?? []
                 entity.spatialIndices = member.spatialIndices ?? []
+                entity.searchIndices = member.searchIndices ?? []
                 entities.append(entity)
             }
             members += [table] + (table.subentities ?? [])

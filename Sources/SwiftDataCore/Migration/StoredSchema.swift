@@ -14,6 +14,8 @@ package struct StoredSchema: Codable, Equatable, Sendable {
         package var indices: [[String]]? = nil
         /// The `.rtree` indexes; `nil` when there are none, as in stores written before they existed.
         package var spatialIndices: [[String]]? = nil
+        /// The `.search` indexes; `nil` when there are none, as in stores written before they existed.
+        package var searchIndices: [[String]]? = nil
         /// For the table of a model hierarchy: the entities below the root that it holds, each as a table of its own
         /// would record it.
         package var subentities: [StoredEntity]? = nil
@@ -84,7 +86,8 @@ package struct StoredSchema: Codable, Equatable, Sendable {
                     isToMany: !relationship.isToOneRelationship, inverse: relationship.inverse?.name, storage: storage)
             },
             uniquenessConstraints: entity.uniquenessConstraints, indices: entity.indices,
-            spatialIndices: entity.spatialIndices.isEmpty ? nil : entity.spatialIndices)
+            spatialIndices: entity.spatialIndices.isEmpty ? nil : entity.spatialIndices,
+            searchIndices: entity.searchIndices.isEmpty ? nil : entity.searchIndices)
     }
 
     /// The table of a root entity: the entity itself, or the table of its hierarchy with the subentities it holds

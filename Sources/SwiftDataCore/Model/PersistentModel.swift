@@ -43,6 +43,8 @@ public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable, 
     static var _$indices: [[AnyKeyPath]] { get }
     /// The `.rtree` indexes `#Index` declares: key paths of the properties of each.
     static var _$spatialIndices: [[AnyKeyPath]] { get }
+    /// The `.search` indexes `#Index` declares: key paths of the `String` attributes of each.
+    static var _$searchIndices: [[AnyKeyPath]] { get }
 }
 
 extension PersistentModel {
@@ -102,6 +104,7 @@ extension PersistentModel {
     public static var _$uniquenessConstraints: [[AnyKeyPath]] { [] }
     public static var _$indices: [[AnyKeyPath]] { [] }
     public static var _$spatialIndices: [[AnyKeyPath]] { [] }
+    public static var _$searchIndices: [[AnyKeyPath]] { [] }
 
     /// A model is the value of a to-one relationship.
     public var _relatedModels: [any PersistentModel] { [self] }

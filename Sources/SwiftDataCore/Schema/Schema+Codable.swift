@@ -69,7 +69,8 @@ extension Schema: Codable {
 
 extension Schema.Entity: Codable {
     private enum CodingKeys: String, CodingKey {
-        case name, superentityName, subentities, properties, uniquenessConstraints, indices, spatialIndices
+        case name, superentityName, subentities, properties, uniquenessConstraints, indices, spatialIndices,
+            searchIndices
     }
 
     public convenience init(from decoder: any Decoder) throws {
@@ -85,6 +86,7 @@ extension Schema.Entity: Codable {
         uniquenessConstraints = try container.decode([[String]].self, forKey: .uniquenessConstraints)
         indices = try container.decode([[String]].self, forKey: .indices)
         spatialIndices = try container.decodeIfPresent([[String]].self, forKey: .spatialIndices) ?? []
+        searchIndices = try container.decodeIfPresent([[String]].self, forKey: .searchIndices) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -96,6 +98,7 @@ extension Schema.Entity: Codable {
         try container.encode(uniquenessConstraints, forKey: .uniquenessConstraints)
         try container.encode(indices, forKey: .indices)
         if !spatialIndices.isEmpty { try container.encode(spatialIndices, forKey: .spatialIndices) }
+        if !searchIndices.isEmpty { try container.encode(searchIndices, forKey: .searchIndices) }
     }
 }
 

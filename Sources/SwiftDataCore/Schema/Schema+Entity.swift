@@ -35,6 +35,9 @@ extension Schema {
         /// The `.rtree` indexes, each a list of numeric attribute names (not in Apple's API, whose `indices` does
         /// not tell index kinds apart).
         package var spatialIndices: [[String]] = []
+        /// The `.search` indexes, each a list of `String` attribute names, each searched on its own (not in Apple's
+        /// API).
+        package var searchIndices: [[String]] = []
 
         /// The model class, when the entity was built from one.
         package var modelType: (any PersistentModel.Type)?
@@ -112,7 +115,9 @@ extension Schema {
                 + names(of: own(modelType._$uniquenessConstraints), metadata, what: "#Unique")
             indices = names(of: own(modelType._$indices), metadata, what: "#Index")
             spatialIndices = names(of: own(modelType._$spatialIndices), metadata, what: "#Index")
+            searchIndices = names(of: own(modelType._$searchIndices), metadata, what: "#Index")
             checkSpatialIndices()
+            checkSearchIndices()
         }
 
         /// Makes this entity a subentity of `parent`: its superclass's entity, which has inherited its own
@@ -168,6 +173,22 @@ extension Schema {
             }
         }
 
+        /// A `.search` index takes `String` attributes kept in their column; anything else is a problem the container
+        /// reports, naming the index.
+        private func checkSearchIndices() {
+            for column in searchIndices.joined() {
+                let attribute = attributesByName[column]
+                let type = attribute.map { ($0.valueType as? any _OptionalValue.Type)?._wrappedType ?? $0.valueType }
+                guard attribute?.coding != nil || attribute?.isExternal == true || type != String.self else { continue }
+                foundProblems.append(
+                    SwiftDataError.loadIssueModelContainer.with(
+                        reason:
+                            "the .search index on \(column) of \(name) cannot be created: it is not a String attribute",
+                        model: name, property: column,
+                        suggestion: "Index String attributes without .externalStorage with .search"))
+            }
+        }
+
         /// Property names of key-path lists; a key path that is not a persisted property is a problem.
         private func names(of lists: [[AnyKeyPath]], _ metadata: [PropertyMetadata], what: String) -> [[String]] {
             lists.map { keyPaths in
@@ -185,10 +206,11 @@ extension Schema {
         /// Adds a stored property; a unique constraint or an index adds to `uniquenessConstraints` or `indices`.
         func add(_ property: any SchemaProperty) {
             if let constraints = property as? any EntityConstraints {
-                let (unique, binary, spatial) = constraints.propertyNames
-                uniquenessConstraints += known(unique, in: property)
-                indices += known(binary, in: property)
-                spatialIndices += known(spatial, in: property)
+                let names = constraints.propertyNames
+                uniquenessConstraints += known(names.unique, in: property)
+                indices += known(names.binary, in: property)
+                spatialIndices += known(names.spatial, in: property)
+                searchIndices += known(names.search, in: property)
                 return
             }
             storedProperties.append(property)
@@ -369,7 +391,7 @@ extension Schema {
                 && lhs.storedProperties.count == rhs.storedProperties.count
                 && zip(lhs.storedProperties, rhs.storedProperties).allSatisfy { $0.isEqual(to: $1) }
                 && lhs.uniquenessConstraints == rhs.uniquenessConstraints && lhs.indices == rhs.indices
-                && lhs.spatialIndices == rhs.spatialIndices
+                && lhs.spatialIndices == rhs.spatialIndices && lhs.searchIndices == rhs.searchIndices
         }
 
         public func hash(into hasher: inout Hasher) { hasher.combine(name) }

@@ -76,6 +76,9 @@ extension Schema.Entity {
         for columns in selfAndDescendants.flatMap(\.spatialIndices) where !table.spatialIndices.contains(columns) {
             table.spatialIndices.append(columns)
         }
+        for columns in selfAndDescendants.flatMap(\.searchIndices) where !table.searchIndices.contains(columns) {
+            table.searchIndices.append(columns)
+        }
         table.subentities = subentities
         return table
     }

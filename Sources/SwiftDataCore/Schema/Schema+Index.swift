@@ -2,9 +2,9 @@ import Foundation
 
 extension Schema {
     /// The indexes of a model, as `#Index<T>` declares them: `.binary` (B-tree) indexes for lookups and sorts,
-    /// and `.rtree` indexes (SQLite's R*Tree module) for range queries on numeric attributes, such as a latitude and
-    /// a longitude. Given to `Schema.Entity(_:properties:)`, it becomes the entity's `indices`. Archived by property
-    /// names.
+    /// `.rtree` indexes (SQLite's R*Tree module) for range queries on numeric attributes, such as a latitude and
+    /// a longitude, and `.search` indexes (an addition to Apple's API) for substring search in `String` attributes.
+    /// Given to `Schema.Entity(_:properties:)`, it becomes the entity's `indices`. Archived by property names.
     public final class Index<T: PersistentModel>: SchemaProperty, CustomDebugStringConvertible {
         /// The kinds of index.
         public enum Types<P: PersistentModel> {
@@ -13,16 +13,34 @@ extension Schema {
             /// A spatial index on numeric attributes, one dimension each (at most five): a query that bounds them,
             /// `$0.latitude >= south && $0.latitude <= north && ...`, finds its candidates through the index.
             case rtree([PartialKeyPath<P>])
+            /// A substring search index on each of the `String` attributes (not in Apple's API): predicates that use
+            /// `contains`, `localizedStandardContains` or `starts(with:)` on one find their candidates through it
+            /// (SQLite's FTS5 trigram tokenizer, PostgreSQL's `pg_trgm`), and the predicate itself decides.
+            case search([PartialKeyPath<P>])
 
             /// The key paths indexed.
             var keyPaths: [PartialKeyPath<P>] {
                 switch self {
-                case .binary(let keyPaths), .rtree(let keyPaths): keyPaths
+                case .binary(let keyPaths), .rtree(let keyPaths), .search(let keyPaths): keyPaths
+                }
+            }
+
+            /// The kind's name, as `#Index` spells it.
+            var kind: String {
+                switch self {
+                case .binary: "binary"
+                case .rtree: "rtree"
+                case .search: "search"
                 }
             }
 
             var isSpatial: Bool {
                 if case .rtree = self { return true }
+                return false
+            }
+
+            var isSearch: Bool {
+                if case .search = self { return true }
                 return false
             }
         }
@@ -61,14 +79,16 @@ extension Schema {
         private struct Archived: Codable {
             var binary: [String]?
             var rtree: [String]?
+            var search: [String]?
         }
 
         public required init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             indices = try container.decode([Archived].self, forKey: .indices).map { archived in
-                let keyPaths = try (archived.rtree ?? archived.binary ?? []).map {
+                let keyPaths = try (archived.search ?? archived.rtree ?? archived.binary ?? []).map {
                     try PropertyNames.keyPath(named: $0, in: T.self, container)
                 }
+                if archived.search != nil { return .search(keyPaths) }
                 return archived.rtree != nil ? .rtree(keyPaths) : .binary(keyPaths)
             }
             name = "\(Schema.entityName(for: T.self))_index"
@@ -80,45 +100,59 @@ extension Schema {
             var container = encoder.container(keyedBy: CodingKeys.self)
             let archived = try indices.map { index in
                 let names = try PropertyNames.names(of: [index.keyPaths], encoder)[0]
-                return index.isSpatial ? Archived(rtree: names) : Archived(binary: names)
+                switch index {
+                case .binary: return Archived(binary: names)
+                case .rtree: return Archived(rtree: names)
+                case .search: return Archived(search: names)
+                }
             }
             try container.encode(archived, forKey: .indices)
         }
 
         public static func == (lhs: Index<T>, rhs: Index<T>) -> Bool {
-            lhs.indices.map(\.isSpatial) == rhs.indices.map(\.isSpatial)
+            lhs.indices.map(\.kind) == rhs.indices.map(\.kind)
                 && lhs.indices.map(\.keyPaths) == rhs.indices.map(\.keyPaths)
         }
 
         public func hash(into hasher: inout Hasher) {
             for index in indices {
-                hasher.combine(index.isSpatial)
+                hasher.combine(index.kind)
                 hasher.combine(index.keyPaths)
             }
         }
 
         public var debugDescription: String {
-            "Index<\(T.self)>(\(indices.map { "\($0.isSpatial ? "rtree" : "binary")(\($0.keyPaths))" }))"
+            "Index<\(T.self)>(\(indices.map { "\($0.kind)(\($0.keyPaths))" }))"
         }
     }
 }
 
 /// A unique constraint or an index, which an entity keeps as lists of property names.
 protocol EntityConstraints {
-    /// The unique constraints, binary indexes and spatial indexes, as property names of the model; `nil` for a
+    /// The unique constraints, binary, spatial and search indexes, as property names of the model; `nil` for a
     /// key path that is not a stored property.
-    var propertyNames: (unique: [[String?]], binary: [[String?]], spatial: [[String?]]) { get }
+    var propertyNames: ConstraintNames { get }
+}
+
+/// The property names of unique constraints and indexes, by kind.
+struct ConstraintNames {
+    var unique: [[String?]] = []
+    var binary: [[String?]] = []
+    var spatial: [[String?]] = []
+    var search: [[String?]] = []
 }
 
 extension Schema.Unique: EntityConstraints {
-    var propertyNames: (unique: [[String?]], binary: [[String?]], spatial: [[String?]]) {
-        (constraints.map { $0.map { PropertyNames.name(of: $0, in: T.self) } }, [], [])
+    var propertyNames: ConstraintNames {
+        ConstraintNames(unique: constraints.map { $0.map { PropertyNames.name(of: $0, in: T.self) } })
     }
 }
 
 extension Schema.Index: EntityConstraints {
-    var propertyNames: (unique: [[String?]], binary: [[String?]], spatial: [[String?]]) {
+    var propertyNames: ConstraintNames {
         let names = { (index: Types<T>) in index.keyPaths.map { PropertyNames.name(of: $0, in: T.self) } }
-        return ([], indices.filter { !$0.isSpatial }.map(names), indices.filter(\.isSpatial).map(names))
+        return ConstraintNames(
+            binary: indices.filter { $0.kind == "binary" }.map(names), spatial: indices.filter(\.isSpatial).map(names),
+            search: indices.filter(\.isSearch).map(names))
     }
 }

@@ -1,7 +1,8 @@
 extension Schema {
-    /// The kinds of index a store names: a unique constraint's, an `#Index`'s, and an `.rtree` index's table.
+    /// The kinds of index a store names: a unique constraint's, an `#Index`'s, an `.rtree` index's table, and a
+    /// `.search` index's.
     package enum IndexKind: String, Sendable {
-        case unique, index, rtree
+        case unique, index, rtree, search
     }
 
     /// The name of a store's object (an index, an `.rtree` index's table) made of `parts`, each an entity's or a

@@ -54,14 +54,60 @@ enum PostgresSchemaSQL {
     /// each column of its `.rtree` indexes (see `spatialColumns`). A string's column is indexed as predicates compare
     /// it (`normalize(x, NFC) COLLATE "C"`), so that lookups use the index and uniqueness follows Swift's `==`.
     static func indexStatements(_ entity: Schema.Entity) -> [String] {
-        indexes(entity).map(\.statement)
+        let setup = entity.searchIndices.isEmpty ? [] : searchSetup(entity)
+        return setup + indexes(entity).map(\.statement)
+    }
+
+    /// What the `.search` indexes of an entity's table need: the `pg_trgm` extension (from the server's contrib
+    /// package), in schema `public` where there is one, so that dropping a store's schema leaves it (a clear error
+    /// naming the index when the server lacks it), and the function that folds text as
+    /// `SearchText.folded` does for ASCII: compatibility-decomposed, without the common combining marks, lowercased,
+    /// with `ß` and `ı` as `ss` and `i` (whose uppercase is ASCII).
+    private static func searchSetup(_ entity: Schema.Entity) -> [String] {
+        let index = "\(entity.name).\(entity.searchIndices.joined().joined(separator: ", "))"
+            .replacingOccurrences(of: "'", with: "''")
+        return [
+            """
+            DO $$ BEGIN BEGIN CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public; \
+            EXCEPTION WHEN OTHERS THEN BEGIN CREATE EXTENSION IF NOT EXISTS pg_trgm; \
+            EXCEPTION WHEN OTHERS THEN RAISE EXCEPTION \
+            'the .search index on \(index) needs PostgreSQL''s pg_trgm extension, which could not be created: %', \
+            SQLERRM USING HINT = 'Install the server''s contrib package (postgresql-contrib) and let the store''s \
+            role create extensions, or run CREATE EXTENSION pg_trgm as a superuser'; END; END; END $$
+            """,
+            """
+            CREATE OR REPLACE FUNCTION swiftdata_search_text(t text) RETURNS text LANGUAGE sql IMMUTABLE STRICT \
+            PARALLEL SAFE AS $$ SELECT lower(replace(replace(replace(regexp_replace(normalize(t, NFKD), \
+            '[\\u0300-\\u036f\\u1ab0-\\u1aff\\u1dc0-\\u1dff\\u20d0-\\u20ff\\ufe20-\\ufe2f\\u00ad\\u200b-\\u200f\\u2060-\\u2064\\ufeff]', \
+            '', 'g'), 'ß', 'ss'), 'ẞ', 'ss'), 'ı', 'i')) $$
+            """,
+        ]
     }
 
     /// The unique constraints' and indexes' indexes of an entity's table, then those that stand for its `.rtree`
     /// indexes (see `indexStatements`).
     static func indexes(_ entity: Schema.Entity) -> [StoreIndex] {
         let indexes = StoreLayout.tableIndexes(of: entity)
-        return plainAndUniqueIndexes(entity, indexes) + spatialIndexes(entity)
+        return plainAndUniqueIndexes(entity, indexes) + spatialIndexes(entity) + searchIndexes(entity)
+    }
+
+    /// The `pg_trgm` GIN indexes of an entity's `.search` indexes, on each column's folded text (see `searchSetup`).
+    private static func searchIndexes(_ entity: Schema.Entity) -> [StoreIndex] {
+        var columns: [String] = []
+        for column in entity.searchIndices.joined() where !columns.contains(column) { columns.append(column) }
+        return columns.map { column in
+            let name = indexName(SearchIndex.name(of: entity.name, column))
+            // The extension lives in one schema per database, the first store's: its operator class is named there.
+            let literal = { (text: String) in "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
+            return StoreIndex(
+                name: name, earlierNames: [],
+                statement: """
+                    DO $$ DECLARE s text; BEGIN SELECT n.nspname INTO s FROM pg_extension e JOIN pg_namespace n \
+                    ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm'; EXECUTE format('CREATE INDEX %I ON %I \
+                    USING gin (swiftdata_search_text(%I) %I.gin_trgm_ops)', \(literal(name)), \
+                    \(literal(entity.name)), \(literal(column)), s); END $$
+                    """)
+        }
     }
 
     /// The btree indexes that stand for the `.rtree` indexes of an entity's table (see `spatialColumns`); a column
@@ -122,7 +168,9 @@ enum PostgresSchemaSQL {
     /// The beginnings of the names of the unique constraints' and indexes' indexes of the entities `names` (see
     /// `Schema.indexNamePrefixes`).
     static func indexNamePrefixes(of names: [String]) -> [String] {
-        names.flatMap { name in [Schema.IndexKind.unique, .index].flatMap { Schema.indexNamePrefixes($0, of: name) } }
+        names.flatMap { name in
+            [Schema.IndexKind.unique, .index, .search].flatMap { Schema.indexNamePrefixes($0, of: name) }
+        }
     }
 
     /// Refuses a schema two of whose store objects would share a name (see `Schema.checkStoreNames`): the schema's,
@@ -140,6 +188,11 @@ enum PostgresSchemaSQL {
                 Schema.StoreObject(
                     $0.name, .index, "an index that stands for \(root.name)'s .rtree indexes", model: root.name,
                     remedy: "rename the model \(root.name) or a property of its .rtree indexes")
+            }
+            objects += searchIndexes(root.tableEntity).map {
+                Schema.StoreObject(
+                    $0.name, .index, "the index of \(root.name)'s .search indexes", model: root.name,
+                    remedy: "rename the model \(root.name) or a property of its .search indexes")
             }
         }
         objects += [

@@ -281,6 +281,17 @@ struct PostgresTransaction: RowStoreTransaction {
         return "normalize(\(column), NFC) COLLATE \"C\" = normalize(\(value), NFC) COLLATE \"C\""
     }
 
+    /// One `UPDATE ... RETURNING` (see `BatchUpdateStatements`).
+    func updateAll<T: PersistentModel>(_ request: FetchRequest<T>, values: [(property: Int, value: StoreValue)]) throws
+        -> [Int64]
+    {
+        let condition = request.keys == nil ? store.plan(request).condition : nil
+        return try mapped(request.entity) {
+            try BatchUpdateStatements.statements(request, condition: condition, values: values, dialect: dialect)
+                .flatMap { try keys(store.run($0, on: connection)) }
+        }
+    }
+
     // MARK: Helpers
 
     private func keys(_ result: PostgresResult) throws -> [Int64] {

@@ -50,6 +50,10 @@ package indirect enum SQLExpression: Equatable, Sendable {
     case subquery(SQLSubquery)
     /// `EXISTS (SELECT ...)`: whether the subquery selects a row (its result is ignored).
     case exists(SQLSubquery)
+    /// Whether a `.search` index (`index`, its name) finds `needle`, a text folded by `SearchText.folded`, in
+    /// `column`'s folded text: a superset of the rows whose column contains it (see `SQLDialect.renderSearch`).
+    /// `key` is the row's key column.
+    case search(key: SQLExpression, column: SQLExpression, index: String, needle: String)
 
     package static func and(_ lhs: SQLExpression, _ rhs: SQLExpression) -> SQLExpression { .binary(lhs, .and, rhs) }
     package static func or(_ lhs: SQLExpression, _ rhs: SQLExpression) -> SQLExpression { .binary(lhs, .or, rhs) }
@@ -100,6 +104,10 @@ package indirect enum SQLExpression: Equatable, Sendable {
                 }, otherwise: otherwise.qualifyingColumns(with: table))
         case .subquery(let subquery): .subquery(subquery.qualifyingColumns(with: table))
         case .exists(let subquery): .exists(subquery.qualifyingColumns(with: table))
+        case .search(let key, let column, let index, let needle):
+            .search(
+                key: key.qualifyingColumns(with: table), column: column.qualifyingColumns(with: table), index: index,
+                needle: needle)
         }
     }
 }

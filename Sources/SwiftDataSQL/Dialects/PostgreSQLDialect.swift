@@ -185,6 +185,27 @@ package struct PostgreSQLDialect: SQLDialect {
 
     package func nullsOrdering(descending: Bool) -> String { descending ? " NULLS LAST" : " NULLS FIRST" }
 
+    /// `pg_trgm` finds needles of three characters or more; the server folds text with its own `lower`, which
+    /// agrees with Swift's folding on ASCII only (see `searchFunction`).
+    package func searches(_ needle: String) -> Bool {
+        needle.unicodeScalars.count >= 3 && needle.unicodeScalars.allSatisfy(\.isASCII)
+    }
+
+    /// `swiftdata_search_text(column) LIKE '%needle%'`, which a `pg_trgm` GIN index on that expression serves.
+    package func renderSearch(
+        key: SQLExpression, column: SQLExpression, index: String, needle: String, into generator: inout SQLGenerator
+    ) {
+        generator.write("swiftdata_search_text(")
+        generator.render(column)
+        generator.write(") LIKE ")
+        var pattern = ""
+        for character in needle.unicodeScalars {
+            if character == "%" || character == "_" || character == "\\" { pattern += "\\" }
+            pattern.unicodeScalars.append(character)
+        }
+        generator.render(.bind(.string("%" + pattern + "%"), .text))
+    }
+
     package func renderWindow(limit: Int?, offset: Int?, into generator: inout SQLGenerator) {
         if let limit {
             generator.write(" LIMIT ")

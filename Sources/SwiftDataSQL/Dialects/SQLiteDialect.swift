@@ -33,6 +33,8 @@ package struct SQLiteDialect: SQLDialect {
         case caseInsensitiveCompare = "swiftdata_case_insensitive_compare"
         /// `SQLFunction.localizedCompare`, through the predicate node.
         case localizedCompare = "swiftdata_localized_compare"
+        /// `(text)`: the text as a `.search` index keeps it (see `SearchText.folded`).
+        case searchText = "swiftdata_search_text"
     }
 
     /// The name of the collation the SQLite store registers for a comparison.
@@ -181,6 +183,20 @@ package struct SQLiteDialect: SQLDialect {
     }
 
     package func nullsOrdering(descending: Bool) -> String { "" }
+
+    /// FTS5's trigram tokenizer finds needles of three characters or more.
+    package func searches(_ needle: String) -> Bool { needle.unicodeScalars.count >= 3 }
+
+    /// `key IN (SELECT rowid FROM index WHERE index MATCH '"needle"')`: the index is an FTS5 table of the folded
+    /// texts by row key, and a quoted phrase of trigrams matches the texts that contain it.
+    package func renderSearch(
+        key: SQLExpression, column: SQLExpression, index: String, needle: String, into generator: inout SQLGenerator
+    ) {
+        generator.render(key)
+        generator.write(" IN (SELECT rowid FROM \(quote(index)) WHERE \(quote(index)) MATCH ")
+        generator.render(.bind(.string("\"" + needle.replacingOccurrences(of: "\"", with: "\"\"") + "\""), .text))
+        generator.write(")")
+    }
 
     package func renderWindow(limit: Int?, offset: Int?, into generator: inout SQLGenerator) {
         let parameters = windowParameters(limit: limit, offset: offset)

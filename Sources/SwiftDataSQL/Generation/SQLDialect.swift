@@ -40,6 +40,12 @@ package protocol SQLDialect: Sendable {
     /// What follows an `ORDER BY` term that can be `NULL` so that `NULL` comes first in ascending order and last in
     /// descending order, as `nil` does in Swift; empty when that is the dialect's default.
     func nullsOrdering(descending: Bool) -> String
+    /// Whether a `.search` index can find the candidates of a folded needle (see `SearchText.folded`) as a superset.
+    func searches(_ needle: String) -> Bool
+    /// Writes `SQLExpression.search`: the condition that a row's folded `column` may contain `needle`, through the
+    /// `.search` index named `index`.
+    func renderSearch(
+        key: SQLExpression, column: SQLExpression, index: String, needle: String, into generator: inout SQLGenerator)
     /// Writes the `LIMIT` and `OFFSET` of a select, when either is given.
     func renderWindow(limit: Int?, offset: Int?, into generator: inout SQLGenerator)
     /// The parameters `renderWindow` binds for `limit` and `offset`, in order, all integers: a prepared statement

@@ -123,6 +123,9 @@ package struct SQLGenerator {
             selectsTrue.result = .true
             render(selectsTrue)
             write(")")
+        case .search(let key, let column, let index, let needle):
+            let dialect = self.dialect
+            dialect.renderSearch(key: key, column: column, index: index, needle: needle, into: &self)
         }
     }
 

@@ -7,7 +7,7 @@ import SwiftDataCore
 package struct SelectPlan: SelectTranslation {
     package var predicate: PredicateTranslation?
     package var orderings: [SQLOrdering]?
-    /// A condition the store adds that bounds the candidates further (SQLite's spatial index), if any.
+    /// A condition that bounds the candidates further (SQLite's spatial index, `.search` indexes), if any.
     package var narrowing: SQLExpression?
 
     package var condition: SQLExpression? {
@@ -43,6 +43,9 @@ package struct SelectPlan: SelectTranslation {
         } catch {
             Log.warningOnce("sorting \(entity.name) happens in memory: \(error)")
         }
-        narrowing = request.predicate.flatMap { narrow($0) }
+        narrowing = request.predicate.flatMap { predicate in
+            let search = SearchIndex.condition(for: predicate, entity: entity, dialect: dialect)
+            return narrow(predicate).map { own in search.map { .and(own, $0) } ?? own } ?? search
+        }
     }
 }

@@ -27,6 +27,13 @@ package struct StoreIndex: Sendable {
     package let statement: String
     /// Whether it stands for a column of an `.rtree` index.
     package var isSpatial = false
+
+    /// An index of these names and statement.
+    package init(name: String, earlierNames: [String], statement: String) {
+        self.name = name
+        self.earlierNames = earlierNames
+        self.statement = statement
+    }
 }
 
 extension SchemaStatements {
