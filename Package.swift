@@ -30,9 +30,8 @@ let syntaxLibraries = [
     "SwiftParserDiagnostics",
 ]
 // unsafeFlags: the only way to point the macro target at the toolchain's own SwiftSyntax; SwiftPM accepts them in a
-// versioned dependency from tools version 6.2. `-O`: the macros run in every build of every model file, and a debug
-// build would otherwise build them unoptimized, which made expanding `@Model` a quarter of a model file's compile time.
-let syntaxSwiftSettings: [SwiftSetting] = [.unsafeFlags(["-I", host, "-O"])]
+// versioned dependency from tools version 6.2.
+let syntaxSwiftSettings: [SwiftSetting] = [.unsafeFlags(["-I", host])]
 let syntaxLinkerSettings: [LinkerSetting] =
     [.unsafeFlags(["-L", host, "-Xlinker", "-rpath", "-Xlinker", host])] + syntaxLibraries.map { .linkedLibrary($0) }
 
