@@ -14,6 +14,8 @@ enum Workload: Int, CaseIterable {
     case fetchDuringSave
     case enumerate
     case fetchHierarchy
+    case aggregate
+    case groups
 
     /// The name the `--filter` option and the JSON output use.
     var slug: String {
@@ -30,6 +32,8 @@ enum Workload: Int, CaseIterable {
         case .fetchDuringSave: "fetch-during-save"
         case .enumerate: "enumerate"
         case .fetchHierarchy: "fetch-hierarchy"
+        case .aggregate: "aggregate"
+        case .groups: "groups"
         }
     }
 
@@ -48,6 +52,8 @@ enum Workload: Int, CaseIterable {
         case .fetchDuringSave: "fetch 1% while another thread saves N"
         case .enumerate: "enumerate 10×N in one context, drop each"
         case .fetchHierarchy: "fetch all N of a class and 2 subclasses"
+        case .aggregate: "sum, average and maximum of N (fetchAggregate)"
+        case .groups: "count and sum per group of 100 (fetchGroups)"
         }
     }
 
@@ -67,7 +73,7 @@ enum Workload: Int, CaseIterable {
     func goal(on backend: Backend) -> Goal {
         if backend == .postgres { return .ratio(1.3) }
         return switch self {
-        case .insert, .updateAll: .ratio(1.2)
+        case .insert, .updateAll, .aggregate, .groups: .ratio(1.2)
         case .deleteAll: .ratio(1.3)
         case .fetchAll: .ratioAndMemory(1.5, memory: 1.5)
         case .fetchIndexed, .pages: .ratio(1.15)

@@ -12,7 +12,8 @@ import Testing
         "insert": ["INSERT": 2, "SELECT": 2], "fetch-all": ["PRAGMA": 1], "fetch-indexed": ["PRAGMA": 1],
         "count": ["PRAGMA": 1], "update-all": ["INSERT": 1], "delete-all": ["INSERT": 1], "change-one": ["INSERT": 1],
         "graph": ["PRAGMA": 1], "pages": ["PRAGMA": 50], "fetch-during-save": ["INSERT": 2],
-        "enumerate": ["PRAGMA": 1, "SELECT": 1], "fetch-hierarchy": ["PRAGMA": 1],
+        "enumerate": ["PRAGMA": 1, "SELECT": 1], "fetch-hierarchy": ["PRAGMA": 1], "aggregate": ["PRAGMA": 1],
+        "groups": ["PRAGMA": 1],
     ]
 
     /// Both sides' timed parts run the same statements (SQLite's trace of every connection, the store's included),
