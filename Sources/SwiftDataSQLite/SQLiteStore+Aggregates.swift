@@ -7,10 +7,9 @@ extension SQLiteStore {
     package func fetchAggregates<T: PersistentModel>(
         _ request: FetchRequest<T>, query: AggregateQuery, row: (any _RowReader) throws -> Void
     ) throws -> Bool {
-        guard request.keys == nil,
-            let statement = AggregateStatements.statement(
-                request, translation: plan(request), query: query, schema: schema, dialect: dialect)
-        else { return false }
+        let statement = AggregateStatements.statement(
+            request, query: query, schema: schema, dialect: dialect, translate: plan)
+        guard let statement else { return false }
         try withReader { database in
             let prepared = try database.statement(statement.sql)
             defer { prepared.reset() }

@@ -15,6 +15,21 @@ package struct AggregateQuery {
     package var orderings: [AggregateOrdering] = []
 
     package init() {}
+
+    /// Every term the query computes: `terms`, then those only its condition and orderings read.
+    package var allTerms: [AggregateTerm] {
+        var all = terms
+        var conditions = condition.map { [$0] } ?? []
+        while let condition = conditions.popLast() {
+            switch condition {
+            case .compare(let term, _, _): if !all.contains(term) { all.append(term) }
+            case .and(let lhs, let rhs), .or(let lhs, let rhs): conditions += [rhs, lhs]
+            case .not(let operand): conditions.append(operand)
+            }
+        }
+        for case .term(let term) in orderings.map(\.target) where !all.contains(term) { all.append(term) }
+        return all
+    }
 }
 
 /// One value computed over the rows of a group.

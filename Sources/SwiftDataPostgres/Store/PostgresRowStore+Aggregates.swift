@@ -7,9 +7,9 @@ extension PostgresRowStore {
     package func fetchAggregates<T: PersistentModel>(
         _ request: FetchRequest<T>, query: AggregateQuery, row: (any _RowReader) throws -> Void
     ) throws -> Bool {
-        guard request.keys == nil,
+        guard
             let statement = AggregateStatements.statement(
-                request, translation: plan(request), query: query, schema: schema, dialect: dialect)
+                request, query: query, schema: schema, dialect: dialect, translate: plan)
         else { return false }
         let result = try withConnection { connection in
             try Self.mapErrors(model: request.entity.name) { try run(statement, on: connection) }

@@ -25,13 +25,16 @@ package protocol SQLAggregateDialect: SQLDialect {
 /// windows the rows when the request has a limit or an offset; the databases flatten it otherwise. Without groups,
 /// the outer select is left out and the statement yields one row.
 package enum AggregateStatements {
-    /// The statement of `query` over the rows `translation` selects of `request`, or `nil` when SQL cannot compute
-    /// all of it (a predicate or window sort left to memory, or an aggregate the dialect cannot compute with Swift's
-    /// semantics, reported once), and the context computes it from models.
+    /// The statement of `query` over the rows of `request`, whose predicate and sort the store's `translate`
+    /// translates; `nil` when SQL cannot compute all of it (a request for keys, a predicate or a window's sort left to
+    /// memory, or an aggregate SQL cannot compute with Swift's semantics, reported once), and the context computes it
+    /// from models.
     package static func statement<T: PersistentModel>(
-        _ request: FetchRequest<T>, translation: SelectPlan, query: AggregateQuery, schema: Schema,
-        dialect: some SQLAggregateDialect
+        _ request: FetchRequest<T>, query: AggregateQuery, schema: Schema, dialect: some SQLAggregateDialect,
+        translate: (FetchRequest<T>) -> SelectPlan
     ) -> SQLStatement? {
+        guard request.keys == nil else { return nil }
+        let translation = translate(request)
         let windowed = request.fetchLimit != nil || request.fetchOffset != nil
         guard translation.coverage.predicate, !windowed || translation.coverage.sort else { return nil }
         do {
@@ -69,8 +72,7 @@ package enum AggregateStatements {
             _ request: FetchRequest<T>, translation: SelectPlan, query: AggregateQuery, windowed: Bool
         ) throws -> SQLStatement {
             let groups = try query.groups.map { try SortTranslator.sortedValue($0, translator: translator).0 }
-            var terms = query.terms
-            for term in Self.terms(in: query) where !terms.contains(term) { terms.append(term) }
+            let terms = query.allTerms
             let groupNames = groups.indices.map { "_g\($0)" }
             let termNames = terms.indices.map { "_a\($0)" }
             let results = try zip(terms, termNames).map { try result(of: $0, column: $1) }
@@ -186,23 +188,6 @@ package enum AggregateStatements {
             case .average: return SQLTerm(expression: column, type: Double?.self)
             case .sum, .minimum, .maximum: return SQLTerm(expression: column, type: value.type)
             }
-        }
-
-        /// The terms a query's condition and orderings compute.
-        private static func terms(in query: AggregateQuery) -> [AggregateTerm] {
-            var terms: [AggregateTerm] = []
-            var conditions = query.condition.map { [$0] } ?? []
-            while let condition = conditions.popLast() {
-                switch condition {
-                case .compare(let term, _, _): terms.append(term)
-                case .and(let lhs, let rhs), .or(let lhs, let rhs): conditions += [rhs, lhs]
-                case .not(let operand): conditions.append(operand)
-                }
-            }
-            for ordering in query.orderings {
-                if case .term(let term) = ordering.target { terms.append(term) }
-            }
-            return terms
         }
 
         /// The `WHERE` of the groups: each comparison false, not `NULL`, for a `NULL` aggregate, so that `!` keeps

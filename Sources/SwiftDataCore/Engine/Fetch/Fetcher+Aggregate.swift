@@ -28,18 +28,6 @@ extension Fetcher {
     /// Throws a named error for a key path that is not a stored attribute of the entity or of a model it reaches
     /// through to-one relationships, or that is stored in a form SQL cannot compute with.
     private func check(_ query: AggregateQuery, entity: Schema.Entity) throws {
-        var terms = query.terms
-        var conditions = query.condition.map { [$0] } ?? []
-        while let condition = conditions.popLast() {
-            switch condition {
-            case .compare(let term, _, _): terms.append(term)
-            case .and(let lhs, let rhs), .or(let lhs, let rhs): conditions += [lhs, rhs]
-            case .not(let operand): conditions.append(operand)
-            }
-        }
-        for ordering in query.orderings {
-            if case .term(let term) = ordering.target { terms.append(term) }
-        }
         for keyPath in query.groups {
             let attribute = try attribute(keyPath, of: entity, for: "grouped by")
             if attribute.layout == .json {
@@ -49,7 +37,7 @@ extension Fetcher {
                     suggestion: "Group by an attribute of a plain type, or group fetched models in memory")
             }
         }
-        for term in terms {
+        for term in query.allTerms {
             guard let keyPath = term.keyPath else { continue }
             let attribute = try attribute(keyPath, of: entity, for: "aggregated")
             guard term.function == .count || (attribute.coding == nil && !attribute.isExternal) else {
