@@ -60,6 +60,12 @@ extension ModelContext {
             query.groups.append(keyPath)
             memory.keys.append { try StoreValue(encoding: $0[keyPath: keyPath]) }
         }
+        guard !query.groups.isEmpty else {
+            throw SwiftDataError.unsupportedKeyPath.with(
+                reason: "groups of \(Model.self) need a key path to group by",
+                model: Schema.entityName(for: Model.self),
+                suggestion: "Pass one or more key paths, or use fetchAggregate for one group of every model")
+        }
         for aggregate in repeat each aggregates { query.terms += aggregate.columns }
         query.condition = condition?.condition
         query.orderings = try sortBy.map { descriptor in

@@ -33,7 +33,7 @@ package enum AggregateStatements {
         _ request: FetchRequest<T>, query: AggregateQuery, schema: Schema, dialect: some SQLAggregateDialect,
         translate: (FetchRequest<T>) -> SelectPlan
     ) -> SQLStatement? {
-        guard request.keys == nil else { return nil }
+        guard request.keys == nil, !query.terms.isEmpty || !query.groups.isEmpty else { return nil }
         let translation = translate(request)
         let windowed = request.fetchLimit != nil || request.fetchOffset != nil
         guard translation.coverage.predicate, !windowed || translation.coverage.sort else { return nil }
