@@ -1,6 +1,10 @@
 import Foundation
 import SwiftData
+import Synchronization
 import Testing
+
+@testable import SwiftDataCore
+@testable import SwiftDataSQLite
 
 @Model final class Outlet {
     var name: String
@@ -201,5 +205,20 @@ struct PurchaseNote: Codable, Hashable {
         let groups = try fresh.fetchGroups(some, by: \.label, aggregates: .sum(\.value))
         #expect(groups.map(\.key) == ["a", "b", "d"])
         #expect(groups.map(\.values) == [5, 3, 2])
+    }
+
+    /// Without unsaved changes the store computes aggregates and groups in its SQL: no fetch of models is prepared.
+    @Test func theStoreComputesThemWithoutFetchingModels() throws {
+        let context = try Self.purchases(on: .sqlite)
+        let store = try #require(context.container.stores.first as? SQLiteStore)
+        let before = store.preparations.load(ordering: .relaxed)
+        _ = try context.fetchAggregate(FetchDescriptor<Purchase>(), .sum(\.total), .average(\.total), .count)
+        _ = try context.fetchGroups(
+            FetchDescriptor<Purchase>(), by: \.shop?.name, aggregates: .count, having: .count > 1,
+            sortBy: [.aggregate(.maximum(\.day))])
+        #expect(store.preparations.load(ordering: .relaxed) == before)
+        context.insert(Purchase("lime", quantity: 10, total: "5"))
+        #expect(try context.fetchAggregate(FetchDescriptor<Purchase>(), .count) == 7)
+        #expect(store.preparations.load(ordering: .relaxed) > before, "unsaved changes: computed from fetched models")
     }
 }
