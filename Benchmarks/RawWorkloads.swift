@@ -198,6 +198,9 @@ enum RawWorkloads {
                 }
             }
 
+        case .aggregate, .groups:
+            return try AggregateWorkloads.raw(workload, database: database)
+
         case .fetchHierarchy:
             let statement = try database.prepare(
                 "SELECT id, entity, key, name, price, ticker, shares, coupon, maturity FROM asset")

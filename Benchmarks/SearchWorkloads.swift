@@ -212,13 +212,43 @@ enum SearchWorkloads {
                 "{\"rows\": \(rows), \"repetitions\": \(repetitions), \"results\": [\(entries.joined(separator: ", "))], "
                 + "\"ratios\": [\(ratioEntries.joined(separator: ", "))]}"
         }
-        var text = "Search and batch update, \(rows) notes, median of \(repetitions)\n"
-        for line in lines {
-            text +=
-                "  \(line.name.padding(toLength: 28, withPad: " ", startingAt: 0)) "
-                + "\(String(format: "%10.3f ms", line.seconds * 1_000))   check \(line.check)\n"
+        // One table, in the format of the other modes' tables, which `scripts/benchmark-tables` copies into the docs.
+        func row(_ number: Int, _ name: String, _ ours: String, _ other: String, ratio: Int, goal: String, met: Bool?)
+            -> [String]
+        {
+            let time = { (line: String) in Report.time(seconds[line]!) }
+            let met = met.map { $0 ? "yes" : "no" } ?? "-"
+            return ["\(number)", name, time(ours), time(other), String(format: "%.2f", ratios[ratio].1), goal, met]
         }
-        for (name, ratio) in ratios { text += "  \(name): \(String(format: "%.2f", ratio))\n" }
-        return text
+        let speedUp = ratios[0].1
+        let update = ratios[2].1
+        let table = [
+            ["#", "measurement", "SwiftData", "compared with", "ratio", "goal", "met"],
+            row(
+                1, "search: .search index vs no index", "search, .search index", "search, no index", ratio: 0,
+                goal: "≥ 100×", met: speedUp >= 100),
+            row(
+                2, "search: .search index vs raw FTS5", "search, .search index", "search, raw FTS5", ratio: 1,
+                goal: "-", met: nil),
+            row(
+                3, "batch update vs raw UPDATE", "batch update, SwiftData", "batch update, raw UPDATE", ratio: 2,
+                goal: "≤ 1.2", met: update <= 1.2),
+        ]
+        let widths = table[0].indices.map { column in table.map { $0[column].count }.max() ?? 0 }
+        let rightAligned: Set<Int> = [0, 2, 3, 4]
+        func line(_ cells: [String]) -> String {
+            let padded = cells.enumerated().map { column, cell in
+                let padding = String(repeating: " ", count: widths[column] - cell.count)
+                return rightAligned.contains(column) ? padding + cell : cell + padding
+            }
+            return "| " + padded.joined(separator: " | ") + " |"
+        }
+        let rule = widths.indices.map { column in
+            let dashes = String(repeating: "-", count: widths[column] + 1)
+            return rightAligned.contains(column) ? dashes + ":" : ":" + dashes
+        }
+        let title = "Search and batch update, N = \(Report.grouped(rows)) notes, median of \(repetitions) repetitions"
+        return ([title, "", line(table[0]), "|" + rule.joined(separator: "|") + "|"] + table.dropFirst().map(line))
+            .joined(separator: "\n")
     }
 }

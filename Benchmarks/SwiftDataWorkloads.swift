@@ -129,6 +129,9 @@ enum SwiftDataWorkloads {
                 return digest
             }
 
+        case .aggregate, .groups:
+            return query { try AggregateWorkloads.ours(workload, context: $0) }
+
         case .fetchHierarchy:
             return query { context in
                 try context.fetch(FetchDescriptor<Asset>()).reduce(0) { $0 &+ AssetValues($1).digest }

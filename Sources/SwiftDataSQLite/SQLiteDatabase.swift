@@ -59,6 +59,7 @@ final class SQLiteDatabase {
         _ = csqlite_db_config_dqs(handle, 0)
         SQLiteCollations.register(on: handle)
         SQLiteFunctions.register(on: handle)
+        SQLiteAggregates.register(on: handle)
     }
 
     deinit {

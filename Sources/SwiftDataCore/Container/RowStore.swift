@@ -36,6 +36,12 @@ package protocol RowStore: AnyObject, Sendable {
         row: (_ owner: Int64, _ member: Int64, any _RowReader) throws -> Void) throws
     /// The number of rows the request selects (limit and offset applied), when `plan` covers the whole request.
     func fetchCount<T: PersistentModel>(_ request: FetchRequest<T>, plan: FetchPlan) throws -> Int
+    /// Computes `query` over the rows the request selects (limit and offset applied) and calls `row` for each group,
+    /// with a reader whose columns hold the group's keys, then its terms, from column 0; returns `false`, calling
+    /// nothing, when it cannot compute all of it (see `AggregateQuery`).
+    func fetchAggregates<T: PersistentModel>(
+        _ request: FetchRequest<T>, query: AggregateQuery, row: (any _RowReader) throws -> Void
+    ) throws -> Bool
     /// Runs `body` in one write transaction for the context with `editingState`: every change it makes is committed
     /// together, or none is. A store may run `body` again after the server rolled the transaction back (a
     /// deadlock), so each run of it starts afresh.

@@ -46,8 +46,8 @@ package enum SortTranslator {
     }
 
     /// The attribute a key path sorts by, of the fetched model or of a related one, and the sort key a model sort
-    /// descriptor appended to it.
-    private static func sortedValue(
+    /// descriptor appended to it (what aggregates and groups read too).
+    static func sortedValue(
         _ keyPath: AnyKeyPath, translator: PredicateTranslator
     ) throws -> (SQLTerm, SortKey?) {
         let entity = translator.entity

@@ -129,7 +129,7 @@ struct Fetcher {
     // MARK: Loading
 
     /// The store request for a descriptor; `window` applies its limit and offset.
-    private func request<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, binding: EntityBinding, window: Bool)
+    func request<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, binding: EntityBinding, window: Bool)
         throws
         -> FetchRequest<T>
     {
@@ -385,7 +385,7 @@ struct Fetcher {
 
     /// Whether unsaved changes of this context can change what the descriptor selects, or their order: changes of
     /// its model, or of models its predicate or sort reaches through relationships.
-    private func mergesPendingChanges<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, entity: Schema.Entity)
+    func mergesPendingChanges<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, entity: Schema.Entity)
         -> Bool
     {
         guard descriptor.includePendingChanges else { return false }
