@@ -24,6 +24,6 @@ import Testing
         let steps = shown.components(separatedBy: clear).filter { !$0.isEmpty }
         #expect(steps.count == 2 + 2 * 2, "two stores prepared, two sides of two repetitions: \(steps)")
         #expect(steps.allSatisfy { $0.count <= 39 }, "cut to the terminal's width, so it never wraps: \(steps)")
-        #expect(steps.last?.hasPrefix("[4/12] count: repetition 2 of 2") == true, "\(steps)")
+        #expect(steps.last?.hasPrefix("[4/14] count: repetition 2 of 2") == true, "\(steps)")
     }
 }
