@@ -148,6 +148,8 @@ struct JournalingConfiguration: DataStoreConfiguration {
         context.insert(HistoryNote(text: "after"))
         try context.save()
         #expect(try await waiting.waitFor(1, observer) == 1)
+        // Transactions found together count once: each observer has seen this one before the next save.
+        #expect(try await waiting.waitFor(2, fromTheStart) == 2)
         context.author = "widget"
         context.insert(HistoryNote(text: "by the widget"))
         try context.save()
