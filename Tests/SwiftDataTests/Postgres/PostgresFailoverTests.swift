@@ -163,24 +163,10 @@ import Testing
     {
         let observer = try ResultsObserver<Counter, Never>(
             filterBy: #Predicate { $0.label == label }, sortBy: [], modelContainer: observed)
-        let snapshots = observer.snapshots()
         let context = ModelContext(saver)
         context.insert(Counter(label: label))
         try context.save()
-        let seen = await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                for await identifiers in snapshots where identifiers.count == 1 { return true }
-                return false
-            }
-            group.addTask {
-                try? await Task.sleep(for: .seconds(60))
-                return false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
-        }
-        #expect(seen, "the observer saw '\(label)'")
+        #expect(await observer.waitForSnapshot { $0.count == 1 }, "the observer saw '\(label)'")
         withExtendedLifetime(observer) {}
     }
 }

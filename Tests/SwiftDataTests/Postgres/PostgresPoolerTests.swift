@@ -66,8 +66,7 @@ import Testing
         let context = ModelContext(saving)
         context.insert(PooledNote(text: "elsewhere"))
         try context.save()
-        let limit = ContinuousClock.now + PostgresConfiguration.changePollInterval * 10
-        while observer.results.isEmpty, ContinuousClock.now < limit { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(await observer.waitForSnapshot { !$0.isEmpty })
         #expect(observer.results.map(\.text) == ["elsewhere"])
     }
 
@@ -84,7 +83,7 @@ import Testing
         let context = ModelContext(saving)
         context.insert(PooledNote(text: "announced"))
         try context.save()
-        for _ in 0..<250 where observer.results.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(await observer.waitForSnapshot { !$0.isEmpty })
         #expect(observer.results.map(\.text) == ["announced"])
     }
 }

@@ -133,12 +133,9 @@ import Testing
         let other = ModelContext(writing)
         other.insert(ReplicatedNote(number: 1))
         try other.save()
-        var seen: [Int] = []
-        for _ in 0..<250 where seen.last != 1 {
-            seen.append(observer.results.count)
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        #expect(seen.last == 1, "the observer saw the other instance's save though the standby lacks it")
+        let seen = await observer.waitForSnapshot { $0.count == 1 }
+        #expect(seen, "the observer saw the other instance's save though the standby lacks it")
+        #expect(observer.results.count == 1)
         #expect(try ModelContext(reading).fetchCount(FetchDescriptor<ReplicatedNote>()) == 1)
         try standby.resumeReplay()
         #expect(observer.results.count == 1)
