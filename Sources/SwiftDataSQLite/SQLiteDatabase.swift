@@ -53,7 +53,7 @@ final class SQLiteDatabase {
         self.readOnly = readOnly
         sqlite3_extended_result_codes(handle, 1)
         // A writer that finds the store locked by another connection waits instead of failing.
-        sqlite3_busy_timeout(handle, SQLiteDatabase.busyTimeout)
+        waitForLocks(milliseconds: SQLiteDatabase.busyTimeout)
         _ = csqlite_db_config_defensive(handle, 1)
         // A double-quoted name is always an identifier: a column that does not exist is an error, never a string.
         _ = csqlite_db_config_dqs(handle, 0)
@@ -200,7 +200,7 @@ final class SQLiteDatabase {
     /// connection holds it.
     func tryImmediateTransaction<Result>(_ body: () throws -> Result) throws -> Result? {
         sqlite3_busy_timeout(handle, 0)
-        defer { sqlite3_busy_timeout(handle, SQLiteDatabase.busyTimeout) }
+        defer { waitForLocks(milliseconds: SQLiteDatabase.busyTimeout) }
         do {
             try execute("BEGIN IMMEDIATE")
         } catch let error as SwiftDataError where error.sqlitePrimaryCode == SQLITE_BUSY {
@@ -218,6 +218,24 @@ final class SQLiteDatabase {
 
     /// How long a connection waits for another's lock, in milliseconds.
     static let busyTimeout: Int32 = 30_000
+
+    /// Makes the connection wait up to `milliseconds` for another connection's lock, as SQLite's busy timeout does;
+    /// with `SQLiteTestHooks.waitingForLock` set, through a busy handler that calls it before each wait.
+    func waitForLocks(milliseconds: Int32) {
+        guard SQLiteTestHooks.waitingForLock != nil else {
+            sqlite3_busy_timeout(handle, milliseconds)
+            return
+        }
+        let limit = UnsafeMutableRawPointer(bitPattern: Int(milliseconds))
+        sqlite3_busy_handler(
+            handle,
+            { limit, waits in
+                SQLiteTestHooks.waitingForLock?()
+                guard waits < Int32(truncatingIfNeeded: Int(bitPattern: limit)) else { return 0 }
+                usleep(1_000)
+                return 1
+            }, limit)
+    }
 
     /// A `SwiftDataError` for a failed SQLite call, with the store's path, code and message, and what the code means.
     func error(_ code: Int32, sql: String?, reason: String, message: String? = nil) -> SwiftDataError {

@@ -178,14 +178,15 @@ extension SQLiteStore {
         _ database: SQLiteDatabase, undo: () -> Void = {}, _ body: () throws -> Result
     ) throws -> Result {
         let wait = SQLiteTestHooks.lockWait ?? 600
-        if let shorter = SQLiteTestHooks.lockWait { sqlite3_busy_timeout(database.handle, Int32(shorter * 1000)) }
-        defer { sqlite3_busy_timeout(database.handle, SQLiteDatabase.busyTimeout) }
+        if let shorter = SQLiteTestHooks.lockWait { database.waitForLocks(milliseconds: Int32(shorter * 1000)) }
+        defer { database.waitForLocks(milliseconds: SQLiteDatabase.busyTimeout) }
         let deadline = Date().addingTimeInterval(wait)
         while true {
             do {
                 return try body()
             } catch let error as SwiftDataError where error.sqlitePrimaryCode == SQLITE_BUSY {
                 undo()
+                SQLiteTestHooks.waitingForLock?()
                 guard Date() < deadline else {
                     throw error.with(
                         reason:

@@ -14,4 +14,8 @@ package enum SQLiteTestHooks {
     /// seconds, instead of ten minutes; SQLite's busy timeout is shortened to match.
     // Safe without a lock: a test program sets it once, before it opens any store.
     nonisolated(unsafe) package static var lockWait: Double?
+    /// Called each time a store's connection finds the store locked by another process and waits for it (so that a
+    /// test knows the process got that far). Setting it makes connections wait through a busy handler.
+    // Safe without a lock: a test program sets it once, before it opens any store.
+    nonisolated(unsafe) package static var waitingForLock: (() -> Void)?
 }

@@ -3,6 +3,7 @@ import Foundation
 import SharedTestModels
 import SwiftData
 import SwiftDataPostgres
+import SwiftDataSQLite
 
 let arguments = CommandLine.arguments.dropFirst()
 guard let command = arguments.first else {
@@ -12,6 +13,17 @@ guard let command = arguments.first else {
 }
 let storeURL = arguments.dropFirst().first.map { URL(fileURLWithPath: $0) }
 let name = arguments.dropFirst(2).first ?? "visit"
+
+// With SWIFTDATA_SIGNAL_LOCK_WAIT set, the process creates `<store>.waiting` when it finds the store locked by another
+// process and waits for it, so that a test knows it got that far.
+if let storeURL, ProcessInfo.processInfo.environment["SWIFTDATA_SIGNAL_LOCK_WAIT"] != nil {
+    SQLiteTestHooks.waitingForLock = {
+        let path = storeURL.path + ".waiting"
+        if !FileManager.default.fileExists(atPath: path) {
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
+        }
+    }
+}
 
 func container() throws -> ModelContainer {
     // A PostgreSQL URL names a PostgreSQL store, in the schema SWIFTDATA_POSTGRES_SCHEMA names; behind a transaction

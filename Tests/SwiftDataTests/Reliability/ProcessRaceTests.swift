@@ -16,8 +16,14 @@ import Testing
         private let running: RunningChild
         var process: ChildProcess { running.process }
 
-        init(_ arguments: [String]) throws {
+        /// Starts the test program with `arguments`; with `signalingLockWait`, it creates `<store>.waiting` once it
+        /// waits for another process's lock on the store.
+        init(_ arguments: [String], signalingLockWait: Bool = false) throws {
             let process = ChildProcess()
+            if signalingLockWait {
+                process.environment = ProcessInfo.processInfo.environment.merging(
+                    ["SWIFTDATA_SIGNAL_LOCK_WAIT": "1"], uniquingKeysWith: { $1 })
+            }
             process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
                 .appendingPathComponent("TestChildProcess")
             process.arguments = arguments
@@ -33,8 +39,18 @@ import Testing
 
     /// Waits until a child paused at its hook wrote `<store>.paused`.
     func waitForPause(_ store: URL) throws {
+        try waitForFile(store.path + ".paused")
+    }
+
+    /// Waits until a child started with `signalingLockWait` waits for the store's lock.
+    func waitForLockWait(_ store: URL) throws {
+        try waitForFile(store.path + ".waiting")
+    }
+
+    /// Waits (at most a minute) until a child process created the file at `path`.
+    private func waitForFile(_ path: String) throws {
         let deadline = Date().addingTimeInterval(60)
-        while !FileManager.default.fileExists(atPath: store.path + ".paused") {
+        while !FileManager.default.fileExists(atPath: path) {
             guard Date() < deadline else { throw CancellationError() }
             usleep(10_000)
         }
@@ -117,8 +133,8 @@ import Testing
         let store = directory.store()
         let first = try Child(["create-paused", store.path, "first"])
         try waitForPause(store)
-        let second = try Child(["insert-and-save", store.path, "second"])
-        usleep(300_000)
+        let second = try Child(["insert-and-save", store.path, "second"], signalingLockWait: true)
+        try waitForLockWait(store)
         release(store)
         let results = try [first.finish(), second.finish()]
         #expect(results.map(\.status) == [0, 0], "\(results.map(\.errors))")
@@ -131,8 +147,8 @@ import Testing
         #expect(try Child(["tally-v1", store.path, "-", "100"]).finish().status == 0)
         let first = try Child(["tally-v2", store.path, "paused"])
         try waitForPause(store)
-        let second = try Child(["tally-v2", store.path, "waiting"])
-        usleep(300_000)
+        let second = try Child(["tally-v2", store.path, "waiting"], signalingLockWait: true)
+        try waitForLockWait(store)
         release(store)
         let results = try [first.finish(), second.finish()]
         #expect(results.map(\.status) == [0, 0], "\(results.map(\.errors))")
