@@ -128,7 +128,7 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
             ? nil
             : PostgresReplicas(
                 configuration.readReplicas, size: configuration.maximumConnections,
-                waitLimit: configuration.connectionWaitTimeout, setup: setup)
+                waitLimit: configuration.connectionWaitTimeout, lagLimit: configuration.replicaLagLimit, setup: setup)
         self.replicas = replicas
         shared = nil
         externalChange = ChangeFlag()

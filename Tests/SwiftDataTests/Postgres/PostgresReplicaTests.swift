@@ -143,6 +143,52 @@ import Testing
 }
 
 extension PostgresReplicaTests {
+    /// A standby that stays behind for longer than `replicaLagLimit` is left out: reads no longer ask it how far it
+    /// replayed, and run on the primary. Once it has caught up and its time out is over, it serves reads again.
+    @Test func aStandbyLaggingPastTheLimitIsLeftOutUntilItCatchesUp() throws {
+        let cluster = try PostgresTestCluster.shared()
+        let standby = try cluster.makeStandby()
+        let (schema, application) = names()
+        var configuration = PostgresConfiguration(
+            url: cluster.url, readReplicas: [standby.url + "?application_name=\(application)"],
+            postgresSchema: schema)
+        configuration.replicaLagLimit = .milliseconds(100)
+        let container = try ModelContainer(for: ReplicatedNote.self, configurations: configuration)
+        let context = ModelContext(container)
+        context.insert(ReplicatedNote(number: 1))
+        try context.save()
+        try standby.waitForReplay(of: try cluster.primary.walPosition())
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<ReplicatedNote>()) == 1)
+        #expect(servedReads(standby, application) == 1)
+
+        // Behind the last save, the standby is asked at each read until it has lagged past the limit; then a read
+        // leaves it alone.
+        try standby.pauseReplay()
+        context.insert(ReplicatedNote(number: 2))
+        try context.save()
+        var counts: Set<Int> = []
+        var leftAlone = false
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !leftAlone, ContinuousClock.now < deadline {
+            let asked = standby.loggedStatements(of: application).count
+            counts.insert(try ModelContext(container).fetchCount(FetchDescriptor<ReplicatedNote>()))
+            leftAlone = standby.loggedStatements(of: application).count == asked
+        }
+        #expect(leftAlone, "reads left the lagging standby")
+        #expect(counts == [2], "every read saw the last save")
+        #expect(servedReads(standby, application) == 1)
+
+        // Caught up, it serves reads again once its time out is over.
+        try standby.resumeReplay()
+        try standby.waitForReplay(of: try cluster.primary.walPosition())
+        let again = ContinuousClock.now + PostgresConfiguration.replicaRetryInterval * 12
+        while servedReads(standby, application) == 1, ContinuousClock.now < again {
+            counts.insert(try ModelContext(container).fetchCount(FetchDescriptor<ReplicatedNote>()))
+        }
+        #expect(servedReads(standby, application) == 2, "the standby serves reads again")
+        #expect(counts == [2])
+    }
+
     /// What read-your-writes costs a save: its commit position comes back in the round trip of its `COMMIT`, so a
     /// save of one changed model waits for the server three times, as without replicas.
     @Test func aSaveLearnsItsCommitPositionWithoutARoundTripOfItsOwn() throws {
