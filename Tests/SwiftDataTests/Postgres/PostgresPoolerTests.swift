@@ -88,6 +88,47 @@ import Testing
     }
 }
 
+extension PostgresPoolerTests {
+    /// A fetch and a count behind the pooler wait for the server once each: the read's `BEGIN`, settings, query and
+    /// `COMMIT` go in one message.
+    @Test func aPooledFetchWaitsForTheServerOnce() throws {
+        let container = try ModelContainer(for: PooledNote.self, configurations: try configuration(newSchema()))
+        let store = try #require(container.stores.first as? PostgresRowStore)
+        let context = ModelContext(container)
+        context.insert(PooledNote(text: "one"))
+        try context.save()
+        let fetch = try store.readRoundTrips {
+            try ModelContext(container).fetch(FetchDescriptor<PooledNote>()).map(\.text)
+        }
+        #expect(fetch.result == ["one"])
+        #expect(fetch.roundTrips == [1])
+        let count = try store.readRoundTrips { try ModelContext(container).fetchCount(FetchDescriptor<PooledNote>()) }
+        #expect(count.result == 1)
+        #expect(count.roundTrips == [1])
+    }
+}
+
+extension PostgresRowStore {
+    /// What `body` returns, and how many times each read it made waited for the server.
+    func readRoundTrips<Result>(_ body: () throws -> Result) throws -> (result: Result, roundTrips: [Int]) {
+        let seen = SeenReads()
+        willRead = { seen.reads.append(($0, $0.roundTrips)) }
+        defer { willRead = nil }
+        let result = try body()
+        let counts = seen.reads.indices.map { index in
+            let read = seen.reads[index]
+            let next = seen.reads[(index + 1)...].first { $0.connection === read.connection }
+            return (next?.before ?? read.connection.roundTrips) - read.before
+        }
+        return (result, counts)
+    }
+}
+
+/// The reads `readRoundTrips` saw begin: each one's connection and its round trips then.
+private final class SeenReads {
+    var reads: [(connection: PostgresConnection, before: Int)] = []
+}
+
 /// Strings collected from other threads.
 private final class Collected: @unchecked Sendable {
     // @unchecked Sendable: `items` is only touched under `lock`.
