@@ -512,7 +512,7 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
     }
 
     /// `text` as an SQL string literal, read the same whatever `standard_conforming_strings` says.
-    static func literal(_ text: String) -> String {
+    package static func literal(_ text: String) -> String {
         "E'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "''") + "'"
     }
 
