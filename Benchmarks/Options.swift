@@ -20,6 +20,9 @@ struct Options {
     var postgres: String?
     /// `--requests`: with `--postgres`, the concurrent requests workload instead (see `RequestsWorkload`).
     var requests = false
+    /// `--replica URL` (repeatable): with `--requests`, streaming replicas of the database, to run the requests
+    /// again reading from them.
+    var replicas: [String] = []
     /// `--tasks T`: how many threads serve requests at once in `--requests` (32 by default).
     var tasks = 32
     /// `--search`: the search and batch-update measurements (see `SearchWorkloads`).
@@ -30,8 +33,8 @@ struct Options {
                                                [--json] [--no-history] [--statements]
                swift run -c release Benchmarks --postgres URL [--rows N] [--repetitions R] [--filter WORKLOADS]
                                                [--instructions] [--json] [--statements]
-               swift run -c release Benchmarks --postgres URL --requests [--tasks T] [--rows N]
-                                               [--repetitions R]
+               swift run -c release Benchmarks --postgres URL --requests [--replica URL]... [--tasks T]
+                                               [--rows N] [--repetitions R]
                swift run -c release Benchmarks --search [--rows N] [--repetitions R] [--json]
 
         Runs each workload through SwiftData and through the raw SQLite C API (or libpq), and prints a table of
@@ -49,10 +52,13 @@ struct Options {
           --postgres URL       run workloads 1 to 9 on the PostgreSQL database at URL instead, through
                                SwiftData and through libpq, in schemas bench_swiftdata and bench_raw (replaced);
                                with --instructions, count this process's instructions (not the server's)
-          --requests           with --postgres: T threads at once serve 25 requests each (a new context fetches
+          --requests           with --postgres: T threads at once serve 100 requests each (a new context fetches
                                one record by key, changes it and saves; or only reads it), against libpq with
                                a pool of the same size doing the same statements; prints the time per request,
                                the ratio, and the p50 and p99 latency of a request
+          --replica URL        with --requests: a streaming replica of the database (repeat it for each);
+                               the requests run on the primary alone, then again with SwiftData reading
+                               from the replicas and the raw side reading its read-only requests from them
           --tasks T            the threads of --requests (default 32)
           --search             measure a rare-term localizedStandardContains with a .search index, without
                                it and with raw FTS5, and a batch update of every row against a raw UPDATE
@@ -97,6 +103,7 @@ struct Options {
             case "--postgres": postgres = try value(of: argument)
             case "--no-history": withoutHistory = true
             case "--requests": requests = true
+            case "--replica": replicas.append(try value(of: argument))
             case "--tasks": tasks = try count(of: argument)
             case "--statements": statements = true
             case "--search": search = true
@@ -117,6 +124,9 @@ struct Options {
         }
         if requests && (postgres == nil || instructions || json) {
             throw OptionsError("--requests needs --postgres URL, measures time (not --instructions) and prints a table")
+        }
+        if !replicas.isEmpty && !requests {
+            throw OptionsError("--replica needs --requests")
         }
         if child == nil, workloads.isEmpty {
             throw OptionsError("--instructions counts no workload that measures latency: waiting costs no instructions")

@@ -10,6 +10,13 @@ import Synchronization
 /// Each side's run goes through `TrialSetup` (once untimed, then timed), the sides alternate repetitions, and their
 /// checks (what the requests read, and every row of the table afterwards) must agree.
 ///
+/// With `--replica URL` (streaming standbys of the database), the run is made twice: on the primary alone, then with
+/// the store reading from the replicas (`readReplicas`). The raw side then has a pool of the same size per replica,
+/// and reads as the store's rule allows what libpq can do: the read-only variant round-robin from the replicas, the
+/// change variant from the primary, since it must read its own writes (the store reads from a replica only when it
+/// has replayed the store's last save, and otherwise from the primary). Both sides start once the replicas have
+/// replayed what was filled.
+///
 /// Reported: the time per request (the run's time over its requests: the inverse of throughput), their ratio, and
 /// the median (p50) and 99th-percentile latency of a request. Threads, not Swift tasks: the store blocks in libpq
 /// while it waits for the server, and a blocked task would hold one of the few threads Swift's cooperative pool
@@ -31,6 +38,8 @@ enum RequestsWorkload {
     /// One kind's results: each side's time per request in each repetition, and every request's latency.
     struct Result {
         let kind: Kind
+        /// The replicas that served reads (none: the primary alone).
+        let replicas: Int
         var ours = Side()
         var raw = Side()
 
@@ -49,63 +58,85 @@ enum RequestsWorkload {
         }
 
         var ratio: Double { raw.median > 0 ? ours.median / raw.median : 0 }
+
+        /// The kind's name, with the replicas it read from.
+        var name: String { kind.slug + (replicas == 0 ? "" : ", \(replicas) replicas") }
     }
 
-    /// Runs both kinds on the database at `url` and returns the table.
-    static func run(url: String, options: Options) throws -> String {
-        let threads = options.tasks
-        let perThread = requestsPerThread(options)
-        let requests = threads * perThread
-        guard requests <= options.rows else {
-            throw ChildError("--requests needs at least as many rows as threads (\(threads))")
+    /// Runs both kinds on the database at `url`, then, with `replicas`, both again reading from them, and returns
+    /// the table.
+    static func run(url: String, replicas: [String], options: Options) throws -> String {
+        guard options.tasks * requestsPerThread(options) <= options.rows else {
+            throw ChildError("--requests needs at least as many rows as threads (\(options.tasks))")
         }
         let raw = try RawPostgres(url: url)
         try raw.reset()
-        let container = try ModelContainer(
-            for: Record.self, Parent.self, Child.self,
-            configurations: PostgresConfiguration(url: url, postgresSchema: "bench_swiftdata"))
-        let pool = PostgresConnectionPool(url, size: poolSize) { try $0.execute("SET search_path TO bench_raw") }
+        let pool = PostgresConnectionPool(url, size: poolSize, setup: rawSetup)
         defer { Progress.done() }
         var results: [Result] = []
-        for kind in Kind.allCases {
-            var result = Result(kind: kind)
-            try PostgresBenchmark.fill(container, for: .changeOne, rows: options.rows)
-            _ = try raw.plan(.changeOne, rows: options.rows)
-            for repetition in 1...options.repetitions {
-                Progress.show("\(kind.slug): repetition \(repetition) of \(options.repetitions)")
-                var checks: [Side: Int] = [:]
-                for side in repetition % 2 == 1 ? [Side.swiftData, .raw] : [.raw, .swiftData] {
-                    let request =
-                        side == .swiftData
-                        ? ourRequest(kind, container: container, rows: options.rows)
-                        : raw.request(kind, pool: pool, rows: options.rows)
-                    var last: ConcurrentRequests?
-                    let trial = try TrialSetup.trial(
-                        .changeOne, rows: options.rows,
-                        plan: .query {
-                            let run = ConcurrentRequests(threads: threads, perThread: perThread, request)
-                            last = run
-                            return run.run
-                        })
-                    let seconds = try PostgresBenchmark.measure(trial.run)
-                    let table = side == .swiftData ? #"bench_swiftdata."Record""# : "bench_raw.record"
-                    checks[side] = try trial.check() &+ raw.tableDigest(table)
-                    let latencies = last?.latencies ?? []
-                    if side == .swiftData {
-                        result.ours.perRequest.append(seconds / Double(requests))
-                        result.ours.latencies += latencies
-                    } else {
-                        result.raw.perRequest.append(seconds / Double(requests))
-                        result.raw.latencies += latencies
-                    }
+        for standbys in replicas.isEmpty ? [[]] : [[], replicas] {
+            let container = try ModelContainer(
+                for: Record.self, Parent.self, Child.self,
+                configurations: PostgresConfiguration(
+                    url: url, readReplicas: standbys, postgresSchema: "bench_swiftdata"))
+            let readPools = standbys.map { PostgresConnectionPool($0, size: poolSize, setup: rawSetup) }
+            for kind in Kind.allCases {
+                var result = Result(kind: kind, replicas: standbys.count)
+                try PostgresBenchmark.fill(container, for: .changeOne, rows: options.rows)
+                _ = try raw.plan(.changeOne, rows: options.rows)
+                try raw.waitForReplay(on: readPools)
+                for repetition in 1...options.repetitions {
+                    Progress.show("\(result.name): repetition \(repetition) of \(options.repetitions)")
+                    try measure(
+                        &result, repetition: repetition, options: options,
+                        ours: ourRequest(kind, container: container, rows: options.rows),
+                        raw: raw.request(kind, pool: pool, replicas: readPools, rows: options.rows), digest: raw)
                 }
-                guard checks[.swiftData] == checks[.raw] else {
-                    throw ChildError("\(kind.slug): the sides did different work (checks \(checks))")
-                }
+                results.append(result)
             }
-            results.append(result)
         }
         return table(results, options: options)
+    }
+
+    /// What every raw connection runs first.
+    static func rawSetup(_ connection: PostgresConnection) throws {
+        try connection.execute("SET search_path TO bench_raw")
+    }
+
+    /// One repetition of both sides, in an order that alternates with `repetition`, added to `result`; throws when
+    /// their checks (what the requests read, and the table afterwards) differ.
+    static func measure(
+        _ result: inout Result, repetition: Int, options: Options, ours: @escaping @Sendable (Int) throws -> Int,
+        raw rawRequest: @escaping @Sendable (Int) throws -> Int, digest raw: RawPostgres
+    ) throws {
+        let requests = options.tasks * requestsPerThread(options)
+        var checks: [Side: Int] = [:]
+        for side in repetition % 2 == 1 ? [Side.swiftData, .raw] : [.raw, .swiftData] {
+            let request = side == .swiftData ? ours : rawRequest
+            var last: ConcurrentRequests?
+            let trial = try TrialSetup.trial(
+                .changeOne, rows: options.rows,
+                plan: .query {
+                    let run = ConcurrentRequests(
+                        threads: options.tasks, perThread: requestsPerThread(options), request)
+                    last = run
+                    return run.run
+                })
+            let seconds = try PostgresBenchmark.measure(trial.run)
+            let table = side == .swiftData ? #"bench_swiftdata."Record""# : "bench_raw.record"
+            checks[side] = try trial.check() &+ raw.tableDigest(table)
+            let latencies = last?.latencies ?? []
+            if side == .swiftData {
+                result.ours.perRequest.append(seconds / Double(requests))
+                result.ours.latencies += latencies
+            } else {
+                result.raw.perRequest.append(seconds / Double(requests))
+                result.raw.latencies += latencies
+            }
+        }
+        guard checks[.swiftData] == checks[.raw] else {
+            throw ChildError("\(result.name): the sides did different work (checks \(checks))")
+        }
     }
 
     /// Our side's request number `index`: a new context fetches the record with the index's key, and changes and
@@ -136,21 +167,29 @@ enum RequestsWorkload {
         let header = ["#", "workload", "SwiftData", "raw", "ratio", "goal", "met", "p50", "p99"]
         let lines = results.enumerated().map { number, result -> [String] in
             [
-                String(number + 1), result.kind.slug, Report.time(result.ours.median), Report.time(result.raw.median),
+                String(number + 1), result.name, Report.time(result.ours.median), Report.time(result.raw.median),
                 String(format: "%.2f", result.ratio), "≤ 1.3", result.ratio <= 1.3 ? "yes" : "no",
                 "\(Report.time(result.ours.latency(0.5))) / \(Report.time(result.raw.latency(0.5)))",
                 "\(Report.time(result.ours.latency(0.99))) / \(Report.time(result.raw.latency(0.99)))",
             ]
         }
         let cores = ProcessInfo.processInfo.activeProcessorCount
+        let replicas = results.map(\.replicas).max() ?? 0
         let title =
-            "PostgreSQL requests, N = \(Report.grouped(options.rows)) rows, median of \(options.repetitions) "
+            "PostgreSQL requests\(replicas == 0 ? "" : ", on the primary alone and with \(replicas) replicas"), "
+            + "N = \(Report.grouped(options.rows)) rows, median of \(options.repetitions) "
             + "repetition\(options.repetitions == 1 ? "" : "s"), \(cores) core\(cores == 1 ? "" : "s"), "
             + ISO8601DateFormatter().string(from: Date())
         let note =
             "\(options.tasks) threads at once, \(requestsPerThread(options)) requests each, through \(poolSize) "
             + "connections on each side. SwiftData and raw: time per request (a run's time over its requests); p50 "
             + "and p99: the latency of one request, SwiftData's / raw's."
+            + (replicas == 0
+                ? ""
+                : " With replicas, the raw side reads the read-only requests round-robin from the replicas (a pool "
+                    + "of \(poolSize) connections each, as SwiftData's) and the changing ones from the primary, "
+                    + "which has its own writes; SwiftData reads from a replica that has replayed its last save, "
+                    + "else from the primary.")
         return
             ([title, ""] + Report.markdown(header, lines, leftAligned: [1, 5, 6])
             + ["", Report.wrapped(note)]).joined(separator: "\n")
@@ -210,15 +249,16 @@ final class ConcurrentRequests: Sendable {
 
 extension RawPostgres {
     /// The raw side's request number `index`, through `pool`: the prepared `SELECT` by key, then (for a change) the
-    /// `UPDATE` of the amount in a transaction, on one connection; returns a digest of what it read.
-    func request(_ kind: RequestsWorkload.Kind, pool: PostgresConnectionPool, rows: Int)
-        -> @Sendable (Int) throws
-        -> Int
-    {
+    /// `UPDATE` of the amount in a transaction, on one connection; returns a digest of what it read. A read-only
+    /// request reads from `replicas` in turn when there are some.
+    func request(
+        _ kind: RequestsWorkload.Kind, pool: PostgresConnectionPool, replicas: [PostgresConnectionPool], rows: Int
+    ) -> @Sendable (Int) throws -> Int {
         let select = "SELECT \"_pk\", \(columns) FROM record WHERE \"key\" = $1 LIMIT 1"
         return { index in
             let key = Int64(RequestsWorkload.requestKey(index, rows: rows))
-            return try pool.withConnection { connection in
+            let reading = kind == .read && !replicas.isEmpty ? replicas[index % replicas.count] : pool
+            return try reading.withConnection { connection in
                 let found = try connection.query(connection.cachedStatement(select, [.int8]), [.int8(key)])
                 guard var record = try Self.records(found).first else {
                     throw ChildError("no record has the key \(key)")
@@ -233,6 +273,23 @@ extension RawPostgres {
                     }
                 }
                 return digest
+            }
+        }
+    }
+
+    /// Waits until every replica that `pools` reach has replayed what the primary has written so far.
+    func waitForReplay(on pools: [PostgresConnectionPool]) throws {
+        guard !pools.isEmpty else { return }
+        let written = try connection.query("SELECT pg_current_wal_insert_lsn()::text").string(0, 0) ?? "0/0"
+        let deadline = ContinuousClock.now + .seconds(120)
+        for pool in pools {
+            while try pool.withConnection({
+                try $0.query("SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn", [.text(written)]).bool(0, 0) != true
+            }) {
+                guard ContinuousClock.now < deadline else {
+                    throw ChildError("a replica did not replay the primary's writes in two minutes")
+                }
+                Thread.sleep(forTimeInterval: 0.01)
             }
         }
     }

@@ -12,6 +12,16 @@ package enum PostgresPipelineStep {
 }
 
 extension PostgresConnection {
+    /// Runs one step on its own, waiting for the server: SQL text with `execute`, a query as `preparedQuery` runs it.
+    @discardableResult
+    package func run(_ step: PostgresPipelineStep) throws -> PostgresResult {
+        switch step {
+        case .sql(let sql): try execute(sql)
+        case .query(let sql, let values): try preparedQuery(sql, values)
+        case .statement(let statement, let values): try query(statement, values)
+        }
+    }
+
     /// Sends `steps` one after another and waits for the server once for all of them (libpq's pipeline mode, one
     /// sync), returning each step's result, in binary form. The first failure makes the server skip the steps
     /// after it, and is thrown once every answer was read; inside a transaction, the transaction has then failed

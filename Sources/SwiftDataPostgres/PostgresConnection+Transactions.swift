@@ -90,6 +90,29 @@ extension PostgresConnection {
         commitSteps?.append(.statement(try cachedStatement(sql, values.map(\.type)), values))
     }
 
+    /// Runs `steps` in a `READ COMMITTED` transaction of their own, sent with its `BEGIN`, the
+    /// `transactionSettings` and its `COMMIT` in one message, so that a read behind a pooler in transaction mode
+    /// waits for the server once; returns each step's result. A failure rolls the transaction back and is thrown.
+    /// A connection found broken is reset and the steps sent again once: they only read.
+    package func readTransaction(_ steps: [PostgresPipelineStep]) throws -> [PostgresResult] {
+        if isInTransaction { return try steps.map(run) }
+        let settings = transactionSettings.map { [PostgresPipelineStep.sql($0)] } ?? []
+        let opening = [PostgresPipelineStep.sql("BEGIN ISOLATION LEVEL READ COMMITTED")] + settings
+        var wasReset = false
+        while true {
+            do {
+                let results = try pipeline(opening + steps + [.sql("COMMIT")])
+                return Array(results[opening.count..<opening.count + steps.count])
+            } catch let error as PostgresError where error.kind == .connectionLost && !wasReset {
+                try reset()
+                wasReset = true
+            } catch {
+                rollback()
+                throw error
+            }
+        }
+    }
+
     /// Begins the transaction, with `first` in the same round trip (in one message when it is SQL text); returns
     /// `first`'s result.
     private func begin(isolation: PostgresIsolationLevel, readOnly: Bool, first: PostgresPipelineStep?) throws
@@ -155,13 +178,7 @@ extension PostgresConnection {
         commitSteps = nil
         defer { commitSteps = outerSteps }
         do {
-            let opened: PostgresResult? =
-                switch first {
-                case .sql(let sql)?: try execute(sql)
-                case .query(let sql, let values)?: try preparedQuery(sql, values)
-                case .statement(let statement, let values)?: try query(statement, values)
-                case nil: nil
-                }
+            let opened = try first.map(run)
             let result = try body(self, opened)
             try execute("RELEASE SAVEPOINT swiftdata_savepoint")
             return result

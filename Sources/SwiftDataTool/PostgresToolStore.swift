@@ -3,7 +3,9 @@ import SwiftDataCore
 import SwiftDataPostgres
 
 /// A PostgreSQL store: the tables of one PostgreSQL schema (named after `#` in the URL, `public` without one). A
-/// source's session is read-only; a target is written in one transaction, its schema created when it is missing.
+/// source is read in read-only transactions; a target is written in one transaction, its schema created when it is
+/// missing. The tool keeps no session settings: each transaction makes its own (`search_path` among them), so that
+/// the URL may name a pooler in transaction mode, which would hand session settings on to other clients.
 final class PostgresToolStore: ToolStore {
     let address: String
     private let connection: PostgresConnection
@@ -20,10 +22,10 @@ final class PostgresToolStore: ToolStore {
             throw ToolError.cannotOpen(url.redactingPassword, "\(error)")
         }
         address = "\(connection.endpoint)#\(namespace)"
-        let quoted = try connection.quoteIdentifier(namespace)
-        try connection.execute(
-            "SET search_path TO \(quoted); SET client_min_messages TO warning"
-                + (forWriting ? "" : "; SET default_transaction_read_only TO on"))
+        let path = PostgresRowStore.literal(try connection.quoteIdentifier(namespace))
+        connection.transactionSettings =
+            "SELECT set_config('search_path', \(path), true), set_config('client_min_messages', 'warning', true)"
+            + (forWriting ? "" : ", set_config('transaction_read_only', 'on', true)")
     }
 
     func tableNames() throws -> Set<String> {

@@ -33,12 +33,13 @@ public struct PostgresConfiguration: DataStoreConfiguration, Sendable, CustomStr
     /// from a replica that has replayed everything this container must see: its own last save and every save of
     /// another instance it was told of, compared by WAL position; otherwise it reads from the primary (`url`). A
     /// save, and everything in its transaction, runs on the primary. A replica that cannot be reached, or that has
-    /// still not replayed a position a read needed `replicaLagLimit` (10 seconds) after it was found behind it, is
-    /// left out for `replicaRetryInterval` (5 seconds), its reads going to the others or to the primary meanwhile.
+    /// still not replayed a position a read needed `replicaLagLimit` (10 seconds by default) after it was found
+    /// behind it, is left out for `replicaRetryInterval` (5 seconds), its reads going to the others or to the
+    /// primary meanwhile.
     public var readReplicas: [String]
 
-    /// How long a replica may stay behind what reads need before it is left out.
-    public static let replicaLagLimit: Duration = .seconds(10)
+    /// How long a replica may stay behind what reads need before it is left out; 10 seconds unless given.
+    public var replicaLagLimit: Duration = .seconds(10)
     /// How long a replica that could not be reached, or lagged past `replicaLagLimit`, is left out.
     public static let replicaRetryInterval: Duration = .seconds(5)
     /// The models the store holds; `nil` means all of the container's.
@@ -124,6 +125,11 @@ public struct PostgresConfiguration: DataStoreConfiguration, Sendable, CustomStr
                 reason: "the PostgreSQL configuration '\(name)' allows \(maximumConnections) connections",
                 suggestion: "Allow at least one connection")
         }
+        if replicaLagLimit < .zero {
+            throw SwiftDataError.loadIssueModelContainer.with(
+                reason: "the PostgreSQL configuration '\(name)' has a negative replicaLagLimit (\(replicaLagLimit))",
+                suggestion: "Give replicas zero or more time to catch up")
+        }
         if connectionWaitTimeout <= .zero || saveRetries < 0 {
             throw SwiftDataError.loadIssueModelContainer.with(
                 reason:
@@ -150,7 +156,7 @@ public struct PostgresConfiguration: DataStoreConfiguration, Sendable, CustomStr
                 "postgresSchema": postgresSchema, "allowsSave": allowsSave, "maximumConnections": maximumConnections,
                 "commitOutcomeWait": commitOutcomeWait, "connectionWaitTimeout": connectionWaitTimeout,
                 "saveRetries": saveRetries,
-                "readReplicas": readReplicas.map { PostgresRedaction($0)($0) },
+                "readReplicas": readReplicas.map { PostgresRedaction($0)($0) }, "replicaLagLimit": replicaLagLimit,
                 "transactionPooling": transactionPooling,
                 "listenURL": listenURL.map { PostgresRedaction($0)($0) } as Any,
             ], displayStyle: .struct)

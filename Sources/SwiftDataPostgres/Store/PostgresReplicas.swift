@@ -15,7 +15,7 @@ import Synchronization
 /// A replica that cannot be reached, whose connection breaks, or that cancels the read for a conflict with
 /// recovery, costs no failed read: the read runs elsewhere, and the replica is left out for
 /// `PostgresConfiguration.replicaRetryInterval`. So is one that has still not replayed a position a read
-/// needed `PostgresConfiguration.replicaLagLimit` after it was first found behind it.
+/// needed the configuration's `replicaLagLimit` after it was first found behind it.
 final class PostgresReplicas: Sendable {
     private let replicas: [Replica]
     private let next = Atomic<Int>(0)
@@ -41,7 +41,12 @@ final class PostgresReplicas: Sendable {
         >(
             (nil, nil))
 
-        init(_ pool: PostgresConnectionPool) { self.pool = pool }
+        let lagLimit: Duration
+
+        init(_ pool: PostgresConnectionPool, lagLimit: Duration) {
+            self.pool = pool
+            self.lagLimit = lagLimit
+        }
 
         func isLeftOut(at now: ContinuousClock.Instant) -> Bool {
             state.withLock { state in state.leftOutUntil.map { now < $0 } ?? false }
@@ -62,17 +67,22 @@ final class PostgresReplicas: Sendable {
                 }
                 return behind.since
             }
-            if now - since > PostgresConfiguration.replicaLagLimit {
-                Log.debug("a read replica stayed behind for more than \(PostgresConfiguration.replicaLagLimit)")
+            if now - since > lagLimit {
+                Log.debug("a read replica stayed behind for more than \(lagLimit)")
                 leaveOut(from: now)
             }
         }
     }
 
     /// The replicas at `urls`, each with a pool of `size` connections that `setup` prepares, waiting up to
-    /// `waitLimit` for one.
-    init(_ urls: [String], size: Int, waitLimit: Duration, setup: @escaping (PostgresConnection) throws -> Void) {
-        replicas = urls.map { Replica(PostgresConnectionPool($0, size: size, waitLimit: waitLimit, setup: setup)) }
+    /// `waitLimit` for one, and left out when they lag for longer than `lagLimit`.
+    init(
+        _ urls: [String], size: Int, waitLimit: Duration, lagLimit: Duration,
+        setup: @escaping (PostgresConnection) throws -> Void
+    ) {
+        replicas = urls.map {
+            Replica(PostgresConnectionPool($0, size: size, waitLimit: waitLimit, setup: setup), lagLimit: lagLimit)
+        }
     }
 
     /// Records the primary's position after a save of this store committed.

@@ -11,9 +11,7 @@ extension PostgresRowStore {
             let statement = AggregateStatements.statement(
                 request, query: query, schema: schema, dialect: dialect, translate: plan)
         else { return false }
-        let result = try withConnection { connection in
-            try Self.mapErrors(model: request.entity.name) { try run(statement, on: connection) }
-        }
+        let result = try read([self.query(statement)], model: request.entity.name)[0]
         let reader = PostgresRowReader(result)
         for index in 0..<result.rowCount {
             reader.row = index

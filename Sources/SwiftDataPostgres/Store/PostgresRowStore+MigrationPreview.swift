@@ -6,8 +6,18 @@ import SwiftDataSQL
 extension PostgresConfiguration: MigrationPreviewing {
     package func previewTarget() throws -> (target: any SchemaMigrationTarget, version: Schema.Version?)? {
         let connection = try PostgresRowStore.mapErrors(opening: true) { try PostgresConnection(url) }
-        try connection.execute(
-            "SET search_path TO \(PostgreSQLDialect().quote(postgresSchema)); SET default_transaction_read_only TO on")
+        let schema = PostgreSQLDialect().quote(postgresSchema)
+        if transactionPooling {
+            // Behind a pooler in transaction mode, session settings would reach other clients' sessions: the
+            // preview reads in one read-only transaction, with its settings made in it. Closing the connection
+            // ends it.
+            connection.preparesStatements = false
+            try connection.execute(
+                "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; "
+                    + "SELECT set_config('search_path', \(PostgresRowStore.literal(schema)), true)")
+        } else {
+            try connection.execute("SET search_path TO \(schema); SET default_transaction_read_only TO on")
+        }
         let tables = try PostgresRowStore.tableNames(connection, namespace: postgresSchema)
         let stored = try PostgresRowStore.readMetadata(
             connection, tables: tables, namespace: postgresSchema, server: connection.endpoint.description)
@@ -53,7 +63,10 @@ extension PostgresConfiguration: MigrationPreviewing {
                 coalesce((SELECT max(number) FROM \(PostgresRowStore.historyTable)), 0) + 1, false)
                 """)
         }
-        let configuration = PostgresConfiguration(name, url: url, schema: schema, postgresSchema: copy)
+        // The copy is reached as the store is (through its pooler too), and read on the primary only.
+        var configuration = self
+        configuration.postgresSchema = copy
+        configuration.readReplicas = []
         return (configuration, { _ = try? connection.execute("DROP SCHEMA \(to) CASCADE") })
     }
 }

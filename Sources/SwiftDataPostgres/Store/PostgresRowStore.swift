@@ -67,6 +67,8 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
     private let instance = UUID().uuidString
     /// The statement a save sends with its `BEGIN` (`saveLockStatement`), once written; used under `writeLock`.
     private var saveLock: (sql: String, drawsHistoryNumber: Bool)?
+    /// Called with the connection of each read as it begins (for tests that count its round trips).
+    package var willRead: ((PostgresConnection) -> Void)?
     /// Called with the connection of each save as it begins (for tests that break it).
     package var willSave: ((PostgresConnection) -> Void)?
     /// Called with the connection of each run of a save's transaction, once the save lock is held, before the
@@ -128,7 +130,7 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
             ? nil
             : PostgresReplicas(
                 configuration.readReplicas, size: configuration.maximumConnections,
-                waitLimit: configuration.connectionWaitTimeout, setup: setup)
+                waitLimit: configuration.connectionWaitTimeout, lagLimit: configuration.replicaLagLimit, setup: setup)
         self.replicas = replicas
         shared = nil
         externalChange = ChangeFlag()
@@ -227,10 +229,35 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
     /// configuration names replicas and `onReplica`, else of the pool (or the shared one). Behind a transaction
     /// pooler the read runs in a transaction of its own, which makes the session's settings.
     func read<Result>(onReplica: Bool = true, _ body: (PostgresConnection) throws -> Result) throws -> Result {
-        let inTransaction = configuration.transactionPooling && shared == nil
-        func run(_ connection: PostgresConnection) throws -> Result {
+        let inTransaction = readsInTransaction
+        return try route(onReplica: onReplica) { connection in
             guard inTransaction else { return try body(connection) }
             return try connection.transaction(isolation: .readCommitted, attempts: 1) { try body($0) }
+        }
+    }
+
+    /// Runs `queries` as one read (see `read(onReplica:_:)`) and returns their results, reporting errors as the
+    /// framework's, naming `model`. Behind a transaction pooler the read's `BEGIN`, settings, queries and `COMMIT`
+    /// go in one message: the read waits for the server once.
+    func read(_ queries: [PostgresPipelineStep], model: String? = nil) throws -> [PostgresResult] {
+        let inTransaction = readsInTransaction
+        return try route(onReplica: true) { connection in
+            try Self.mapErrors(model: model) {
+                guard inTransaction else { return try queries.map(connection.run) }
+                return try connection.readTransaction(queries)
+            }
+        }
+    }
+
+    /// Whether a read makes a transaction of its own: behind a transaction pooler, on a connection of the pool.
+    private var readsInTransaction: Bool { configuration.transactionPooling && shared == nil }
+
+    /// Runs `read` on a replica's connection (see `read(onReplica:_:)`), or one of the pool or the shared one.
+    private func route<Result>(onReplica: Bool, _ read: (PostgresConnection) throws -> Result) throws -> Result {
+        let observe = willRead
+        func run(_ connection: PostgresConnection) throws -> Result {
+            observe?(connection)
+            return try read(connection)
         }
         guard onReplica, let replicas, let pool else { return try withConnection(run) }
         return try Self.mapErrors { try replicas.read(primary: pool, run) { try pool.withConnection(run) } }
@@ -272,11 +299,7 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
         // Each result is read whole, and the connection returned, before models are built from it: building one
         // may fetch again.
         var selects = prepared(request, plan).selects(for: request)
-        let results = try read { connection in
-            try selects.map { select in
-                try Self.mapErrors(model: request.entity.name) { try run(select.statement, on: connection) }
-            }
-        }
+        let results = try read(selects.map { query($0.statement) }, model: request.entity.name)
         for (offset, result) in results.enumerated() {
             let reader = PostgresRowReader(result)
             for index in 0..<result.rowCount {
@@ -289,7 +312,12 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
 
     /// Runs a generated statement as a prepared statement of the connection.
     func run(_ statement: SQLStatement, on connection: PostgresConnection) throws -> PostgresResult {
-        try connection.preparedQuery(statement.sql, statement.parameters.map(PostgresValue.init(storing:)))
+        try connection.run(query(statement))
+    }
+
+    /// A generated statement as a query of a read, prepared once per connection when the store prepares statements.
+    func query(_ statement: SQLStatement) -> PostgresPipelineStep {
+        .query(statement.sql, statement.parameters.map(PostgresValue.init(storing:)))
     }
 
     package func fetchMembers(
@@ -304,11 +332,8 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
                     properties, of: destination, subentityProperties: subentityProperties),
                 dialect: dialect, condition: { dialect.keysCondition($0, count: 0, first: 1) })
         else { return }
-        let results = try read { connection in
-            // One statement text whatever the owners: prepared once per connection, the owners bound as a `bigint[]`.
-            let statement = try connection.cachedStatement(select, [.int8Array])
-            return try owners.keyChunks.map { try connection.query(statement, [.int8Array(Array($0))]) }
-        }
+        // One statement text whatever the owners: prepared once per connection, the owners bound as a `bigint[]`.
+        let results = try read(owners.keyChunks.map { .query(select, [.int8Array(Array($0))]) })
         for result in results {
             let reader = PostgresRowReader(result)
             for index in 0..<result.rowCount {
@@ -321,10 +346,8 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
     package func fetchCount<T: PersistentModel>(_ request: FetchRequest<T>, plan: FetchPlan) throws -> Int {
         guard request.keys == nil else { return try countByFetching(request, plan: plan) }
         let statement = prepared(request, plan).countStatement(for: request)
-        return try read { connection in
-            let result = try Self.mapErrors(model: request.entity.name) { try run(statement, on: connection) }
-            return Int(try result.int64(0, 0) ?? 0)
-        }
+        let result = try read([query(statement)], model: request.entity.name)[0]
+        return Int(try result.int64(0, 0) ?? 0)
     }
 
     package func write<Result>(
@@ -489,7 +512,7 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
     }
 
     /// `text` as an SQL string literal, read the same whatever `standard_conforming_strings` says.
-    static func literal(_ text: String) -> String {
+    package static func literal(_ text: String) -> String {
         "E'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "''") + "'"
     }
 
@@ -527,16 +550,13 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
     }
 
     package func readExternal(_ reference: String) throws -> Data {
-        try read { connection in
-            let result = try connection.preparedQuery(
-                "SELECT data FROM \(Self.externalTable) WHERE id = $1", [.text(reference)])
-            guard result.rowCount == 1, let data = try result.data(0, 0) else {
-                throw SwiftDataError.storeError.with(
-                    reason: "the externally stored value \(reference) is missing from \(Self.externalTable)",
-                    suggestion: "Restore the database from a backup")
-            }
-            return data
+        let result = try read([.query("SELECT data FROM \(Self.externalTable) WHERE id = $1", [.text(reference)])])[0]
+        guard result.rowCount == 1, let data = try result.data(0, 0) else {
+            throw SwiftDataError.storeError.with(
+                reason: "the externally stored value \(reference) is missing from \(Self.externalTable)",
+                suggestion: "Restore the database from a backup")
         }
+        return data
     }
 
     /// Whether another instance saved since the last call: its notification arrived (no query is made).

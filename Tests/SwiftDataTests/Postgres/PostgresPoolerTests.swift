@@ -88,6 +88,86 @@ import Testing
     }
 }
 
+extension PostgresPoolerTests {
+    /// A fetch and a count behind the pooler wait for the server once each: the read's `BEGIN`, settings, query and
+    /// `COMMIT` go in one message.
+    @Test func aPooledFetchWaitsForTheServerOnce() throws {
+        let container = try ModelContainer(for: PooledNote.self, configurations: try configuration(newSchema()))
+        let store = try #require(container.stores.first as? PostgresRowStore)
+        let context = ModelContext(container)
+        context.insert(PooledNote(text: "one"))
+        try context.save()
+        let fetch = try store.readRoundTrips {
+            try ModelContext(container).fetch(FetchDescriptor<PooledNote>()).map(\.text)
+        }
+        #expect(fetch.result == ["one"])
+        #expect(fetch.roundTrips == [1])
+        let count = try store.readRoundTrips { try ModelContext(container).fetchCount(FetchDescriptor<PooledNote>()) }
+        #expect(count.result == 1)
+        #expect(count.roundTrips == [1])
+    }
+
+    /// The migration preview, a migration of a copy and the `swiftdata` tool, given the pooler's URL, leave no
+    /// `search_path` on the pooler's server connections, which other clients get next.
+    @Test func thePreviewTheCopyAndTheToolLeaveNoSearchPathBehind() throws {
+        let cluster = try PostgresTestCluster.dedicated(standbys: 0, pooler: true)
+        let schema = newSchema()
+        let configuration = PostgresConfiguration(
+            url: cluster.poolerURL, postgresSchema: schema, transactionPooling: true)
+        let context = ModelContext(try ModelContainer(for: PooledNote.self, configurations: configuration))
+        context.insert(PooledNote(text: "kept"))
+        try context.save()
+        let defaultPath = try searchPaths(cluster)
+        #expect(defaultPath.count == PostgresTestCluster.poolerServerConnections)
+
+        let preview = try ModelContainer.migrationPreview(
+            for: Schema([PooledNote.self]), configurations: [configuration])
+        #expect(preview.map(\.failure) == [nil])
+        #expect(preview.first?.storeVersion != nil, "the preview read the store's metadata")
+        #expect(try searchPaths(cluster) == defaultPath, "after the preview")
+
+        try ModelContainer.migrateCopy(for: Schema([PooledNote.self]), configuration: configuration)
+        #expect(try searchPaths(cluster) == defaultPath, "after the migration of a copy")
+
+        let inspect = swiftdata("inspect", "\(cluster.poolerURL)#\(schema)")
+        #expect(inspect.status == 0, "\(inspect.errors)")
+        #expect(inspect.output.contains("PooledNote"))
+        #expect(try searchPaths(cluster) == defaultPath, "after the tool")
+    }
+
+    /// The `search_path` of each of the pooler's server connections, asked by as many clients at once, each in a
+    /// transaction that holds one.
+    func searchPaths(_ cluster: PostgresTestCluster) throws -> [String] {
+        let clients = try (0..<PostgresTestCluster.poolerServerConnections).map { _ in
+            try PostgresConnection(cluster.poolerURL)
+        }
+        for client in clients { try client.execute("BEGIN") }
+        defer { for client in clients { _ = try? client.execute("ROLLBACK") } }
+        return try clients.map { try $0.execute("SHOW search_path").string(0, 0) ?? "" }.sorted()
+    }
+}
+
+extension PostgresRowStore {
+    /// What `body` returns, and how many times each read it made waited for the server.
+    func readRoundTrips<Result>(_ body: () throws -> Result) throws -> (result: Result, roundTrips: [Int]) {
+        let seen = SeenReads()
+        willRead = { seen.reads.append(($0, $0.roundTrips)) }
+        defer { willRead = nil }
+        let result = try body()
+        let counts = seen.reads.indices.map { index in
+            let read = seen.reads[index]
+            let next = seen.reads[(index + 1)...].first { $0.connection === read.connection }
+            return (next?.before ?? read.connection.roundTrips) - read.before
+        }
+        return (result, counts)
+    }
+}
+
+/// The reads `readRoundTrips` saw begin: each one's connection and its round trips then.
+private final class SeenReads {
+    var reads: [(connection: PostgresConnection, before: Int)] = []
+}
+
 /// Strings collected from other threads.
 private final class Collected: @unchecked Sendable {
     // @unchecked Sendable: `items` is only touched under `lock`.

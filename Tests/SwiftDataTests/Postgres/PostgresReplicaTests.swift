@@ -22,11 +22,13 @@ import Testing
     /// A container on a new PostgreSQL schema of the cluster's primary, reading from `replicas` as connections
     /// named `application` (so that a standby's log tells them apart).
     func container(
-        _ cluster: PostgresTestCluster, replicas: [PostgresTestServer], schema: String, application: String
+        _ cluster: PostgresTestCluster, replicas: [PostgresTestServer], schema: String, application: String,
+        lagLimit: Duration = .seconds(10)
     ) throws -> ModelContainer {
-        let configuration = PostgresConfiguration(
+        var configuration = PostgresConfiguration(
             url: cluster.url, readReplicas: replicas.map { $0.url + "?application_name=\(application)" },
             postgresSchema: schema)
+        configuration.replicaLagLimit = lagLimit
         return try ModelContainer(for: ReplicatedNote.self, configurations: configuration)
     }
 
@@ -36,16 +38,33 @@ import Testing
     }
 
     /// A container on a new schema reading from a new standby, which the test may slow or stop.
-    func readingFromAStandbyOfItsOwn() throws -> (
+    func readingFromAStandbyOfItsOwn(lagLimit: Duration = .seconds(10)) throws -> (
         PostgresTestCluster, PostgresTestServer, ModelContainer, application: String
     ) {
         let cluster = try PostgresTestCluster.shared()
         let standby = try cluster.makeStandby()
         let (schema, application) = names()
         return (
-            cluster, standby, try container(cluster, replicas: [standby], schema: schema, application: application),
+            cluster, standby,
+            try container(
+                cluster, replicas: [standby], schema: schema, application: application, lagLimit: lagLimit),
             application
         )
+    }
+
+    /// Saves note 1 in a context it returns, and checks that the standby, once it replayed the save, serves the
+    /// read that finds it.
+    func savingAFirstNoteReadFromTheStandby(
+        _ cluster: PostgresTestCluster, _ standby: PostgresTestServer, _ container: ModelContainer,
+        application: String
+    ) throws -> ModelContext {
+        let context = ModelContext(container)
+        context.insert(ReplicatedNote(number: 1))
+        try context.save()
+        try standby.waitForReplay(of: try cluster.primary.walPosition())
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<ReplicatedNote>()) == 1)
+        #expect(servedReads(standby, application) == 1)
+        return context
     }
 
     func names() -> (schema: String, application: String) {
@@ -97,12 +116,7 @@ import Testing
 
     @Test func aStoppedStandbyCostsNoFailedFetch() throws {
         let (cluster, standby, container, application) = try readingFromAStandbyOfItsOwn()
-        let context = ModelContext(container)
-        context.insert(ReplicatedNote(number: 1))
-        try context.save()
-        try standby.waitForReplay(of: try cluster.primary.walPosition())
-        #expect(try ModelContext(container).fetchCount(FetchDescriptor<ReplicatedNote>()) == 1)
-        #expect(servedReads(standby, application) == 1)
+        let context = try savingAFirstNoteReadFromTheStandby(cluster, standby, container, application: application)
 
         try standby.stop()
         for number in 2...20 {
@@ -143,6 +157,40 @@ import Testing
 }
 
 extension PostgresReplicaTests {
+    /// A standby that stays behind for longer than `replicaLagLimit` is left out: reads no longer ask it how far it
+    /// replayed, and run on the primary. Once it has caught up and its time out is over, it serves reads again.
+    @Test func aStandbyLaggingPastTheLimitIsLeftOutUntilItCatchesUp() throws {
+        let (cluster, standby, container, application) = try readingFromAStandbyOfItsOwn(lagLimit: .milliseconds(100))
+        let context = try savingAFirstNoteReadFromTheStandby(cluster, standby, container, application: application)
+
+        // Behind the last save, the standby is asked at each read until it has lagged past the limit; then a read
+        // leaves it alone.
+        try standby.pauseReplay()
+        context.insert(ReplicatedNote(number: 2))
+        try context.save()
+        var counts: Set<Int> = []
+        var leftAlone = false
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !leftAlone, ContinuousClock.now < deadline {
+            let asked = standby.loggedStatements(of: application).count
+            counts.insert(try ModelContext(container).fetchCount(FetchDescriptor<ReplicatedNote>()))
+            leftAlone = standby.loggedStatements(of: application).count == asked
+        }
+        #expect(leftAlone, "reads left the lagging standby")
+        #expect(counts == [2], "every read saw the last save")
+        #expect(servedReads(standby, application) == 1)
+
+        // Caught up, it serves reads again once its time out is over.
+        try standby.resumeReplay()
+        try standby.waitForReplay(of: try cluster.primary.walPosition())
+        let again = ContinuousClock.now + PostgresConfiguration.replicaRetryInterval * 12
+        while servedReads(standby, application) == 1, ContinuousClock.now < again {
+            counts.insert(try ModelContext(container).fetchCount(FetchDescriptor<ReplicatedNote>()))
+        }
+        #expect(servedReads(standby, application) == 2, "the standby serves reads again")
+        #expect(counts == [2])
+    }
+
     /// What read-your-writes costs a save: its commit position comes back in the round trip of its `COMMIT`, so a
     /// save of one changed model waits for the server three times, as without replicas.
     @Test func aSaveLearnsItsCommitPositionWithoutARoundTripOfItsOwn() throws {
