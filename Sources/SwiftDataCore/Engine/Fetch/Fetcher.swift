@@ -199,7 +199,9 @@ struct Fetcher {
     func load<T: PersistentModel>(_ request: FetchRequest<T>, plan: FetchPlan? = nil, binding: EntityBinding) throws
         -> [T]
     {
-        var results = ModelList()
+        // Room made first for what the keys or the limit allow, or a few dozen models: a list grown from one model
+        // makes a new array at 1, 2, 4, 8, ... models, each an allocation and a copy.
+        var results = ModelList(capacity: max(0, min(request.keys?.count ?? request.fetchLimit ?? 64, 64)))
         let plan = plan ?? binding.store.prepare(request)
         try withMaterializer(
             T.self, binding: binding, properties: request.properties,
