@@ -21,9 +21,15 @@ struct Fetcher {
         let merges = mergesPendingChanges(descriptor, entity: binding.entity)
         // When related models changed, the store's view of the predicate is stale: every stored model is tested.
         let reevaluates = merges && relatedModelsChanged(descriptor.predicate)
-        var stored = descriptor
-        if reevaluates { stored.predicate = nil }
-        let models = try storedModels(stored, binding: binding, window: !merges)
+        let models: [T]
+        if reevaluates {
+            var stored = descriptor
+            stored.predicate = nil
+            models = try storedModels(stored, binding: binding, window: false)
+        } else {
+            // Not copied: a copy of the descriptor looked up its type's metadata (about 560 instructions a fetch).
+            models = try storedModels(descriptor, binding: binding, window: !merges)
+        }
         try context.prefetch(descriptor.relationshipKeyPathsForPrefetching, of: models, binding: binding)
         return merges ? try mergePendingChanges(into: models, descriptor, reevaluating: reevaluates) : models
     }
@@ -193,7 +199,9 @@ struct Fetcher {
     func load<T: PersistentModel>(_ request: FetchRequest<T>, plan: FetchPlan? = nil, binding: EntityBinding) throws
         -> [T]
     {
-        var results = ModelList()
+        // Room made first for what the keys or the limit allow, or a few dozen models: a list grown from one model
+        // makes a new array at 1, 2, 4, 8, ... models, each an allocation and a copy.
+        var results = ModelList(capacity: max(0, min(request.keys?.count ?? request.fetchLimit ?? 64, 64)))
         let plan = plan ?? binding.store.prepare(request)
         try withMaterializer(
             T.self, binding: binding, properties: request.properties,
@@ -388,10 +396,9 @@ struct Fetcher {
     func mergesPendingChanges<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, entity: Schema.Entity)
         -> Bool
     {
-        guard descriptor.includePendingChanges else { return false }
+        // Without unsaved changes, as most contexts fetch, there is nothing to look at by type, predicate or sort.
+        guard descriptor.includePendingChanges, context.hasChanges else { return false }
         if hasPendingChanges(for: T.self) { return true }
-        // Both need unsaved changes: without any, neither looks at the predicate or the sort.
-        guard context.hasChanges else { return false }
         return relatedModelsChanged(descriptor.predicate) || sortMayReadChangedModels(descriptor, entity: entity)
     }
 

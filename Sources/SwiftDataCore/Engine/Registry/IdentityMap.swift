@@ -56,6 +56,10 @@ final class IdentityMap {
 
     /// The number of models in the map.
     private(set) var count = 0
+
+    /// An empty map with room for the entries of a first fetch's few dozen models (2 KiB), which it would otherwise
+    /// grow to one allocation and copy at a time.
+    init() { entries.reserveCapacity(64) }
     var isEmpty: Bool { count == 0 }
     private var isIndexed: Bool { !slots.isEmpty }
 
