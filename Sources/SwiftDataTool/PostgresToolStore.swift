@@ -4,8 +4,9 @@ import SwiftDataPostgres
 
 /// A PostgreSQL store: the tables of one PostgreSQL schema (named after `#` in the URL, `public` without one). A
 /// source is read in read-only transactions; a target is written in one transaction, its schema created when it is
-/// missing. The tool keeps no session settings: each transaction makes its own (`search_path` among them), so that
-/// the URL may name a pooler in transaction mode, which would hand session settings on to other clients.
+/// missing. The tool keeps no session state: each transaction makes its own settings (`search_path` among them),
+/// and no statement stays prepared, so that the URL may name a pooler in transaction mode, which would hand session
+/// state on to other clients.
 final class PostgresToolStore: ToolStore {
     let address: String
     private let connection: PostgresConnection
@@ -22,6 +23,10 @@ final class PostgresToolStore: ToolStore {
             throw ToolError.cannotOpen(url.redactingPassword, "\(error)")
         }
         address = "\(connection.endpoint)#\(namespace)"
+        // Statements are sent with their text, never left prepared on the server connection, which a pooler in
+        // transaction mode hands on to other clients (where the next tool run's first statement would find its
+        // name taken).
+        connection.preparesStatements = false
         let path = PostgresRowStore.literal(try connection.quoteIdentifier(namespace))
         connection.transactionSettings =
             "SELECT set_config('search_path', \(path), true), set_config('client_min_messages', 'warning', true)"

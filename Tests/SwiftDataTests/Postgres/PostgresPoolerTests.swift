@@ -133,6 +133,13 @@ extension PostgresPoolerTests {
         #expect(inspect.status == 0, "\(inspect.errors)")
         #expect(inspect.output.contains("PooledNote"))
         #expect(try searchPaths(cluster) == defaultPath, "after the tool")
+
+        // The tool's statements are not left prepared on the pooler's server connections: a second copy through the
+        // pooler would otherwise find its first statement's name taken.
+        for target in [newSchema(), newSchema()] {
+            let copy = swiftdata("copy", "\(cluster.poolerURL)#\(schema)", "\(cluster.poolerURL)#\(target)")
+            #expect(copy.status == 0, "\(copy.errors)")
+        }
     }
 
     /// The `search_path` of each of the pooler's server connections, asked by as many clients at once, each in a
