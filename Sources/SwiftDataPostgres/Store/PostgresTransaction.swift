@@ -7,9 +7,9 @@ import SwiftDataSQL
 struct PostgresTransaction: RowStoreTransaction {
     let store: PostgresRowStore
     let connection: PostgresConnection
-    /// The number of the save's history row, drawn with the save lock; `nil` when the transaction draws it as it
-    /// inserts the row (a store without a lock of its own, such as a migration stage's).
-    let historyNumber: Int64?
+    /// The save lock, which the transaction takes before its first read that decides what it writes (see "Saves" in
+    /// `PostgresRowStore`); `nil` in a transaction that holds it already or needs none (a store's own writes).
+    let lock: PostgresSaveLock?
     /// Where the rows the transaction inserts are noted (for a save whose outcome may turn out unknown).
     let inserted: PostgresRowStore.InsertedRows?
     /// The rows that earlier saves of the context, which lost their connection at the `COMMIT` but committed, wrote
@@ -18,13 +18,13 @@ struct PostgresTransaction: RowStoreTransaction {
     private var dialect: PostgreSQLDialect { store.dialect }
 
     init(
-        store: PostgresRowStore, connection: PostgresConnection, historyNumber: Int64? = nil,
+        store: PostgresRowStore, connection: PostgresConnection, lock: PostgresSaveLock? = nil,
         inserted: PostgresRowStore.InsertedRows? = nil,
         replacing: [ObjectIdentifier: [PostgresRowStore.LostInsert]] = [:]
     ) {
         self.store = store
         self.connection = connection
-        self.historyNumber = historyNumber
+        self.lock = lock
         self.inserted = inserted
         self.replacing = replacing
     }
@@ -34,14 +34,29 @@ struct PostgresTransaction: RowStoreTransaction {
         try PostgresRowStore.mapErrors(model: entity.name, body)
     }
 
+    /// Takes the save lock before a read whose answer decides what the save writes, unless the transaction holds it.
+    func lockSaves() throws {
+        try lock?.take(on: connection)
+    }
+
     func allocateKeys(count: Int, entity: Schema.Entity) throws -> Int64 {
         // Keys are per table: a hierarchy's entities share theirs.
         try mapped(entity) {
-            let result = try connection.preparedQuery(
-                """
+            let sql = """
                 INSERT INTO \(PostgresRowStore.sequenceTable) AS s (entity, last_key) VALUES ($1, $2) \
                 ON CONFLICT (entity) DO UPDATE SET last_key = s.last_key + excluded.last_key RETURNING last_key
-                """, [.text(StoreLayout.table(of: entity)), .int8(Int64(count))])
+                """
+            let values: [PostgresValue] = [.text(StoreLayout.table(of: entity)), .int8(Int64(count))]
+            let result: PostgresResult
+            // New models of an entity with unique constraints are looked up next (Core's upsert): the lock goes with
+            // their keys, in one round trip.
+            if let lock, let pending = lock.pending, store.hasUniqueConstraints(entity) {
+                let results = try connection.pipeline([.sql(pending), .query(sql, values)])
+                try lock.took(results.first)
+                result = results[1]
+            } else {
+                result = try connection.preparedQuery(sql, values)
+            }
             guard let last = try result.int64(0, 0) else {
                 throw SwiftDataError.storeError.with(reason: "no key was allocated", model: entity.name)
             }
@@ -62,6 +77,18 @@ struct PostgresTransaction: RowStoreTransaction {
     }
 
     func update(_ rows: [RowWrite], entity: Schema.Entity) throws {
+        // In key order, so that two saves of the same rows lock them in the same order rather than deadlock.
+        // (The sort is stable: writes of one row keep their order.)
+        guard zip(rows, rows.dropFirst()).allSatisfy({ $0.key <= $1.key }) else {
+            return try update(rows.sorted { $0.key < $1.key }, entity: entity)
+        }
+        // A changed value of a unique constraint could come between another save's upsert lookup and its write.
+        if lock?.pending != nil {
+            let constrained = store.constrainedAttributes(of: entity)
+            if rows.contains(where: { $0.attributes.contains { $0 < constrained.count && constrained[$0] } }) {
+                try lockSaves()
+            }
+        }
         let external = entity.orderedAttributes.filter(\.isExternal)
         for row in rows where row.model != nil {
             let replaced = external.filter { row.attributes.contains($0.index) }
@@ -127,6 +154,8 @@ struct PostgresTransaction: RowStoreTransaction {
             }
         let attributes = attributes ?? (entity.orderedAttributes + subentityAttributes).filter(\.isExternal)
         guard !attributes.isEmpty else { return }
+        // Which values to delete is read from the rows.
+        try lockSaves()
         let statements = try mapped(entity) {
             try attributes.map { attribute in
                 try keyedStatement(
@@ -160,6 +189,8 @@ struct PostgresTransaction: RowStoreTransaction {
 
     func setMembers(_ members: [Int64], of owner: Int64, relationship: Schema.Relationship) throws {
         guard let join = JoinColumns(relationship, dialect: dialect) else { return }
+        // The join rows to delete are those the statement's snapshot finds.
+        try lockSaves()
         let table = dialect.quote(join.table)
         try PostgresRowStore.mapErrors {
             if members.isEmpty {
@@ -182,6 +213,7 @@ struct PostgresTransaction: RowStoreTransaction {
         guard
             let sql = RelationshipStatements.pairs(relationship, owners: 0, schema: store.schema, dialect: dialect)
         else { return [] }
+        try lockSaves()
         var pairs: [(owner: Int64, member: Int64)] = []
         try PostgresRowStore.mapErrors {
             try runKeyed([keyedStatement(sql)], keys: owners) { _, result in
@@ -200,6 +232,7 @@ struct PostgresTransaction: RowStoreTransaction {
             let sql = RelationshipStatements.clearing(
                 relationship, destinations: 0, schema: store.schema, dialect: dialect, returning: true)
         else { return [] }
+        try lockSaves()
         var sources: [Int64] = []
         try PostgresRowStore.mapErrors {
             try runKeyed([keyedStatement(sql)], keys: destinations) { _, result in sources += try keys(result) }
@@ -209,6 +242,7 @@ struct PostgresTransaction: RowStoreTransaction {
 
     func delete(keys: [Int64], entity: Schema.Entity) throws {
         guard !keys.isEmpty else { return }
+        try lockSaves()
         try deleteExternalData(of: keys, entity: entity)
         try mapped(entity) {
             var statements = [try keyedStatement(RowStatements.delete(entity, keys: 0, dialect: dialect))]
@@ -226,6 +260,7 @@ struct PostgresTransaction: RowStoreTransaction {
         guard !values.contains(where: { $0.value == .null }),
             let sql = Self.existingKeyQuery(in: entity, properties: values.map(\.property), store: store)
         else { return nil }
+        try lockSaves()
         // A subentity's constraint spans its rows only: their entity names follow the values.
         let names = StoreLayout.entityNames(selectedBy: entity) ?? []
         return try mapped(entity) {
@@ -243,6 +278,7 @@ struct PostgresTransaction: RowStoreTransaction {
             !candidates[$0].contains(.null) && candidates[$0].count == properties.count
         }
         let names = (StoreLayout.entityNames(selectedBy: entity) ?? []).map { PostgresValue.text($0) }
+        if !lookups.isEmpty { try lockSaves() }
         try mapped(entity) {
             for chunk in lookups.chunked(by: 1_000) {
                 guard
@@ -286,6 +322,7 @@ struct PostgresTransaction: RowStoreTransaction {
         -> [Int64]
     {
         let condition = request.keys == nil ? store.plan(request).condition : nil
+        try lockSaves()
         return try mapped(request.entity) {
             try BatchUpdateStatements.statements(request, condition: condition, values: values, dialect: dialect)
                 .flatMap { try keys(store.run($0, on: connection)) }
