@@ -154,13 +154,12 @@ extension PostgresTransaction {
     ) throws -> [Int64: Value] {
         var values: [Int64: Value] = [:]
         values.reserveCapacity(keys.count)
-        // What a delete preserves must be what it deletes.
-        try lockSaves()
         try PostgresRowStore.mapErrors(model: entity.name) {
             let statement = try connection.cachedStatement(
                 RowStatements.select(columns, of: entity, dialect: store.dialect), [.int8Array])
             for chunk in keys.keyChunks {
-                let result = try connection.query(statement, [.int8Array(Array(chunk))])
+                // What a delete preserves must be what it deletes: the save lock comes first.
+                let result = try lockedQuery(statement, [.int8Array(Array(chunk))])
                 let reader = PostgresRowReader(result)
                 for row in 0..<result.rowCount {
                     reader.row = row

@@ -35,8 +35,9 @@ import Synchronization
 ///     holds, whatever other saves do meanwhile, so others wait for its lock only while the server commits it.
 ///
 ///   A save that holds the lock may wait for a row that a save waiting for the lock wrote: the server then reports
-///   a deadlock (after its `deadlock_timeout`), and the save runs again, whole, up to `saveRetries` times. Core
-///   writes each entity's rows in the order of its context's changes, so saves of the same rows rarely cross.
+///   a deadlock (after its `deadlock_timeout`), and the save runs again, whole, up to `saveRetries` times. Changed
+///   rows are written in key order (each entity's, in Core's order of entities), so that saves of the same rows lock
+///   them alike and rarely deadlock.
 /// - **Unique constraints.** A unique index each (strings as `normalize(x, NFC) COLLATE "C"`). Apple's upsert is
 ///   Core's: inside the save lock, the save looks all its new models' values up at once, one query per constraint
 ///   (`existingKeys`: the values as a numbered `VALUES` list joined to the table through that index), and writes
@@ -378,7 +379,7 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
             defer { if let context { keepUnsettled(saves, of: context) } }
             if !saves.unknown.isEmpty { try settle(&saves, on: connection) }
             willSave?(connection)
-            // Set once the body and the notification ran: a lost connection after that was lost at the COMMIT.
+            // Set once the body ran: a lost connection after that was lost at the COMMIT.
             var written: Result?
             let inserted = InsertedRows()
             let saveID = UUID()

@@ -8,7 +8,7 @@ struct PostgresTransaction: RowStoreTransaction {
     let store: PostgresRowStore
     let connection: PostgresConnection
     /// The save lock, which the transaction takes before its first read that decides what it writes (see "Saves" in
-    /// `PostgresRowStore`); `nil` in a transaction that holds it already or needs none (a store's own writes).
+    /// `PostgresRowStore`), unless it holds it already.
     let lock: PostgresSaveLock?
     /// Where the rows the transaction inserts are noted (for a save whose outcome may turn out unknown).
     let inserted: PostgresRowStore.InsertedRows?
@@ -39,6 +39,16 @@ struct PostgresTransaction: RowStoreTransaction {
         try lock?.take(on: connection)
     }
 
+    /// Runs `statement` after taking the save lock, in the same round trip when the transaction does not hold it
+    /// yet: a read whose answer decides what the save writes, or a write that must follow such a read.
+    @discardableResult
+    func lockedQuery(_ statement: PostgresStatement, _ values: [PostgresValue]) throws -> PostgresResult {
+        guard let lock, let pending = lock.pending else { return try connection.query(statement, values) }
+        let results = try connection.pipeline([.sql(pending), .statement(statement, values)])
+        try lock.took(results.first)
+        return results[1]
+    }
+
     func allocateKeys(count: Int, entity: Schema.Entity) throws -> Int64 {
         // Keys are per table: a hierarchy's entities share theirs.
         try mapped(entity) {
@@ -47,16 +57,12 @@ struct PostgresTransaction: RowStoreTransaction {
                 ON CONFLICT (entity) DO UPDATE SET last_key = s.last_key + excluded.last_key RETURNING last_key
                 """
             let values: [PostgresValue] = [.text(StoreLayout.table(of: entity)), .int8(Int64(count))]
-            let result: PostgresResult
             // New models of an entity with unique constraints are looked up next (Core's upsert): the lock goes with
-            // their keys, in one round trip.
-            if let lock, let pending = lock.pending, store.hasUniqueConstraints(entity) {
-                let results = try connection.pipeline([.sql(pending), .query(sql, values)])
-                try lock.took(results.first)
-                result = results[1]
-            } else {
-                result = try connection.preparedQuery(sql, values)
-            }
+            // their keys.
+            let result =
+                store.hasUniqueConstraints(entity)
+                ? try lockedQuery(connection.cachedStatement(sql, values.map(\.type)), values)
+                : try connection.preparedQuery(sql, values)
             guard let last = try result.int64(0, 0) else {
                 throw SwiftDataError.storeError.with(reason: "no key was allocated", model: entity.name)
             }
@@ -154,8 +160,6 @@ struct PostgresTransaction: RowStoreTransaction {
             }
         let attributes = attributes ?? (entity.orderedAttributes + subentityAttributes).filter(\.isExternal)
         guard !attributes.isEmpty else { return }
-        // Which values to delete is read from the rows.
-        try lockSaves()
         let statements = try mapped(entity) {
             try attributes.map { attribute in
                 try keyedStatement(
@@ -173,7 +177,8 @@ struct PostgresTransaction: RowStoreTransaction {
     }
 
     /// Runs each of `statements` (made by `keyedStatement`) for each chunk of at most 10,000 `keys`, then `values`
-    /// as its other parameters; calls `result` with each statement's index and result.
+    /// as its other parameters; calls `result` with each statement's index and result. Each reads or deletes rows
+    /// as it finds them, so the save lock comes first (see `lockedQuery`).
     private func runKeyed(
         _ statements: [PostgresStatement], keys: [Int64], _ values: [PostgresValue] = [],
         result: (Int, PostgresResult) throws -> Void = { _, _ in }
@@ -182,23 +187,24 @@ struct PostgresTransaction: RowStoreTransaction {
         for chunk in keys.keyChunks {
             let parameters = [PostgresValue.int8Array(Array(chunk))] + values
             for (index, statement) in statements.enumerated() {
-                try result(index, try connection.query(statement, parameters))
+                try result(index, try lockedQuery(statement, parameters))
             }
         }
     }
 
     func setMembers(_ members: [Int64], of owner: Int64, relationship: Schema.Relationship) throws {
         guard let join = JoinColumns(relationship, dialect: dialect) else { return }
-        // The join rows to delete are those the statement's snapshot finds.
-        try lockSaves()
         let table = dialect.quote(join.table)
+        // The join rows to delete are those the statement finds: the save lock comes first.
         try PostgresRowStore.mapErrors {
             if members.isEmpty {
-                try connection.preparedQuery(
-                    RelationshipStatements.deleteJoinRows(join, owners: 1, dialect: dialect), [.int8Array([owner])])
+                try lockedQuery(
+                    connection.cachedStatement(
+                        RelationshipStatements.deleteJoinRows(join, owners: 1, dialect: dialect), [.int8Array]),
+                    [.int8Array([owner])])
                 return
             }
-            try connection.query(
+            try lockedQuery(
                 try connection.cachedStatement(
                     "DELETE FROM \(table) WHERE \(join.owner) = $1 AND \(join.member) <> ALL($2)", [.int8, .int8Array]),
                 [.int8(owner), .int8Array(members)])
@@ -213,7 +219,6 @@ struct PostgresTransaction: RowStoreTransaction {
         guard
             let sql = RelationshipStatements.pairs(relationship, owners: 0, schema: store.schema, dialect: dialect)
         else { return [] }
-        try lockSaves()
         var pairs: [(owner: Int64, member: Int64)] = []
         try PostgresRowStore.mapErrors {
             try runKeyed([keyedStatement(sql)], keys: owners) { _, result in
@@ -232,7 +237,6 @@ struct PostgresTransaction: RowStoreTransaction {
             let sql = RelationshipStatements.clearing(
                 relationship, destinations: 0, schema: store.schema, dialect: dialect, returning: true)
         else { return [] }
-        try lockSaves()
         var sources: [Int64] = []
         try PostgresRowStore.mapErrors {
             try runKeyed([keyedStatement(sql)], keys: destinations) { _, result in sources += try keys(result) }
@@ -242,7 +246,6 @@ struct PostgresTransaction: RowStoreTransaction {
 
     func delete(keys: [Int64], entity: Schema.Entity) throws {
         guard !keys.isEmpty else { return }
-        try lockSaves()
         try deleteExternalData(of: keys, entity: entity)
         try mapped(entity) {
             var statements = [try keyedStatement(RowStatements.delete(entity, keys: 0, dialect: dialect))]

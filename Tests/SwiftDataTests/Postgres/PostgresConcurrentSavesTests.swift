@@ -48,9 +48,16 @@ import Testing
         return done
     }
 
-    /// Holds the first save of `store` that reaches its `COMMIT` (its rows written, its transaction open) until
-    /// `release` fires; `held` fires once it is held, and `notes.backend` is then its session's process.
-    func holdFirstCommit(of store: PostgresRowStore, _ notes: Notes) -> (held: Event, release: Event) {
+    /// A container whose counters "held" and `others` are stored, and a save of a change of "held" from another
+    /// thread, held at its `COMMIT` (its row written, its transaction open on the server) until `release` fires:
+    /// `notes.backend` is its session, `numbers` gets its history number, and `done` fires once it returned.
+    func heldSave(others: [String] = [], _ notes: Notes, numbers: Notes) throws -> (
+        container: ModelContainer, store: PostgresRowStore, release: Event, done: Event
+    ) {
+        let (container, store) = try container()
+        let setup = ModelContext(container)
+        for label in ["held"] + others { setup.insert(Counter(label: label)) }
+        try setup.save()
         let held = Event()
         let release = Event()
         let first = Notes()
@@ -60,7 +67,9 @@ import Testing
             held.signal()
             release.wait()
         }
-        return (held, release)
+        let done = onThread(notes) { try Self.change("held", to: 1, in: container, numbers: numbers) }
+        #expect(held.wait())
+        return (container, store, release, done)
     }
 
     /// Saves `counter`'s change from a context of its own, noting the history number its `didSave` token names.
@@ -93,17 +102,11 @@ import Testing
     }
 
     @Test func aSaveCommitsWhileAnotherHoldsItsTransactionOpenOnTheServer() throws {
-        let (container, store) = try container()
-        let setup = ModelContext(container)
-        setup.insert(Counter(label: "held"))
-        try setup.save()
         let notes = Notes()
-        let (held, release) = holdFirstCommit(of: store, notes)
+        let heldNumbers = Notes()
+        let quickNumbers = Notes()
+        let (container, store, release, heldDone) = try heldSave(notes, numbers: heldNumbers)
         defer { store.willCommit = nil }
-        let heldSave = Notes()
-        let quickSave = Notes()
-        let heldDone = onThread(notes) { try Self.change("held", to: 1, in: container, numbers: heldSave) }
-        #expect(held.wait())
         // The held save wrote its row in a transaction that is open on the server now.
         let state = try PostgresConnection(PostgresTestServer.shared().superuserConnectionString).preparedQuery(
             "SELECT state || ': ' || query FROM pg_stat_activity WHERE pid = $1",
@@ -113,7 +116,7 @@ import Testing
         let quickDone = onThread(notes) {
             let context = ModelContext(container)
             context.insert(Counter(label: "quick"))
-            try Self.save(context, numbers: quickSave)
+            try Self.save(context, numbers: quickNumbers)
         }
         #expect(quickDone.wait(), "a second save commits while the first holds its transaction open")
         #expect(try values(container) == ["held": 0, "quick": 0])
@@ -122,8 +125,8 @@ import Testing
         #expect(notes.problems.withLock { $0 } == [])
         #expect(try values(container) == ["held": 1, "quick": 0])
         // The save that committed first has the smaller history number.
-        let quick = quickSave.numbers.withLock { $0 }
-        let late = heldSave.numbers.withLock { $0 }
+        let quick = quickNumbers.numbers.withLock { $0 }
+        let late = heldNumbers.numbers.withLock { $0 }
         #expect(quick.count == 1 && late.count == 1 && quick.first ?? 0 < late.first ?? 0, "\(quick) \(late)")
     }
 
@@ -131,14 +134,13 @@ import Testing
     /// none: every transaction comes exactly once, in commit order, the held save's after those that committed
     /// while it was held.
     @Test func historyNumbersFollowTheCommitOrderWhenSavesOverlap() throws {
-        let (container, store) = try container()
-        let setup = ModelContext(container)
-        setup.insert(Counter(label: "held"))
-        for thread in 0..<4 { setup.insert(Counter(label: "thread \(thread)")) }
-        try setup.save()
+        let notes = Notes()
+        let (container, store, release, heldDone) = try heldSave(
+            others: (0..<4).map { "thread \($0)" }, notes, numbers: notes)
+        defer { store.willCommit = nil }
+        // The held save draws its number with its COMMIT, after this one.
         let start = try #require(try store.fetchHistory(HistoryRequest()).last?.number)
 
-        let notes = Notes()
         // The reader's numbers; its backend field tells it to stop.
         let reading = Notes()
         let reader = onThread(notes) {
@@ -149,10 +151,6 @@ import Testing
                 last = records.last?.number ?? last
             }
         }
-        let (held, release) = holdFirstCommit(of: store, notes)
-        defer { store.willCommit = nil }
-        let heldDone = onThread(notes) { try Self.change("held", to: 1, in: container, numbers: notes) }
-        #expect(held.wait())
         let savers = (0..<4).map { thread in
             onThread(notes) {
                 for value in 1...10 {
@@ -183,15 +181,9 @@ import Testing
     /// New models of an entity with a unique constraint, saved at once from many contexts while another save holds
     /// its transaction open: each name is stored once, the later saves updating the row the first inserted.
     @Test func concurrentUpsertsOfOneUniqueValueStoreOneRow() throws {
-        let (container, store) = try container()
-        let setup = ModelContext(container)
-        setup.insert(Counter(label: "held"))
-        try setup.save()
         let notes = Notes()
-        let (held, release) = holdFirstCommit(of: store, notes)
+        let (container, store, release, heldDone) = try heldSave(notes, numbers: notes)
         defer { store.willCommit = nil }
-        let heldDone = onThread(notes) { try Self.change("held", to: 1, in: container, numbers: notes) }
-        #expect(held.wait())
         let savers = (0..<6).map { thread in
             onThread(notes) {
                 for round in 0..<5 {
