@@ -22,11 +22,11 @@ import Synchronization
 ///   until it has committed: its history number is drawn under it, so numbers grow in commit order (see
 ///   `PostgresRowStore+History.swift`), and its notification, which reaches the other instances when it commits,
 ///   goes with it. A save takes it as late as its reads allow:
-///   - *Before its first statement whose answer decides what it writes*, so that the answer includes every save
-///     committed before and no save of the lock commits in between. That is a save that inserts models of an entity
-///     with unique constraints (Core's upsert lookup; the lock goes with the first key reservation of such an entity,
-///     in the same round trip), changes a value of a unique constraint (it could come between another save's lookup
-///     and its write), deletes (delete rules read related rows, history reads the deleted values, and external data
+///   - *Before its first statement whose answer decides what it writes*, in the same round trip, so that the answer
+///     includes every save committed before and no save of the lock commits in between. That is a save that inserts
+///     models of an entity with unique constraints (Core's upsert lookup; the lock goes with the key reservation of
+///     such an entity), changes a value of a unique constraint (it could come between another save's lookup and its
+///     write), deletes (delete rules read related rows, history reads the deleted values, and external data
 ///     is found from the rows), sets the members of a to-many relationship kept in a join table (the join rows to
 ///     remove are those the statement finds), replaces an `.externalStorage` value (the old one is found from the
 ///     row), or updates models in a batch; and deleting history, which takes it with its `BEGIN`.
@@ -37,7 +37,8 @@ import Synchronization
 ///   A save that holds the lock may wait for a row that a save waiting for the lock wrote: the server then reports
 ///   a deadlock (after its `deadlock_timeout`), and the save runs again, whole, up to `saveRetries` times. Changed
 ///   rows are written in key order (each entity's, in Core's order of entities), so that saves of the same rows lock
-///   them alike and rarely deadlock.
+///   them alike and rarely deadlock. Opening a store that migrates locks its tables against writes before it takes
+///   the save lock, so that it waits for the saves in flight rather than deadlock with them.
 /// - **Unique constraints.** A unique index each (strings as `normalize(x, NFC) COLLATE "C"`). Apple's upsert is
 ///   Core's: inside the save lock, the save looks all its new models' values up at once, one query per constraint
 ///   (`existingKeys`: the values as a numbered `VALUES` list joined to the table through that index), and writes

@@ -32,6 +32,19 @@ import Testing
         }
     }
 
+    /// The counter as a later version of a program has it: opening its store migrates the table.
+    enum Later {
+        @Model final class Counter {
+            var label: String
+            var value: Int = 0
+            var note: String = ""
+
+            init(label: String) {
+                self.label = label
+            }
+        }
+    }
+
     /// A container of counters and tags on a schema of its own, and its store.
     func container() throws -> (ModelContainer, PostgresRowStore) {
         let container = try StoreKind.postgres.location().container(Counter.self, Tag.self)
@@ -202,6 +215,41 @@ import Testing
         #expect(tags.map(\.name) == ["shared"] + (0..<6).map { "thread \($0)" })
         #expect(tags.dropFirst().map(\.uses) == Array(repeating: 4, count: 6), "each thread's last save won")
         #expect(tags.first.map { $0.uses % 10 == 4 } == true, "the shared row holds a last save's value")
+    }
+
+    /// A store opened by a later version of the program migrates while a save holds the table it wrote and waits for
+    /// the save lock with its `COMMIT`: the migration waits for the save's tables before it takes the save lock, so
+    /// the save commits, then the migration runs, and neither fails with a deadlock.
+    @Test func aMigrationWaitsForASaveInFlightWithoutADeadlock() throws {
+        let notes = Notes()
+        let (_, store, release, heldDone) = try heldSave(notes, numbers: notes)
+        defer { store.willCommit = nil }
+        let configuration = store.configuration
+        let migrated = onThread(notes) {
+            let later = try ModelContainer(
+                for: Later.Counter.self, Tag.self,
+                configurations: PostgresConfiguration(
+                    url: configuration.url, postgresSchema: configuration.postgresSchema))
+            let counters = try ModelContext(later).fetch(FetchDescriptor<Later.Counter>())
+            #expect(counters.map { "\($0.label)=\($0.value)" } == ["held=1"])
+        }
+        // The migration waits for the held save's session.
+        let monitor = try PostgresConnection(PostgresTestServer.shared().superuserConnectionString)
+        let backend = Int64(notes.backend.load(ordering: .acquiring))
+        var waiting = false
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !waiting, ContinuousClock.now < deadline {
+            waiting =
+                try monitor.preparedQuery(
+                    "SELECT count(*)::bigint FROM pg_stat_activity WHERE $1::int = ANY(pg_blocking_pids(pid))",
+                    [.int8(backend)]
+                ).int64(0, 0) ?? 0 > 0
+        }
+        #expect(waiting, "the migration waited for the save")
+        release.signal()
+        #expect(heldDone.wait())
+        #expect(migrated.wait())
+        #expect(notes.problems.withLock { $0 } == [])
     }
 
     /// Saves run at once on different threads, but a save started inside another on the same thread (user code run
