@@ -200,10 +200,11 @@ extension PostgresRowStore {
         }
     }
 
-    /// Locks the store's tables against writes (not reads) when the store migrates, before the save lock: a save
-    /// holds the tables it wrote while it waits for the save lock with its `COMMIT`, so a migration that took the
-    /// save lock first and then waited for such a table would deadlock with it. Saves that started wait for the
-    /// tables instead, holding nothing a migration needs. The metadata is read again under the save lock.
+    /// Locks the store's tables against writes (not reads, nor rows locked by `SELECT ... FOR UPDATE`) and against
+    /// other migrations when the store migrates, before the save lock: a save holds the tables it wrote while it
+    /// waits for the save lock with its `COMMIT`, so a migration that took the save lock first and then waited for
+    /// such a table would deadlock with it. Saves that started wait for the tables instead, holding nothing a
+    /// migration needs. The metadata is read again under the save lock.
     private static func lockTablesIfMigrating(
         _ connection: PostgresConnection, schema: Schema, namespace: String, server: String
     ) throws {
@@ -216,7 +217,7 @@ extension PostgresRowStore {
         try connection.execute(
             "LOCK TABLE "
                 + written.map { dialect.quote(namespace) + "." + dialect.quote($0) }.joined(separator: ", ")
-                + " IN EXCLUSIVE MODE")
+                + " IN SHARE ROW EXCLUSIVE MODE")
     }
 
     /// The names of the tables of a PostgreSQL schema.
