@@ -79,8 +79,9 @@ extension PostgresConnection {
 
     /// Runs `sql` with `values` when the transaction commits, sent with its `COMMIT` so that both wait for the
     /// server once: in the outermost transaction that `transaction` runs. Elsewhere (in a savepoint, or outside a
-    /// transaction) it runs now. Its failure makes the commit fail, and the transaction roll back; its result is
-    /// not returned. Meant for writes whose result the transaction does not need, such as a log row.
+    /// transaction) it runs now. Its failure makes the commit fail, and the transaction roll back; its result is not
+    /// returned, but kept in `commitResults` once the transaction committed. Meant for writes whose result the
+    /// transaction does not need, such as a log row.
     package func executeAtCommit(_ sql: String, _ values: [PostgresValue]) throws {
         guard commitSteps != nil else {
             try preparedQuery(sql, values)
@@ -148,6 +149,7 @@ extension PostgresConnection {
         let steps = commitSteps ?? []
         commitSteps = nil
         commitPosition = nil
+        commitResults = []
         let position = reportsCommitPosition ? [PostgresPipelineStep.sql(Self.walPositionSQL)] : []
         if steps.isEmpty && position.isEmpty {
             try execute("COMMIT")
@@ -155,6 +157,7 @@ extension PostgresConnection {
             commitPosition = try execute("COMMIT; " + Self.walPositionSQL).int64(0, 0)
         } else {
             let results = try pipeline(steps + [.sql("COMMIT")] + position)
+            commitResults = Array(results.prefix(steps.count))
             if !position.isEmpty { commitPosition = try results.last?.int64(0, 0) }
         }
     }

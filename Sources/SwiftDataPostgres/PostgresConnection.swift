@@ -41,6 +41,9 @@ package final class PostgresConnection {
     /// What the outermost transaction that `transaction` runs sends with its `COMMIT` (`executeAtCommit`); `nil`
     /// outside one, and in a savepoint.
     var commitSteps: [PostgresPipelineStep]?
+    /// The results of the statements the last commit sent with its `COMMIT`, in the order given to
+    /// `executeAtCommit` (empty after a commit without any).
+    var commitResults: [PostgresResult] = []
     /// How many times the connection sent something and waited for the server's answer (for tests that count a
     /// save's round trips).
     package internal(set) var roundTrips = 0

@@ -141,9 +141,13 @@ package protocol RowStoreTransaction {
     /// constraint, looked up together. The default asks `existingKey` once per candidate.
     func existingKeys(in entity: Schema.Entity, properties: [Int], candidates: [[StoreValue]]) throws -> [Int64?]
     /// Records `entry` as the next transaction of the store's history, in this transaction, so that a save's changes
-    /// and their history commit together or not at all; returns its number, greater than every earlier one. Called
-    /// only when the store `recordsHistory`.
+    /// and their history commit together or not at all; returns its number, greater than every earlier one (or, when
+    /// the store draws it with the commit, a number that `committedHistoryNumber` replaces). Called only when the
+    /// store `recordsHistory`.
     func recordHistory(_ entry: HistoryEntry) throws -> Int64
+    /// The number of the history row `recordHistory` recorded, read after the commit, when the store drew it with
+    /// the commit; `nil` when `recordHistory` returned it.
+    var committedHistoryNumber: Int64? { get }
     /// The values of `attributes` of the rows with `keys`, by key, in the order of `attributes` (an externally
     /// stored value as its data): what a delete preserves, read before it deletes the rows. Called only when the
     /// store `recordsHistory`.
@@ -197,6 +201,9 @@ extension RowStoreTransaction {
     /// (`DataStoreSaveChangesResult.historyToken`); `nil` for the framework's stores, whose saves record history
     /// themselves.
     package var savedHistoryToken: (any HistoryToken)? { nil }
+
+    /// A store that returns its history number from `recordHistory` reports none after the commit.
+    package var committedHistoryNumber: Int64? { nil }
 }
 
 /// One row to insert or update: its key, the attributes to write (read from the model) and the foreign keys.

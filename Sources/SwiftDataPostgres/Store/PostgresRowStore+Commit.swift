@@ -5,11 +5,13 @@ import SwiftDataCore
 /// before the connection broke, so that only its answer was lost, or not. Throwing in the first case would make the
 /// context keep changes that are already saved, and a retry would write them twice (new models as second rows);
 /// returning in the second would lose them. So each save writes a random identifier into `_swiftdata_saves` in its
-/// own transaction, and when the answer to its `COMMIT` is lost, the store asks the server, on the same connection
-/// connected again, whether that identifier is there. It asks under the save lock, which the lost transaction held
-/// until it ended, so the answer is final; and it keeps asking while the server is down, restarting or recovering
-/// (`57P03`), for up to the configuration's `commitOutcomeWait`. (A transaction identifier would not do: after a
-/// crash the server may hand the same number to a new transaction.) Identifiers older than a day are deleted.
+/// own transaction (with its `BEGIN`), and when the answer to its `COMMIT` is lost, the store asks the server, on the
+/// same connection connected again, whether that identifier is there. It asks by inserting the identifier itself (in
+/// a transaction that leaves nothing behind): while the lost transaction runs, the insert waits for it to end, so the
+/// answer is final (a conflict means it committed); and it keeps asking while the server is down, restarting or
+/// recovering (`57P03`), for up to the configuration's `commitOutcomeWait`. (The save lock would not do: a save takes
+/// it late, maybe in the very `COMMIT` that was lost. A transaction identifier would not do either: after a crash the
+/// server may hand the same number to a new transaction.) Identifiers older than a day are deleted.
 ///
 /// When the answer does not come in that time, the save throws an error of its own (SQLSTATE `08007`) and the store
 /// remembers the identifier, with the keys the save gave the context's new models. The next save of the same
@@ -44,20 +46,21 @@ extension PostgresRowStore {
         "INSERT INTO \(savesTable) (id) VALUES ('\(id.uuidString)')"
     }
 
-    /// Whether the save `id` committed, asked under the save lock (so any transaction of that save has ended),
-    /// waiting for the lock until `deadline`: `nil` when it was still held then.
-    static func committed(
-        _ id: UUID, on connection: PostgresConnection, postgresSchema: String, until deadline: ContinuousClock.Instant
-    ) throws -> Bool? {
+    /// Whether the save `id` committed: an insert of its identifier waits until any transaction of that save has
+    /// ended, then conflicts if it committed. The insert is deleted again in its transaction. Waits until
+    /// `deadline`: `nil` when the save's transaction was still running then.
+    static func committed(_ id: UUID, on connection: PostgresConnection, until deadline: ContinuousClock.Instant)
+        throws -> Bool?
+    {
         do {
             return try connection.transaction(isolation: .readCommitted, attempts: 1) { connection in
                 let remaining = max(1, (deadline - ContinuousClock.now).milliseconds)
                 try connection.execute("SET LOCAL lock_timeout = \(remaining)")
-                try lockSaves(connection, postgresSchema: postgresSchema)
-                // A statement of its own: its snapshot is taken once the lock is held.
-                return try connection.preparedQuery(
-                    "SELECT EXISTS (SELECT 1 FROM \(savesTable) WHERE id = $1)", [.uuid(id)]
-                ).bool(0, 0) ?? false
+                let inserted = try connection.preparedQuery(
+                    "INSERT INTO \(savesTable) (id) VALUES ($1) ON CONFLICT (id) DO NOTHING RETURNING id", [.uuid(id)])
+                guard inserted.rowCount == 1 else { return true }
+                try connection.preparedQuery("DELETE FROM \(savesTable) WHERE id = $1", [.uuid(id)])
+                return false
             }
         } catch let error as PostgresError where error.sqlState == "55P03" {
             return nil
@@ -66,9 +69,9 @@ extension PostgresRowStore {
 
     /// Returns when the save `id` committed; throws otherwise: a `.connectionLost` error saying it was not saved
     /// (saving again is safe), or a `.commitOutcomeUnknown` error (the server did not answer within `wait`).
-    static func confirmCommit(
-        of id: UUID, on connection: PostgresConnection, postgresSchema: String, lost: PostgresError, wait: Duration
-    ) throws {
+    static func confirmCommit(of id: UUID, on connection: PostgresConnection, lost: PostgresError, wait: Duration)
+        throws
+    {
         let deadline = ContinuousClock.now + wait
         var pause = 0.02
         var problem = lost.message
@@ -76,7 +79,7 @@ extension PostgresRowStore {
             let committed: Bool?
             do {
                 if connection.isBroken { try connection.reset() }
-                committed = try Self.committed(id, on: connection, postgresSchema: postgresSchema, until: deadline)
+                committed = try Self.committed(id, on: connection, until: deadline)
             } catch let error as PostgresError
                 where [.connectionLost, .unreachable].contains(error.kind) && ContinuousClock.now < deadline
             {
@@ -128,8 +131,7 @@ extension PostgresRowStore {
             do {
                 if connection.isBroken { try connection.reset() }
                 committed = try Self.committed(
-                    first.id, on: connection, postgresSchema: configuration.postgresSchema,
-                    until: .now + configuration.commitOutcomeWait)
+                    first.id, on: connection, until: .now + configuration.commitOutcomeWait)
             } catch let error as PostgresError {
                 throw Self.outcomeUnknown(
                     first.id, server: error.server ?? connection.endpoint.description,

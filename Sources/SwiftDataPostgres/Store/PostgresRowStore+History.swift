@@ -9,11 +9,12 @@ import SwiftDataSQL
 /// A row's `number`, its token, comes from the table's identity sequence, which every instance on the database
 /// shares, so no two instances mint the same number. Numbers also grow in commit order, so that "everything after
 /// token T" never misses a transaction that commits later with a smaller number: a save draws its number only while
-/// it holds the transaction-level advisory lock every save of the PostgreSQL schema takes first
-/// (`PostgresRowStore.lockSaves`), and PostgreSQL releases that lock only after the commit is visible to new
+/// it holds the save lock, the transaction-level advisory lock every save of the PostgreSQL schema takes
+/// (`PostgresRowStore.saveLockSQL`), and PostgreSQL releases that lock only after the commit is visible to new
 /// snapshots. So a save's number is drawn after every earlier save committed and before any later one draws its own.
-/// A save draws it in the statement that takes the lock (sent with its `BEGIN`), and sends its history row with its
-/// `COMMIT`: recording history costs the save no round trip of its own.
+/// A save draws it in the statement that takes the lock, and sends its history row with its `COMMIT`; a save that
+/// takes the lock only with its `COMMIT` sends all three in one message, and learns its number from the answer (Core
+/// reads it as `committedHistoryNumber`). Recording history costs a save no round trip of its own.
 /// A save that rolls back leaves a gap; numbers are never reused, deleting history included.
 extension PostgresRowStore {
     static let historyTable = HistoryStatements.table
@@ -70,7 +71,8 @@ extension PostgresRowStore {
     }
 
     package func deleteHistory(_ request: HistoryRequest) throws {
-        try write(drawingHistoryNumber: false) { transaction in
+        // The lock first: no save may commit a row the delete should have found.
+        try write(drawingHistoryNumber: false, lockingFirst: true) { transaction in
             try (transaction as? PostgresTransaction)?.deleteHistory(where: request.condition)
         }
     }
@@ -83,8 +85,10 @@ extension PostgresRowStore {
 
 extension PostgresTransaction {
     /// Records a transaction (see `RowStoreTransaction.recordHistory`); its number comes from the table's identity,
-    /// drawn under the save lock (see `PostgresRowStore+History.swift`). When the lock drew it (`historyNumber`), the
-    /// row is sent with the `COMMIT`, in the same round trip; a failure to insert it fails the commit.
+    /// drawn under the save lock (see `PostgresRowStore+History.swift`). The row is sent with the `COMMIT`, in the
+    /// same round trip; a failure to insert it fails the commit. A save that holds the lock already drew its number
+    /// with it; any other sends the lock with the `COMMIT` too, which draws the number, and returns 0 for Core to
+    /// replace with `committedHistoryNumber`.
     func recordHistory(_ entry: HistoryEntry) throws -> Int64 {
         let values: [PostgresValue] = [
             .float8(entry.timestamp.timeIntervalSinceReferenceDate),
@@ -92,13 +96,17 @@ extension PostgresTransaction {
             .text(entry.bundleIdentifier), .text(entry.processIdentifier), .bytea(entry.changes),
         ]
         return try PostgresRowStore.mapErrors {
-            if let historyNumber {
-                try connection.executeAtCommit(
-                    """
-                    INSERT INTO \(PostgresRowStore.historyTable) (number, timestamp, author, bundle, process, changes) \
-                    OVERRIDING SYSTEM VALUE VALUES ($1, $2, $3::text, $4, $5, $6)
-                    """, [.int8(historyNumber)] + values)
-                return historyNumber
+            if let lock, lock.drawsHistoryNumber {
+                if let number = lock.drawnNumber {
+                    try connection.executeAtCommit(Self.insertHistory, [.int8(number)] + values)
+                    return number
+                }
+                if lock.pending != nil {
+                    try lock.takeAtCommit(on: connection)
+                    try connection.executeAtCommit(Self.insertHistoryDrawnAtCommit, values)
+                    lock.recorded = (entry.timestamp.timeIntervalSinceReferenceDate, entry.processIdentifier)
+                    return 0
+                }
             }
             let result = try connection.preparedQuery(PostgresRowStore.recordHistorySQL, values)
             guard let number = try result.int64(0, 0) else {
@@ -107,6 +115,23 @@ extension PostgresTransaction {
             return number
         }
     }
+
+    /// The statement that inserts a history row under the number drawn with the save lock (`$1`).
+    private static let insertHistory = """
+        INSERT INTO \(PostgresRowStore.historyTable) (number, timestamp, author, bundle, process, changes) \
+        OVERRIDING SYSTEM VALUE VALUES ($1, $2, $3::text, $4, $5, $6)
+        """
+
+    /// The statement that inserts a history row under the number the save lock drew just before, with the `COMMIT`:
+    /// the sequence's last value in this session.
+    private static let insertHistoryDrawnAtCommit = """
+        INSERT INTO \(PostgresRowStore.historyTable) (number, timestamp, author, bundle, process, changes) \
+        OVERRIDING SYSTEM VALUE VALUES (currval(pg_get_serial_sequence(\(PostgresRowStore.literal(
+            PostgresRowStore.historyTable)), 'number')), $1, $2::text, $3, $4, $5)
+        """
+
+    /// The history number the save lock drew with the `COMMIT`, once committed (see `recordHistory`).
+    var committedHistoryNumber: Int64? { lock?.numberAtCommit }
 
     func storedValues(of keys: [Int64], entity: Schema.Entity, attributes: [Int]) throws -> [Int64: [StoreValue]] {
         let columns = attributes.compactMap { entity.attribute(at: $0) }
@@ -133,7 +158,8 @@ extension PostgresTransaction {
             let statement = try connection.cachedStatement(
                 RowStatements.select(columns, of: entity, dialect: store.dialect), [.int8Array])
             for chunk in keys.keyChunks {
-                let result = try connection.query(statement, [.int8Array(Array(chunk))])
+                // What a delete preserves must be what it deletes: the save lock comes first.
+                let result = try lockedQuery(statement, [.int8Array(Array(chunk))])
                 let reader = PostgresRowReader(result)
                 for row in 0..<result.rowCount {
                     reader.row = row

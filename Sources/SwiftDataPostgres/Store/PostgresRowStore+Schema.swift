@@ -8,12 +8,20 @@ extension PostgresRowStore {
         var identifier: String?
         var schema: StoredSchema?
         var version: Schema.Version?
+
+        /// Whether the store holds `schema`'s models as they are: opening it migrates nothing.
+        func holds(_ schema: Schema) -> Bool {
+            guard let recorded = self.schema else { return false }
+            let current = StoredSchema(schema, storage: PostgresSchemaSQL.recordedStorage).entities
+            return current.allSatisfy(recorded.entities.contains) && version == schema.version
+        }
     }
 
     /// Creates the PostgreSQL schema and the store's tables, or migrates them to `schema` (through the stages of
     /// `migrationPlan` first, when the store records an older version), and returns the store identifier. It runs
     /// in one transaction (PostgreSQL's DDL is transactional), holding the lock saves take: any number of
-    /// processes may open one store at once, one creates or migrates it, and a failure leaves it as it was.
+    /// processes may open one store at once, one creates or migrates it, and a failure leaves it as it was. A
+    /// migration first locks the tables against writes (`lockTablesIfMigrating`), then takes the save lock.
     static func prepare(
         _ connection: PostgresConnection, schema: Schema, configuration: PostgresConfiguration,
         migrationPlan: (any SchemaMigrationPlan.Type)?
@@ -56,6 +64,9 @@ extension PostgresRowStore {
     ) throws -> String {
         let namespace = configuration.postgresSchema
         let server = connection.endpoint.description
+        if configuration.allowsSave {
+            try lockTablesIfMigrating(connection, schema: schema, namespace: namespace, server: server)
+        }
         try lockSaves(connection, postgresSchema: namespace)
         let exists =
             try connection.preparedQuery(
@@ -74,10 +85,7 @@ extension PostgresRowStore {
         try createHistoryTable(connection, tables: tables, allowsSave: configuration.allowsSave)
         try prepareSavesTable(connection, tables: tables, allowsSave: configuration.allowsSave)
         let stored = try readMetadata(connection, tables: tables, namespace: namespace, server: server)
-        let current = StoredSchema(schema, storage: PostgresSchemaSQL.recordedStorage).entities
-        if let identifier = stored.identifier, let recorded = stored.schema,
-            current.allSatisfy(recorded.entities.contains), stored.version == schema.version
-        {
+        if let identifier = stored.identifier, stored.holds(schema) {
             if configuration.allowsSave { try repairIndexes(connection, schema: schema, namespace: namespace) }
             return identifier
         }
@@ -190,6 +198,26 @@ extension PostgresRowStore {
             try connection.execute(index.statement)
             existing.insert(index.name)
         }
+    }
+
+    /// Locks the store's tables against writes (not reads, nor rows locked by `SELECT ... FOR UPDATE`) and against
+    /// other migrations when the store migrates, before the save lock: a save holds the tables it wrote while it
+    /// waits for the save lock with its `COMMIT`, so a migration that took the save lock first and then waited for
+    /// such a table would deadlock with it. Saves that started wait for the tables instead, holding nothing a
+    /// migration needs. The metadata is read again under the save lock.
+    private static func lockTablesIfMigrating(
+        _ connection: PostgresConnection, schema: Schema, namespace: String, server: String
+    ) throws {
+        let tables = try tableNames(connection, namespace: namespace)
+        let stored = try readMetadata(connection, tables: tables, namespace: namespace, server: server)
+        guard stored.schema != nil, !stored.holds(schema) else { return }
+        let dialect = PostgreSQLDialect()
+        let written = tables.subtracting([savesTable, metadataTable]).sorted()
+        guard !written.isEmpty else { return }
+        try connection.execute(
+            "LOCK TABLE "
+                + written.map { dialect.quote(namespace) + "." + dialect.quote($0) }.joined(separator: ", ")
+                + " IN SHARE ROW EXCLUSIVE MODE")
     }
 
     /// The names of the tables of a PostgreSQL schema.

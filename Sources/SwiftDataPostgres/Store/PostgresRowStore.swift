@@ -16,10 +16,29 @@ import Synchronization
 ///   Behind a transaction pooler (`transactionPooling`), statements are sent unprepared, the session's settings are
 ///   made in each transaction (a fetch runs in one of its own), and the listener connects to `listenURL`; without
 ///   one, a `PostgresChangePoller` reads the history table instead.
-/// - **Saves.** A save is one transaction at `READ COMMITTED` that first takes a transaction-level advisory lock of
-///   the PostgreSQL schema, so saves of every process run one after another, as SQLite's writers do: each sees every
-///   save committed before it, no save can fail with a serialization failure, and fetches never wait. The
-///   transaction sends a notification that reaches the other instances when it commits.
+/// - **Saves.** A save is one transaction at `READ COMMITTED`, on a connection of the pool of its own: saves of one
+///   store run at once (as many as the pool has connections), and so do those of several processes; fetches never
+///   wait. Every save takes the *save lock*, a transaction-level advisory lock of the PostgreSQL schema, and holds it
+///   until it has committed: its history number is drawn under it, so numbers grow in commit order (see
+///   `PostgresRowStore+History.swift`), and its notification, which reaches the other instances when it commits,
+///   goes with it. A save takes it as late as its reads allow:
+///   - *Before its first statement whose answer decides what it writes*, in the same round trip, so that the answer
+///     includes every save committed before and no save of the lock commits in between. That is a save that inserts
+///     models of an entity with unique constraints (Core's upsert lookup; the lock goes with the key reservation of
+///     such an entity), changes a value of a unique constraint (it could come between another save's lookup and its
+///     write), deletes (delete rules read related rows, history reads the deleted values, and external data
+///     is found from the rows), sets the members of a to-many relationship kept in a join table (the join rows to
+///     remove are those the statement finds), replaces an `.externalStorage` value (the old one is found from the
+///     row), or updates models in a batch; and deleting history, which takes it with its `BEGIN`.
+///   - *With its `COMMIT` otherwise*, in the same message as its history row: a save that only changes attributes
+///     and to-one relationships, or inserts models of entities without unique constraints, writes what the context
+///     holds, whatever other saves do meanwhile, so others wait for its lock only while the server commits it.
+///
+///   A save that holds the lock may wait for a row that a save waiting for the lock wrote: the server then reports
+///   a deadlock (after its `deadlock_timeout`), and the save runs again, whole, up to `saveRetries` times. Changed
+///   rows are written in key order (each entity's, in Core's order of entities), so that saves of the same rows lock
+///   them alike and rarely deadlock. Opening a store that migrates locks its tables against writes before it takes
+///   the save lock, so that it waits for the saves in flight rather than deadlock with them.
 /// - **Unique constraints.** A unique index each (strings as `normalize(x, NFC) COLLATE "C"`). Apple's upsert is
 ///   Core's: inside the save lock, the save looks all its new models' values up at once, one query per constraint
 ///   (`existingKeys`: the values as a numbered `VALUES` list joined to the table through that index), and writes
@@ -30,14 +49,14 @@ import Synchronization
 ///   conflicting insert keeps the stored row's key and tells it only afterwards; `ON CONFLICT ... DO UPDATE` also
 ///   names one arbiter index, so a model matching a row on another constraint would fail instead of taking that
 ///   row, and a model matching two rows on two constraints (an error in Core) would silently update one. Under the
-///   save lock no other save inserts between the lookup and the write, so all it would save is that one query per
-///   constraint.
+///   save lock no other save inserts a model of the entity or changes a constrained value between the lookup and the
+///   write, so all it would save is that one query per constraint.
 /// - **External storage.** `.externalStorage` values are kept as `bytea` in `_swiftdata_external`, one row each,
 ///   referred to from the model's row by a text reference, written and deleted in the save's transaction; they
 ///   load when first read.
 ///
 /// `@unchecked Sendable`: the pool and listener are `Sendable`; a shared connection (a migration stage's) is used
-/// only under `sharedLock`; `isWriting` only under `writeLock`.
+/// only under `sharedLock`; the saves' state only under `stateLock`.
 package final class PostgresRowStore: RowStore, @unchecked Sendable {
     let configuration: PostgresConfiguration
     package let identifier: String
@@ -56,31 +75,33 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
     /// Guards the shared connection. Recursive: a context that a migration stage's save runs code of fetches on the
     /// same connection, on the same thread, inside that save.
     private let sharedLock = NSRecursiveLock()
-    /// One save at a time. Recursive: a save started inside another on the same thread must find `isWriting` set
-    /// and throw, not wait for itself.
-    private let writeLock = NSRecursiveLock()
-    private var isWriting = false
+    /// Guards `unsettled`, `saveLock` and `savesSincePruning`; saves themselves run at once, each on a connection of
+    /// its own.
+    private let stateLock = NSLock()
+    /// The threads saving to the store now: a save started inside another on the same thread throws, rather than
+    /// wait for a connection or a row its outer save holds.
+    private let savingThreads = Mutex<[pthread_t]>([])
     /// Set by the listener when another instance committed a save.
     private let externalChange: ChangeFlag
     private var listener: PostgresListener?
     /// What this instance sends with its notifications, to tell them from other instances'.
     private let instance = UUID().uuidString
-    /// The statement a save sends with its `BEGIN` (`saveLockStatement`), once written; used under `writeLock`.
+    /// The statement that takes the save lock (`saveLockStatement`), once written; used under `stateLock`.
     private var saveLock: (sql: String, drawsHistoryNumber: Bool)?
     /// Called with the connection of each read as it begins (for tests that count its round trips).
     package var willRead: ((PostgresConnection) -> Void)?
     /// Called with the connection of each save as it begins (for tests that break it).
     package var willSave: ((PostgresConnection) -> Void)?
-    /// Called with the connection of each run of a save's transaction, once the save lock is held, before the
-    /// save's rows are written (for tests that make it conflict with another session).
+    /// Called with the connection of each run of a save's transaction, before the save's rows are written (for tests
+    /// that hold a save open, or make it conflict with another session).
     package var willWrite: ((PostgresConnection) -> Void)?
     /// Called with the connection of each save once its rows are written, just before its `COMMIT` is sent (for
     /// tests that break the connection or the server at the commit).
     package var willCommit: ((PostgresConnection) -> Void)?
     /// The saves of unknown outcome of each context (by editing state) that its next save settles first; used under
-    /// `writeLock`.
+    /// `stateLock`.
     private var unsettled: [UUID: UnsettledSaves] = [:]
-    /// Saves since old save identifiers were last deleted; used under `writeLock`.
+    /// Saves since old save identifiers were last deleted; used under `stateLock`.
     private var savesSincePruning = 0
     /// The fetch requests prepared so far (translated and their SQL written), by request shape.
     private let selects = PreparedSelects<SelectPlan>(dialect: PostgreSQLDialect())
@@ -89,6 +110,8 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
     private let writeStatements = Mutex<[WriteShape: (sql: String, types: [PostgresType])]>([:])
     /// Which attributes Core converts, by entity name (`Schema.Entity.convertedAttributes`), worked out once.
     private let converted = Mutex<[String: [Bool]]>([:])
+    /// Which attributes are part of a unique constraint of their table, by entity name, worked out once.
+    private let constrained = Mutex<[String: [Bool]]>([:])
 
     static let keyColumn = StoreLayout.keyColumn
     static let metadataTable = SchemaStatements.metadataTable
@@ -358,39 +381,43 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
 
     /// Runs `body` in a save's transaction. With `drawingHistoryNumber` (a save, which records its history), the
     /// number of its history row is drawn with the save lock; the store's own writes (deleting history, erasing)
-    /// record none, and draw none, so that they leave no gap in the numbers. `context` is the editing state of the
-    /// context that saves: its earlier saves of unknown outcome are settled first (see `PostgresRowStore+Commit`).
+    /// record none, and draw none, so that they leave no gap in the numbers. With `lockingFirst`, the lock goes with
+    /// the `BEGIN`; otherwise the transaction takes it before its first read that decides what it writes, or with
+    /// its `COMMIT` (see "Saves" above). `context` is the editing state of the context that saves: its earlier saves
+    /// of unknown outcome are settled first (see `PostgresRowStore+Commit`).
     func write<Result>(
-        drawingHistoryNumber: Bool, for context: UUID? = nil, _ body: (any RowStoreTransaction) throws -> Result
+        drawingHistoryNumber: Bool, lockingFirst: Bool = false, for context: UUID? = nil,
+        _ body: (any RowStoreTransaction) throws -> Result
     ) throws -> Result {
-        writeLock.lock()
-        defer { writeLock.unlock() }
-        guard !isWriting else { throw SwiftDataError.saveInsideSave(of: configuration.name) }
-        isWriting = true
-        defer { isWriting = false }
+        let thread = pthread_self()
+        let isNested = savingThreads.withLock { threads in
+            if threads.contains(thread) { return true }
+            threads.append(thread)
+            return false
+        }
+        guard !isNested else { throw SwiftDataError.saveInsideSave(of: configuration.name) }
+        defer { savingThreads.withLock { threads in threads.removeAll { $0 == thread } } }
         let isShared = shared != nil
         return try withConnection { connection in
-            var saves = context.flatMap { unsettled[$0] } ?? UnsettledSaves()
-            defer {
-                if let context {
-                    let isEmpty = saves.unknown.isEmpty && saves.committed.isEmpty
-                    unsettled[context] = isEmpty ? nil : saves
-                }
-            }
+            var saves = context.map(takeUnsettled) ?? UnsettledSaves()
+            defer { if let context { keepUnsettled(saves, of: context) } }
             if !saves.unknown.isEmpty { try settle(&saves, on: connection) }
             willSave?(connection)
-            // Set once the body and the notification ran: a lost connection after that was lost at the COMMIT.
+            // Set once the body ran: a lost connection after that was lost at the COMMIT.
             var written: Result?
             let inserted = InsertedRows()
             let saveID = UUID()
-            savesSincePruning += 1
-            // The lock (with the notification and the history number) goes with the BEGIN, in one round trip. The
-            // notification reaches the other instances when the transaction commits, and never if it rolls back.
             let drawsHistoryNumber = drawingHistoryNumber && !isShared && configuration.allowsSave
-            // The save's identifier goes with it (and, now and then, old identifiers are deleted).
-            let notes = Self.noteSave(saveID) + (savesSincePruning % 1_000 == 0 ? "; " + Self.pruneSaves : "")
-            let lock = isShared ? nil : PostgresPipelineStep.sql(notes + "; " + saveLockStatement(drawsHistoryNumber))
-            var drawn: Int64?
+            let (lockSQL, prunes) = stateLock.withLock {
+                savesSincePruning += 1
+                return (isShared ? nil : saveLockStatement(drawsHistoryNumber), savesSincePruning % 1_000 == 0)
+            }
+            // The save's identifier goes with the BEGIN (and, now and then, old identifiers are deleted), with the
+            // lock when `lockingFirst`. The lock's notification reaches the other instances when the transaction
+            // commits, and never if it rolls back.
+            let notes = Self.noteSave(saveID) + (prunes ? "; " + Self.pruneSaves : "")
+            let first = lockSQL.map { PostgresPipelineStep.sql(notes + (lockingFirst ? "; " + $0 : "")) }
+            var lock = PostgresSaveLock(statement: lockSQL, drawsHistoryNumber: drawsHistoryNumber)
             // A serialization failure or deadlock rolled the transaction back for sure (the server said so before or
             // at the COMMIT): the whole save runs again, its body included (Core starts it afresh each time), up to
             // `saveRetries` times. Not in a migration's transaction, which the failure aborted.
@@ -398,23 +425,25 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
             while true {
                 do {
                     let result = try connection.transaction(
-                        isolation: .readCommitted, attempts: 1, beginningWith: lock
-                    ) { connection, locked in
-                        let historyNumber = drawsHistoryNumber ? try locked?.int64(0, 1) : nil
-                        drawn = historyNumber
+                        isolation: .readCommitted, attempts: 1, beginningWith: first
+                    ) { connection, opened in
+                        lock = PostgresSaveLock(statement: lockSQL, drawsHistoryNumber: drawsHistoryNumber)
+                        if lockingFirst { try lock.took(opened) }
                         written = nil
                         inserted.batches.removeAll()
                         willWrite?(connection)
                         let result = try body(
                             PostgresTransaction(
-                                store: self, connection: connection, historyNumber: historyNumber,
+                                store: self, connection: connection, lock: lock,
                                 inserted: context == nil ? nil : inserted, replacing: saves.committed))
+                        try lock.takeAtCommit(on: connection)
                         if !isShared { written = result }
                         willCommit?(connection)
                         return result
                     }
                     saves.committed = [:]
-                    noteCommitted(on: connection, historyNumber: drawn)
+                    try lock.committed(on: connection)
+                    noteCommitted(on: connection, historyNumber: lock.drawnNumber ?? lock.numberAtCommit)
                     return result
                 } catch  where Self.isConflict(error) && !isShared {
                     guard runs <= configuration.saveRetries else { throw conflictError(error, runs: runs) }
@@ -424,18 +453,33 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
                     guard let written else { throw error }
                     do {
                         try Self.confirmCommit(
-                            of: saveID, on: connection, postgresSchema: configuration.postgresSchema, lost: error,
-                            wait: configuration.commitOutcomeWait)
+                            of: saveID, on: connection, lost: error, wait: configuration.commitOutcomeWait)
                     } catch let error as PostgresError where error.kind == .commitOutcomeUnknown {
                         saves.unknown.append(
                             UnsettledTransaction(id: saveID, lostAt: .now, keys: Self.lostInserts(inserted)))
                         throw error
                     }
                     saves.committed = [:]
-                    noteCommitted(on: connection, historyNumber: drawn)
+                    // The save committed; its token names its history row, found again if its number was lost.
+                    try? lock.findNumber(on: connection)
+                    noteCommitted(on: connection, historyNumber: lock.drawnNumber ?? lock.numberAtCommit)
                     return written
                 }
             }
+        }
+    }
+
+    /// Takes the saves of unknown outcome of the context with editing state `context` (under `stateLock`).
+    private func takeUnsettled(_ context: UUID) -> UnsettledSaves {
+        stateLock.withLock { unsettled.removeValue(forKey: context) } ?? UnsettledSaves()
+    }
+
+    /// Keeps what remains of the saves of unknown outcome of the context with editing state `context`.
+    private func keepUnsettled(_ saves: UnsettledSaves, of context: UUID) {
+        guard !saves.unknown.isEmpty || !saves.committed.isEmpty else { return }
+        stateLock.withLock {
+            unsettled[context, default: UnsettledSaves()].unknown += saves.unknown
+            unsettled[context, default: UnsettledSaves()].committed.merge(saves.committed) { $0 + $1 }
         }
     }
 
@@ -481,7 +525,7 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
         ).int64(0, 0) ?? 0
     }
 
-    /// The statement a save sends with its `BEGIN`, in one message, written once (with `writeLock` held).
+    /// The statement that takes the save lock, written once (with `stateLock` held).
     private func saveLockStatement(_ drawsHistoryNumber: Bool) -> String {
         if let known = saveLock, known.drawsHistoryNumber == drawsHistoryNumber { return known.sql }
         let sql = Self.saveLockSQL(
@@ -491,12 +535,12 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
         return sql
     }
 
-    /// The statement that takes the save lock (as `lockSaves` does) in a save's first round trip, without
-    /// parameters, so that it goes in one message with the `BEGIN`. Its first column is the transaction's
-    /// identifier. With `drawsHistoryNumber`, its second is the number of the save's history row, drawn from the
-    /// history table's identity under the lock (see `PostgresRowStore+History.swift`), so that the row can be
-    /// inserted with the `COMMIT`. With `notification`, it also sends it (`pg_notify`), which PostgreSQL delivers at
-    /// the commit.
+    /// The statement that takes the save lock (as `lockSaves` does), without parameters, so that it goes in one
+    /// message with other statements (the `BEGIN`, or the history row and the `COMMIT`). Its first column is the
+    /// transaction's identifier. With `drawsHistoryNumber`, its second is the number of the save's history row, drawn
+    /// from the history table's identity under the lock (see `PostgresRowStore+History.swift`), so that the row can
+    /// be inserted with the `COMMIT`. With `notification`, it also sends it (`pg_notify`), which PostgreSQL delivers
+    /// at the commit.
     static func saveLockSQL(
         postgresSchema: String, notifying notification: (channel: String, payload: String)?, drawsHistoryNumber: Bool
     ) -> String {
@@ -528,6 +572,22 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
             statements[shape] = (made.0, made.types)
         }
         return made
+    }
+
+    /// Which attributes of `entity` (by index) are part of a unique constraint of its table, its hierarchy's included:
+    /// a save that writes one takes the save lock first. Worked out once per entity.
+    func constrainedAttributes(of entity: Schema.Entity) -> [Bool] {
+        if let known = constrained.withLock({ $0[entity.name] }) { return known }
+        let names = Set(entity.rootEntity.selfAndDescendants.flatMap { $0.uniquenessConstraints.joined() })
+        let count = (entity.orderedAttributes.map(\.index).max() ?? -1) + 1
+        let made = (0..<count).map { entity.attribute(at: $0).map { names.contains($0.name) } ?? false }
+        constrained.withLock { $0[entity.name] = made }
+        return made
+    }
+
+    /// Whether new models of `entity` are looked up on a unique constraint when saved (Core's upsert).
+    func hasUniqueConstraints(_ entity: Schema.Entity) -> Bool {
+        !entity.inheritedUniquenessConstraints.isEmpty
     }
 
     /// Which attributes of `entity` Core converts when a row is written, worked out once per entity.

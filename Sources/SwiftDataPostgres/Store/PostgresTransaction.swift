@@ -7,9 +7,9 @@ import SwiftDataSQL
 struct PostgresTransaction: RowStoreTransaction {
     let store: PostgresRowStore
     let connection: PostgresConnection
-    /// The number of the save's history row, drawn with the save lock; `nil` when the transaction draws it as it
-    /// inserts the row (a store without a lock of its own, such as a migration stage's).
-    let historyNumber: Int64?
+    /// The save lock, which the transaction takes before its first read that decides what it writes (see "Saves" in
+    /// `PostgresRowStore`), unless it holds it already.
+    let lock: PostgresSaveLock?
     /// Where the rows the transaction inserts are noted (for a save whose outcome may turn out unknown).
     let inserted: PostgresRowStore.InsertedRows?
     /// The rows that earlier saves of the context, which lost their connection at the `COMMIT` but committed, wrote
@@ -18,13 +18,13 @@ struct PostgresTransaction: RowStoreTransaction {
     private var dialect: PostgreSQLDialect { store.dialect }
 
     init(
-        store: PostgresRowStore, connection: PostgresConnection, historyNumber: Int64? = nil,
+        store: PostgresRowStore, connection: PostgresConnection, lock: PostgresSaveLock? = nil,
         inserted: PostgresRowStore.InsertedRows? = nil,
         replacing: [ObjectIdentifier: [PostgresRowStore.LostInsert]] = [:]
     ) {
         self.store = store
         self.connection = connection
-        self.historyNumber = historyNumber
+        self.lock = lock
         self.inserted = inserted
         self.replacing = replacing
     }
@@ -34,14 +34,35 @@ struct PostgresTransaction: RowStoreTransaction {
         try PostgresRowStore.mapErrors(model: entity.name, body)
     }
 
+    /// Takes the save lock before a read whose answer decides what the save writes, unless the transaction holds it.
+    func lockSaves() throws {
+        try lock?.take(on: connection)
+    }
+
+    /// Runs `statement` after taking the save lock, in the same round trip when the transaction does not hold it
+    /// yet: a read whose answer decides what the save writes, or a write that must follow such a read.
+    @discardableResult
+    func lockedQuery(_ statement: PostgresStatement, _ values: [PostgresValue]) throws -> PostgresResult {
+        guard let lock, let pending = lock.pending else { return try connection.query(statement, values) }
+        let results = try connection.pipeline([.sql(pending), .statement(statement, values)])
+        try lock.took(results.first)
+        return results[1]
+    }
+
     func allocateKeys(count: Int, entity: Schema.Entity) throws -> Int64 {
         // Keys are per table: a hierarchy's entities share theirs.
         try mapped(entity) {
-            let result = try connection.preparedQuery(
-                """
+            let sql = """
                 INSERT INTO \(PostgresRowStore.sequenceTable) AS s (entity, last_key) VALUES ($1, $2) \
                 ON CONFLICT (entity) DO UPDATE SET last_key = s.last_key + excluded.last_key RETURNING last_key
-                """, [.text(StoreLayout.table(of: entity)), .int8(Int64(count))])
+                """
+            let values: [PostgresValue] = [.text(StoreLayout.table(of: entity)), .int8(Int64(count))]
+            // New models of an entity with unique constraints are looked up next (Core's upsert): the lock goes with
+            // their keys.
+            let result =
+                store.hasUniqueConstraints(entity)
+                ? try lockedQuery(connection.cachedStatement(sql, values.map(\.type)), values)
+                : try connection.preparedQuery(sql, values)
             guard let last = try result.int64(0, 0) else {
                 throw SwiftDataError.storeError.with(reason: "no key was allocated", model: entity.name)
             }
@@ -62,6 +83,18 @@ struct PostgresTransaction: RowStoreTransaction {
     }
 
     func update(_ rows: [RowWrite], entity: Schema.Entity) throws {
+        // In key order, so that two saves of the same rows lock them in the same order rather than deadlock.
+        // (The sort is stable: writes of one row keep their order.)
+        guard zip(rows, rows.dropFirst()).allSatisfy({ $0.key <= $1.key }) else {
+            return try update(rows.sorted { $0.key < $1.key }, entity: entity)
+        }
+        // A changed value of a unique constraint could come between another save's upsert lookup and its write.
+        if lock?.pending != nil {
+            let constrained = store.constrainedAttributes(of: entity)
+            if rows.contains(where: { $0.attributes.contains { $0 < constrained.count && constrained[$0] } }) {
+                try lockSaves()
+            }
+        }
         let external = entity.orderedAttributes.filter(\.isExternal)
         for row in rows where row.model != nil {
             let replaced = external.filter { row.attributes.contains($0.index) }
@@ -144,7 +177,8 @@ struct PostgresTransaction: RowStoreTransaction {
     }
 
     /// Runs each of `statements` (made by `keyedStatement`) for each chunk of at most 10,000 `keys`, then `values`
-    /// as its other parameters; calls `result` with each statement's index and result.
+    /// as its other parameters; calls `result` with each statement's index and result. Each reads or deletes rows
+    /// as it finds them, so the save lock comes first (see `lockedQuery`).
     private func runKeyed(
         _ statements: [PostgresStatement], keys: [Int64], _ values: [PostgresValue] = [],
         result: (Int, PostgresResult) throws -> Void = { _, _ in }
@@ -153,7 +187,7 @@ struct PostgresTransaction: RowStoreTransaction {
         for chunk in keys.keyChunks {
             let parameters = [PostgresValue.int8Array(Array(chunk))] + values
             for (index, statement) in statements.enumerated() {
-                try result(index, try connection.query(statement, parameters))
+                try result(index, try lockedQuery(statement, parameters))
             }
         }
     }
@@ -161,13 +195,16 @@ struct PostgresTransaction: RowStoreTransaction {
     func setMembers(_ members: [Int64], of owner: Int64, relationship: Schema.Relationship) throws {
         guard let join = JoinColumns(relationship, dialect: dialect) else { return }
         let table = dialect.quote(join.table)
+        // The join rows to delete are those the statement finds: the save lock comes first.
         try PostgresRowStore.mapErrors {
             if members.isEmpty {
-                try connection.preparedQuery(
-                    RelationshipStatements.deleteJoinRows(join, owners: 1, dialect: dialect), [.int8Array([owner])])
+                try lockedQuery(
+                    connection.cachedStatement(
+                        RelationshipStatements.deleteJoinRows(join, owners: 1, dialect: dialect), [.int8Array]),
+                    [.int8Array([owner])])
                 return
             }
-            try connection.query(
+            try lockedQuery(
                 try connection.cachedStatement(
                     "DELETE FROM \(table) WHERE \(join.owner) = $1 AND \(join.member) <> ALL($2)", [.int8, .int8Array]),
                 [.int8(owner), .int8Array(members)])
@@ -226,6 +263,7 @@ struct PostgresTransaction: RowStoreTransaction {
         guard !values.contains(where: { $0.value == .null }),
             let sql = Self.existingKeyQuery(in: entity, properties: values.map(\.property), store: store)
         else { return nil }
+        try lockSaves()
         // A subentity's constraint spans its rows only: their entity names follow the values.
         let names = StoreLayout.entityNames(selectedBy: entity) ?? []
         return try mapped(entity) {
@@ -243,6 +281,7 @@ struct PostgresTransaction: RowStoreTransaction {
             !candidates[$0].contains(.null) && candidates[$0].count == properties.count
         }
         let names = (StoreLayout.entityNames(selectedBy: entity) ?? []).map { PostgresValue.text($0) }
+        if !lookups.isEmpty { try lockSaves() }
         try mapped(entity) {
             for chunk in lookups.chunked(by: 1_000) {
                 guard
@@ -286,6 +325,7 @@ struct PostgresTransaction: RowStoreTransaction {
         -> [Int64]
     {
         let condition = request.keys == nil ? store.plan(request).condition : nil
+        try lockSaves()
         return try mapped(request.entity) {
             try BatchUpdateStatements.statements(request, condition: condition, values: values, dialect: dialect)
                 .flatMap { try keys(store.run($0, on: connection)) }

@@ -146,11 +146,12 @@ import Testing
         }
     }
 
-    /// A save deadlocks with another session: the other session holds a row the save deletes and waits for the save
-    /// lock, which the save holds. (The delete comes after the save's change and before its insert: the save runs
-    /// again from a state in which it had written some rows and noted the deleted keys.) The server breaks the deadlock by failing the save (the other session waits
-    /// with a `deadlock_timeout` of an hour, so it never checks), and the store runs the save again, whole: its
-    /// change, insert and delete are each stored once.
+    /// A save deadlocks with another session: the other session holds the save lock and waits for a table the save
+    /// wrote to (its identifier's, written with its `BEGIN`), while the save waits for the save lock, which it takes
+    /// before its delete. (The delete comes after the save's change and before its insert: the save runs again from
+    /// a state in which it had written some rows and noted the deleted keys.) The server breaks the deadlock by
+    /// failing the save (the other session waits with a `deadlock_timeout` of an hour, so it never checks), and the
+    /// store runs the save again, whole: its change, insert and delete are each stored once.
     func deadlockedSave(retries: Int) throws -> (
         runs: Int, error: SwiftDataError?, stored: [String], context: ModelContext
     ) {
@@ -163,7 +164,7 @@ import Testing
         context.insert(deleted)
         try context.save()
 
-        let rowLocked = PostgresCommitOutcomeTests.Event()
+        let lockHeld = PostgresCommitOutcomeTests.Event()
         let wait = PostgresCommitOutcomeTests.Event()
         let done = PostgresCommitOutcomeTests.Event()
         let state = PostgresCommitOutcomeTests.RoundState()
@@ -173,25 +174,24 @@ import Testing
                 let other = try PostgresConnection(PostgresTestServer.shared().superuserConnectionString)
                 state.backend.store(other.backendPID, ordering: .releasing)
                 try other.execute(
-                    "SET deadlock_timeout = '1h'; BEGIN; "
-                        + "UPDATE \"\(schema)\".\"Counter\" SET value = value WHERE label = 'deleted'")
-                rowLocked.signal()
+                    "SET deadlock_timeout = '1h'; BEGIN; SELECT pg_advisory_xact_lock(hashtext('swiftdata:\(schema)'))")
+                lockHeld.signal()
                 wait.wait()
-                try other.execute("SELECT pg_advisory_xact_lock(hashtext('swiftdata:\(schema)'))")
+                try other.execute("LOCK TABLE \"\(schema)\"._swiftdata_saves IN SHARE MODE")
                 try other.execute("ROLLBACK")
             } catch {
                 state.problems.withLock { $0.append("\(error)") }
-                rowLocked.signal()
+                lockHeld.signal()
             }
         }
-        #expect(rowLocked.wait())
+        #expect(lockHeld.wait())
         let monitor = try PostgresConnection(PostgresTestServer.shared().superuserConnectionString)
         var runs = 0
         store.willWrite = { _ in
             runs += 1
             guard runs == 1 else { return }
             wait.signal()
-            // The other session waits for the save lock before the save goes on to the row the other one holds.
+            // The other session waits for the save's table before the save goes on to the lock the other one holds.
             let deadline = ContinuousClock.now + .seconds(60)
             while ContinuousClock.now < deadline {
                 let waiting = try? monitor.preparedQuery(
@@ -200,7 +200,7 @@ import Testing
                 ).bool(0, 0)
                 if waiting == true { return }
             }
-            state.problems.withLock { $0.append("the other session never waited for the save lock") }
+            state.problems.withLock { $0.append("the other session never waited for the save's table") }
         }
         changed.value = 7
         context.insert(Counter(label: "inserted"))

@@ -415,7 +415,7 @@ import Testing
     }
 
     /// A save of one changed model waits for the server three times, as a hand-written one does (with its history
-    /// and its notification): the `BEGIN` with the save lock, the `UPDATE`, and the history row with the `COMMIT`.
+    /// and its notification): the `BEGIN`, the `UPDATE`, and the save lock with the history row and the `COMMIT`.
     @Test func aSaveOfOneChangeWaitsForTheServerThreeTimes() throws {
         let location = StoreKind.postgres.location()
         let container = try location.container(Counter.self)

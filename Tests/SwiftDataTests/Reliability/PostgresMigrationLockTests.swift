@@ -33,8 +33,9 @@ import Testing
     }
 
     /// A custom stage waits for rows that another session holds locked (here, a session left in a transaction that
-    /// updated them); past the wait, the error names the store and the lock, not the stage, and the store stays at
-    /// its old version.
+    /// selected them `FOR UPDATE`; one that wrote them holds the table, which the migration waits for before any
+    /// stage); past the wait, the error names the store and the lock, not the stage, and the store stays at its old
+    /// version.
     @Test(arguments: StoreKind.all.filter { $0 == .postgres })
     func aLockHeldPastTheWaitInsideAMigrationStageIsNamed(store: StoreKind) throws {
         let location = store.location()
@@ -45,7 +46,7 @@ import Testing
         }
         let holder = try PostgresConnection(PostgresTestServer.shared().superuserConnectionString)
         _ = try holder.execute(
-            "BEGIN; UPDATE \"\(location.postgresSchema)\".\"Tally\" SET \"name\" = \"name\" WHERE \"name\" = 't1'")
+            "BEGIN; SELECT 1 FROM \"\(location.postgresSchema)\".\"Tally\" WHERE \"name\" = 't1' FOR UPDATE")
         let child = ChildProcess()
         child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("TestChildProcess")

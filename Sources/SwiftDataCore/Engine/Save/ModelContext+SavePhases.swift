@@ -74,6 +74,7 @@ extension ModelContext {
                     written = transaction
                 }
                 if let token = written?.savedHistoryToken { operation.providedHistoryToken = token }
+                if let number = written?.committedHistoryNumber { operation.historyNumbers[store.identifier] = number }
             }
         } catch {
             _ = endWatchingWrites()

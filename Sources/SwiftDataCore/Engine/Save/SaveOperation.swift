@@ -32,7 +32,7 @@ struct SaveOperation {
     /// What the save writes to the store being written, for its history transaction.
     private(set) var history: HistoryCollector?
     /// The number of the history transaction the save recorded in each store, by store identifier.
-    private(set) var historyNumbers: [String: Int64] = [:]
+    var historyNumbers: [String: Int64] = [:]
     /// The history token a store of your own returned for the save (the framework's stores record numbers above).
     var providedHistoryToken: (any HistoryToken)?
 
