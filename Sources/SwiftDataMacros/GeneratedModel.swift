@@ -49,12 +49,28 @@ struct GeneratedModel {
         }
     }
 
+    /// How property `index` is read from column `column + offset`: a non-optional attribute of a type the reader
+    /// reads directly (see `ModelProperty.directRead`) by that call, others in plain storage by
+    /// `read(_:offset:intoPlain:)`, other attributes of standard types (see `ModelProperty.isStandardAttribute`) by
+    /// `readValue(_:offset:into:)`, and any other through the overloads of `read(_:into:)`, which pick by the
+    /// storage's type.
+    private func read(_ index: Int, offset: Int = 0) -> String {
+        let property = properties[index]
+        let column = offset == 0 ? "column" : "column + \(offset)"
+        if let direct = property.directRead(column: column) { return "_$\(property.name) = \(direct)" }
+        let storage = "&_$\(property.name)"
+        let at = offset == 0 ? "column" : "column, offset: \(offset)"
+        if isPlain(index) { return "try reader.read(\(at), intoPlain: \(storage))" }
+        if property.isStandardAttribute { return "try reader.readValue(\(at), into: \(storage))" }
+        return "try reader.read(\(column), into: \(storage))"
+    }
+
     var loads: [String] {
-        properties.enumerated().map { index, property in
-            guard isPlain(index) else { return "case \(index): try reader.read(column, into: &_$\(property.name))" }
+        properties.indices.map { index in
+            guard isPlain(index) else { return "case \(index): \(read(index))" }
             return """
                 case \(index):
-                    try reader.read(column, intoPlain: &_$\(property.name))
+                    \(read(index))
                     _$persistentState._setLoaded(\(index))
                 """
         }
@@ -63,15 +79,14 @@ struct GeneratedModel {
     /// `_$loadRow` of a root model: every persisted property, each from the column after the previous one's, in one
     /// call (a subclass, which has more properties, inherits it and is told apart by the count).
     var rowLoader: DeclSyntax {
-        let reads = properties.enumerated().map { index, property in
-            let into = isPlain(index) ? "intoPlain" : "into"
-            return "try reader.read(\(index == 0 ? "column" : "column + \(index)"), \(into): &_$\(property.name))\n"
+        let reads = properties.indices.map { index in
+            read(index, offset: index) + "\n"
         }
         let plain = properties.indices.reduce(UInt32(0)) { isPlain($1) ? $0 | 1 << UInt32($1) : $0 }
         let loaded = plain == 0 ? "" : "_$persistentState._setLoaded(properties: \(Self.hex(plain)))\n"
         return """
             \(raw: access)func _$loadRow(_ count: Int, from reader: any SwiftData._RowReader, column: Int32) throws -> Bool {
-                guard count == \(raw: properties.count) else {
+                guard _$readsRow(count, \(raw: properties.count)) else {
                     return false
                 }
                 \(raw: reads.joined())\(raw: loaded)return true
@@ -79,72 +94,63 @@ struct GeneratedModel {
             """
     }
 
-    /// `_$store`'s cases. A plain property's value is typed where it is made, so that the type checker need not
-    /// infer it through the writer's overloads.
+    /// `_$store`'s cases, written as `read` reads: the writer's overloads for an attribute the reader reads directly
+    /// (whose direct paths write without generic code), a plain property's value typed where it is made, so that the
+    /// type checker need not infer it through them; `writePlain` and `writeValue` for other standard attributes.
     var stores: [String] {
         properties.enumerated().map { index, property in
             let name = ModelMacro.literal("\(className).\(property.name)")
-            guard isPlain(index), let type = property.storableType else {
-                return "case \(index): try writer.write(_$\(property.name), parameter, property: \(name))"
+            let storage = "_$\(property.name)"
+            let direct = property.directRead(column: "column") != nil
+            switch (isPlain(index), direct) {
+            case (true, true):
+                return """
+                    case \(index):
+                        let value: Swift.Optional<\(property.storableType?.trimmedDescription ?? "")> = _$persistentState._isLoaded(\(index)) ? \(storage) : nil
+                        try writer.write(value, parameter, property: \(name))
+                    """
+            case (true, false):
+                return
+                    "case \(index): try writer.writePlain(\(storage), loaded: _$persistentState._isLoaded(\(index)), parameter, property: \(name))"
+            case (false, _):
+                let write = property.isStandardAttribute && !direct ? "writeValue" : "write"
+                return "case \(index): try writer.\(write)(\(storage), parameter, property: \(name))"
             }
-            return """
-                case \(index):
-                    let value: Swift.Optional<\(type.trimmedDescription)> = _$persistentState._isLoaded(\(index)) ? _$\(property.name) : nil
-                    try writer.write(value, parameter, property: \(name))
-                """
         }
     }
 
     /// `_$get`'s cases. A property without a value may be a linked relationship, found by its number: the case's
-    /// in a root model, `number` in a subclass, whose cases count from its own first property.
+    /// in a root model, `number` in a subclass, whose cases count from its own first property. A property whose type
+    /// is, or may be, optional unwraps its storage here, so that an empty optional is given as `nil` rather than a
+    /// value holding `nil`, as it would be through `_$value`'s generic type.
     func gets(number: String? = nil) -> [String] {
         properties.enumerated().map { index, property in
-            guard isPlain(index) else {
-                return
-                    "case \(index): if let value = _$\(property.name) { return .loaded(value) } else { return _$linkedValue(\(number ?? "\(index)")) }"
+            let storage = "_$\(property.name)"
+            let number = number ?? "\(index)"
+            if isPlain(index) { return "case \(index): return _$plainValue(\(index), \(storage))" }
+            guard property.isOptionalType || property.type == nil else {
+                return "case \(index): return _$value(\(number), \(storage))"
             }
             return
-                "case \(index): return _$persistentState._isLoaded(\(index)) ? .loaded(_$\(property.name)) : .notLoaded"
+                "case \(index): if let value = \(storage) { return .loaded(value) } else { return _$linkedValue(\(number)) }"
         }
     }
 
+    /// `_$set`'s cases: the value to store, then the registrar told of the change. `.notLoaded` empties optional
+    /// storage, and clears plain storage's bit, leaving the value.
     var sets: [String] {
         properties.enumerated().map { index, property in
-            guard !isPlain(index) else { return plainSet(index, property.name, keyPath: keyPaths[index]) }
+            let observe = "\(keyPaths[index]), _$observationRegistrar"
+            let newValue =
+                isPlain(index)
+                ? "_$newPlainValue(\(index), value, _$\(property.name), \(observe))"
+                : "_$newValue(property, value, \(observe))"
             return """
                 case \(index):
-                    let typed = try SwiftData._storedValue(value, as: _$\(property.name), of: self, property: property)
-                    _$unlink(property)
-                    if _$isObserved {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \(keyPaths[index])) { _$\(property.name) = typed }
-                    } else {
-                        _$\(property.name) = typed
-                    }
+                    _$\(property.name) = try \(newValue)
+                    _$didMutate(\(observe), _$isObserved)
                 """
         }
-    }
-
-    /// `_$set`'s case for a property with plain storage: `.notLoaded` clears its bit, and leaves the value.
-    private func plainSet(_ index: Int, _ name: String, keyPath: String) -> String {
-        """
-        case \(index):
-            let typed = try SwiftData._storedValue(value, as: _$\(name), of: self, property: property)
-            if _$isObserved {
-                _$observationRegistrar.withMutation(of: self, keyPath: \(keyPath)) {
-                    if let typed {
-                        _$\(name) = typed
-                        _$persistentState._setLoaded(\(index))
-                    } else {
-                        _$persistentState._setUnloaded(\(index))
-                    }
-                }
-            } else if let typed {
-                _$\(name) = typed
-                _$persistentState._setLoaded(\(index))
-            } else {
-                _$persistentState._setUnloaded(\(index))
-            }
-        """
     }
 
     /// `value` as a hexadecimal literal.

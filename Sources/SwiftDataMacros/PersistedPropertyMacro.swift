@@ -22,8 +22,9 @@ public enum PersistedPropertyMacro: AccessorMacro, PeerMacro {
         // A transformable value's type is the transformer's business, not the compiler's.
         let didSet = property.isTransformable ? "_$didSetTransformable" : "_$didSet"
         let keyPath = keyPathExpression(name, in: context)
+        let observe = "\(keyPath), _$observationRegistrar"
         if property.plainInitialValue(number: number, afterInherited: afterInherited) != nil {
-            return plainAccessors(name, index: index, keyPath: keyPath)
+            return standardAccessors(name, index: index, observe: observe, plain: true)
         }
         let initializer: [AccessorDeclSyntax] =
             afterInherited
@@ -35,33 +36,32 @@ public enum PersistedPropertyMacro: AccessorMacro, PeerMacro {
                 }
                 """
             ] : []
-        let hooks = Hooks(property, index: index, didSet: didSet)
-        // A standard attribute is never linked: an empty storage means the value was not loaded.
-        let linked =
-            property.isStandardAttribute
-            ? "" : "if let linked = _$linked(\(index), _$\(name)) {\n            return linked\n        }\n        "
+        guard !property.isStandardAttribute else {
+            return initializer + standardAccessors(name, index: index, observe: observe)
+        }
+        // Other types' hooks are overloaded: they pick by the property's type what a change does (a relationship's
+        // updates its inverse), given the value before the change (`oldValue`) and after.
         return initializer + [
             """
             get {
-                _$isObserved = true
-                _$observationRegistrar.access(self, keyPath: \(raw: keyPath))
+                _$access(\(raw: observe))
                 if case .none = _$\(raw: name) {
-                    \(raw: linked)_$fault(\(raw: index))
+                    if let linked = _$linked(\(raw: index), _$\(raw: name)) {
+                        return linked
+                    }
+                    _$fault(\(raw: index))
                 }
                 return _$\(raw: name)!
             }
             """,
             """
             set {
-                \(raw: hooks.willSet)
-                \(raw: hooks.keepOldValue)if _$isObserved {
-                    _$observationRegistrar.withMutation(of: self, keyPath: \(raw: keyPath)) {
-                        _$\(raw: name) = newValue
-                    }
-                } else {
-                    _$\(raw: name) = newValue
-                }
-                \(raw: hooks.didSet("newValue"))
+                _$willSet(\(raw: index), _$\(raw: name))
+                let oldValue = _$\(raw: name)
+                let observed = _$willMutate(\(raw: observe))
+                _$\(raw: name) = newValue
+                _$didMutate(\(raw: observe), observed)
+                \(raw: didSet)(\(raw: index), oldValue, newValue)
             }
             """,
             // An in-place change (`+=`, `append`) reads the value and writes it back: it tells the registrar of the
@@ -70,20 +70,18 @@ public enum PersistedPropertyMacro: AccessorMacro, PeerMacro {
             """
             _modify {
                 let observed = _$isObserved
-                _$isObserved = true
-                _$observationRegistrar.access(self, keyPath: \(raw: keyPath))
-                \(raw: hooks.willSet)
+                _$access(\(raw: observe))
+                _$willSet(\(raw: index), _$\(raw: name))
                 if case .none = _$\(raw: name) {
                     _$fault(\(raw: index))
                 }
-                \(raw: hooks.keepOldValue)if observed {
+                let oldValue = _$\(raw: name)
+                if observed {
                     _$observationRegistrar.willSet(self, keyPath: \(raw: keyPath))
                 }
                 defer {
-                    if observed {
-                        _$observationRegistrar.didSet(self, keyPath: \(raw: keyPath))
-                    }
-                    \(raw: hooks.didSet("_$\(name)!"))
+                    _$didMutate(\(raw: observe), observed)
+                    \(raw: didSet)(\(raw: index), oldValue, _$\(raw: name)!)
                 }
                 yield &_$\(raw: name)!
             }
@@ -91,82 +89,49 @@ public enum PersistedPropertyMacro: AccessorMacro, PeerMacro {
         ]
     }
 
-    /// The calls a setter makes around the change: the attribute hooks for a standard attribute, which need no
-    /// values; otherwise the overloaded hooks, which pick by the property's type what a change does (a
-    /// relationship's updates its inverse), given the value before the change (`oldValue`) and after.
-    private struct Hooks {
-        /// Called before the change.
-        let willSet: String
-        /// Keeps the value before the change, for `didSet`; followed by a new line and the indentation of an
-        /// accessor's body where it is not empty.
-        let keepOldValue: String
-        private let didSetCall: (String) -> String
-
-        init(_ property: ModelProperty, index: String, didSet: String) {
-            if property.isStandardAttribute {
-                willSet = "_$attributeWillChange(\(index))"
-                keepOldValue = ""
-                didSetCall = { _ in "_$attributeDidChange(\(index))" }
-            } else {
-                willSet = "_$willSet(\(index), _$\(property.name))"
-                keepOldValue = "let oldValue = _$\(property.name)\n    "
-                didSetCall = { "\(didSet)(\(index), oldValue, \($0))" }
-            }
-        }
-
-        /// Called after the change, with `newValue` the value after it.
-        func didSet(_ newValue: String) -> String { didSetCall(newValue) }
-    }
-
-    /// The accessors of a property with plain storage (see `ModelProperty.plainInitialValue`): the state's bit for
-    /// the property, not `nil`, tells whether the storage holds a value. A fixed-size attribute is never linked and
-    /// never transformable.
-    private static func plainAccessors(_ name: String, index: String, keyPath: String) -> [AccessorDeclSyntax] {
-        [
-            """
-            get {
-                _$isObserved = true
-                _$observationRegistrar.access(self, keyPath: \(raw: keyPath))
-                if !_$persistentState._isLoaded(\(raw: index)) {
-                    _$fault(\(raw: index))
+    /// The accessors of an attribute of a standard type (see `ModelProperty.isStandardAttribute`), which is never
+    /// linked and needs no values for its hooks: each is a few calls of `PersistentModel`'s accessor functions,
+    /// given the property's number, key path and registrar (`observe`). Its storage is an optional, or plain (see
+    /// `ModelProperty.plainInitialValue`), where the state's bit for the property, not `nil`, tells whether it holds
+    /// a value.
+    private static func standardAccessors(
+        _ name: String, index: String, observe: String, plain: Bool = false
+    ) -> [AccessorDeclSyntax] {
+        let (suffix, unwrap) = plain ? ("Plain", "") : ("", "!")
+        let stored = plain ? "" : ", _$\(name)"
+        return [
+            // Storage is read after the registrar's call, so that no copy of the value is kept across it.
+            plain
+                ? """
+                get {
+                    _$readPlain(\(raw: index), \(raw: observe))
+                    return _$\(raw: name)
                 }
-                return _$\(raw: name)
-            }
-            """,
+                """
+                : """
+                get {
+                    _$access(\(raw: observe))
+                    if case .none = _$\(raw: name) {
+                        _$fault(\(raw: index))
+                    }
+                    return _$\(raw: name)!
+                }
+                """,
             """
             set {
-                _$attributeWillChange(\(raw: index))
-                if _$isObserved {
-                    _$observationRegistrar.withMutation(of: self, keyPath: \(raw: keyPath)) {
-                        _$\(raw: name) = newValue
-                        _$persistentState._setLoaded(\(raw: index))
-                    }
-                } else {
-                    _$\(raw: name) = newValue
-                    _$persistentState._setLoaded(\(raw: index))
-                }
-                _$attributeDidChange(\(raw: index))
+                let observed = _$willChange(\(raw: index), \(raw: observe))
+                _$\(raw: name) = newValue
+                _$didChange\(raw: suffix)(\(raw: index), \(raw: observe), observed)
             }
             """,
+            // An in-place change tells the registrar only when the model was read before (see `_$willModify`).
             """
             _modify {
-                let observed = _$isObserved
-                _$isObserved = true
-                _$observationRegistrar.access(self, keyPath: \(raw: keyPath))
-                _$attributeWillChange(\(raw: index))
-                if !_$persistentState._isLoaded(\(raw: index)) {
-                    _$fault(\(raw: index))
-                }
-                if observed {
-                    _$observationRegistrar.willSet(self, keyPath: \(raw: keyPath))
-                }
+                let observed = _$willModify\(raw: suffix)(\(raw: index), \(raw: observe)\(raw: stored))
                 defer {
-                    if observed {
-                        _$observationRegistrar.didSet(self, keyPath: \(raw: keyPath))
-                    }
-                    _$attributeDidChange(\(raw: index))
+                    _$didChange(\(raw: index), \(raw: observe), observed)
                 }
-                yield &_$\(raw: name)
+                yield &_$\(raw: name)\(raw: unwrap)
             }
             """,
         ]

@@ -19,40 +19,21 @@ struct ModelInheritanceExpansionTests {
                     #Unique<Media>([\.title])
                     var title: String {
                         get {
-                            _$isObserved = true
-                            _$observationRegistrar.access(self, keyPath: Media._$keyPath$title)
+                            _$access(Media._$keyPath$title, _$observationRegistrar)
                             if case .none = _$title {
                                 _$fault(0)
                             }
                             return _$title!
                         }
                         set {
-                            _$attributeWillChange(0)
-                            if _$isObserved {
-                                _$observationRegistrar.withMutation(of: self, keyPath: Media._$keyPath$title) {
-                                    _$title = newValue
-                                }
-                            } else {
-                                _$title = newValue
-                            }
-                            _$attributeDidChange(0)
+                            let observed = _$willChange(0, Media._$keyPath$title, _$observationRegistrar)
+                            _$title = newValue
+                            _$didChange(0, Media._$keyPath$title, _$observationRegistrar, observed)
                         }
                         _modify {
-                            let observed = _$isObserved
-                            _$isObserved = true
-                            _$observationRegistrar.access(self, keyPath: Media._$keyPath$title)
-                            _$attributeWillChange(0)
-                            if case .none = _$title {
-                                _$fault(0)
-                            }
-                            if observed {
-                                _$observationRegistrar.willSet(self, keyPath: Media._$keyPath$title)
-                            }
+                            let observed = _$willModify(0, Media._$keyPath$title, _$observationRegistrar, _$title)
                             defer {
-                                if observed {
-                                    _$observationRegistrar.didSet(self, keyPath: Media._$keyPath$title)
-                                }
-                                _$attributeDidChange(0)
+                                _$didChange(0, Media._$keyPath$title, _$observationRegistrar, observed)
                             }
                             yield &_$title!
                         }
@@ -111,17 +92,17 @@ struct ModelInheritanceExpansionTests {
                     func _$load(_ property: Int, from reader: any SwiftData._RowReader, column: Int32) throws {
                         switch property {
                         case 0:
-                            try reader.read(column, into: &_$title)
+                            _$title = try reader.string(column)
                         default:
                             break
                         }
                     }
 
                     func _$loadRow(_ count: Int, from reader: any SwiftData._RowReader, column: Int32) throws -> Bool {
-                        guard count == 1 else {
+                        guard _$readsRow(count, 1) else {
                             return false
                         }
-                        try reader.read(column, into: &_$title)
+                        _$title = try reader.string(column)
                         return true
                     }
 
@@ -137,11 +118,7 @@ struct ModelInheritanceExpansionTests {
                     func _$get(_ property: Int) -> SwiftData._PropertyValue {
                         switch property {
                         case 0:
-                            if let value = _$title {
-                                return .loaded(value)
-                            } else {
-                                return _$linkedValue(0)
-                            }
+                            return _$value(0, _$title)
                         default:
                             return .notLoaded
                         }
@@ -150,15 +127,8 @@ struct ModelInheritanceExpansionTests {
                     func _$set(_ property: Int, _ value: SwiftData._PropertyValue) throws {
                         switch property {
                         case 0:
-                            let typed = try SwiftData._storedValue(value, as: _$title, of: self, property: property)
-                            _$unlink(property)
-                            if _$isObserved {
-                                _$observationRegistrar.withMutation(of: self, keyPath: Media._$keyPath$title) {
-                                    _$title = typed
-                                }
-                            } else {
-                                _$title = typed
-                            }
+                            _$title = try _$newValue(property, value, Media._$keyPath$title, _$observationRegistrar)
+                            _$didMutate(Media._$keyPath$title, _$observationRegistrar, _$isObserved)
                         default:
                             break
                         }
@@ -192,40 +162,21 @@ struct ModelInheritanceExpansionTests {
                             _$director = .some(initialValue)
                         }
                         get {
-                            _$isObserved = true
-                            _$observationRegistrar.access(self, keyPath: Movie._$keyPath$director)
+                            _$access(Movie._$keyPath$director, _$observationRegistrar)
                             if case .none = _$director {
                                 _$fault(_$InheritedProperties.count + 0)
                             }
                             return _$director!
                         }
                         set {
-                            _$attributeWillChange(_$InheritedProperties.count + 0)
-                            if _$isObserved {
-                                _$observationRegistrar.withMutation(of: self, keyPath: Movie._$keyPath$director) {
-                                    _$director = newValue
-                                }
-                            } else {
-                                _$director = newValue
-                            }
-                            _$attributeDidChange(_$InheritedProperties.count + 0)
+                            let observed = _$willChange(_$InheritedProperties.count + 0, Movie._$keyPath$director, _$observationRegistrar)
+                            _$director = newValue
+                            _$didChange(_$InheritedProperties.count + 0, Movie._$keyPath$director, _$observationRegistrar, observed)
                         }
                         _modify {
-                            let observed = _$isObserved
-                            _$isObserved = true
-                            _$observationRegistrar.access(self, keyPath: Movie._$keyPath$director)
-                            _$attributeWillChange(_$InheritedProperties.count + 0)
-                            if case .none = _$director {
-                                _$fault(_$InheritedProperties.count + 0)
-                            }
-                            if observed {
-                                _$observationRegistrar.willSet(self, keyPath: Movie._$keyPath$director)
-                            }
+                            let observed = _$willModify(_$InheritedProperties.count + 0, Movie._$keyPath$director, _$observationRegistrar, _$director)
                             defer {
-                                if observed {
-                                    _$observationRegistrar.didSet(self, keyPath: Movie._$keyPath$director)
-                                }
-                                _$attributeDidChange(_$InheritedProperties.count + 0)
+                                _$didChange(_$InheritedProperties.count + 0, Movie._$keyPath$director, _$observationRegistrar, observed)
                             }
                             yield &_$director!
                         }
@@ -260,7 +211,7 @@ struct ModelInheritanceExpansionTests {
                     override func _$load(_ property: Int, from reader: any SwiftData._RowReader, column: Int32) throws {
                         switch property - _$InheritedProperties.count {
                         case 0:
-                            try reader.read(column, into: &_$director)
+                            _$director = try reader.string(column)
                         default:
                             try super._$load(property, from: reader, column: column)
                         }
@@ -278,11 +229,7 @@ struct ModelInheritanceExpansionTests {
                     override func _$get(_ property: Int) -> SwiftData._PropertyValue {
                         switch property - _$InheritedProperties.count {
                         case 0:
-                            if let value = _$director {
-                                return .loaded(value)
-                            } else {
-                                return _$linkedValue(property)
-                            }
+                            return _$value(property, _$director)
                         default:
                             return super._$get(property)
                         }
@@ -291,15 +238,8 @@ struct ModelInheritanceExpansionTests {
                     override func _$set(_ property: Int, _ value: SwiftData._PropertyValue) throws {
                         switch property - _$InheritedProperties.count {
                         case 0:
-                            let typed = try SwiftData._storedValue(value, as: _$director, of: self, property: property)
-                            _$unlink(property)
-                            if _$isObserved {
-                                _$observationRegistrar.withMutation(of: self, keyPath: Movie._$keyPath$director) {
-                                    _$director = typed
-                                }
-                            } else {
-                                _$director = typed
-                            }
+                            _$director = try _$newValue(property, value, Movie._$keyPath$director, _$observationRegistrar)
+                            _$didMutate(Movie._$keyPath$director, _$observationRegistrar, _$isObserved)
                         default:
                             try super._$set(property, value)
                         }

@@ -28,40 +28,21 @@ struct ModelMacroExpansionTests {
                 final class User {
                     var name: String {
                         get {
-                            _$isObserved = true
-                            _$observationRegistrar.access(self, keyPath: User._$keyPath$name)
+                            _$access(User._$keyPath$name, _$observationRegistrar)
                             if case .none = _$name {
                                 _$fault(0)
                             }
                             return _$name!
                         }
                         set {
-                            _$attributeWillChange(0)
-                            if _$isObserved {
-                                _$observationRegistrar.withMutation(of: self, keyPath: User._$keyPath$name) {
-                                    _$name = newValue
-                                }
-                            } else {
-                                _$name = newValue
-                            }
-                            _$attributeDidChange(0)
+                            let observed = _$willChange(0, User._$keyPath$name, _$observationRegistrar)
+                            _$name = newValue
+                            _$didChange(0, User._$keyPath$name, _$observationRegistrar, observed)
                         }
                         _modify {
-                            let observed = _$isObserved
-                            _$isObserved = true
-                            _$observationRegistrar.access(self, keyPath: User._$keyPath$name)
-                            _$attributeWillChange(0)
-                            if case .none = _$name {
-                                _$fault(0)
-                            }
-                            if observed {
-                                _$observationRegistrar.willSet(self, keyPath: User._$keyPath$name)
-                            }
+                            let observed = _$willModify(0, User._$keyPath$name, _$observationRegistrar, _$name)
                             defer {
-                                if observed {
-                                    _$observationRegistrar.didSet(self, keyPath: User._$keyPath$name)
-                                }
-                                _$attributeDidChange(0)
+                                _$didChange(0, User._$keyPath$name, _$observationRegistrar, observed)
                             }
                             yield &_$name!
                         }
@@ -72,40 +53,21 @@ struct ModelMacroExpansionTests {
                     @exclusivity(unchecked) private var _$name: Swift.Optional<String> = nil
                     var email: String {
                         get {
-                            _$isObserved = true
-                            _$observationRegistrar.access(self, keyPath: User._$keyPath$email)
+                            _$access(User._$keyPath$email, _$observationRegistrar)
                             if case .none = _$email {
                                 _$fault(1)
                             }
                             return _$email!
                         }
                         set {
-                            _$attributeWillChange(1)
-                            if _$isObserved {
-                                _$observationRegistrar.withMutation(of: self, keyPath: User._$keyPath$email) {
-                                    _$email = newValue
-                                }
-                            } else {
-                                _$email = newValue
-                            }
-                            _$attributeDidChange(1)
+                            let observed = _$willChange(1, User._$keyPath$email, _$observationRegistrar)
+                            _$email = newValue
+                            _$didChange(1, User._$keyPath$email, _$observationRegistrar, observed)
                         }
                         _modify {
-                            let observed = _$isObserved
-                            _$isObserved = true
-                            _$observationRegistrar.access(self, keyPath: User._$keyPath$email)
-                            _$attributeWillChange(1)
-                            if case .none = _$email {
-                                _$fault(1)
-                            }
-                            if observed {
-                                _$observationRegistrar.willSet(self, keyPath: User._$keyPath$email)
-                            }
+                            let observed = _$willModify(1, User._$keyPath$email, _$observationRegistrar, _$email)
                             defer {
-                                if observed {
-                                    _$observationRegistrar.didSet(self, keyPath: User._$keyPath$email)
-                                }
-                                _$attributeDidChange(1)
+                                _$didChange(1, User._$keyPath$email, _$observationRegistrar, observed)
                             }
                             yield &_$email!
                         }
@@ -116,40 +78,21 @@ struct ModelMacroExpansionTests {
                     @exclusivity(unchecked) private var _$email: Swift.Optional<String> = .some("")
                     var nickname: String? {
                         get {
-                            _$isObserved = true
-                            _$observationRegistrar.access(self, keyPath: User._$keyPath$nickname)
+                            _$access(User._$keyPath$nickname, _$observationRegistrar)
                             if case .none = _$nickname {
                                 _$fault(2)
                             }
                             return _$nickname!
                         }
                         set {
-                            _$attributeWillChange(2)
-                            if _$isObserved {
-                                _$observationRegistrar.withMutation(of: self, keyPath: User._$keyPath$nickname) {
-                                    _$nickname = newValue
-                                }
-                            } else {
-                                _$nickname = newValue
-                            }
-                            _$attributeDidChange(2)
+                            let observed = _$willChange(2, User._$keyPath$nickname, _$observationRegistrar)
+                            _$nickname = newValue
+                            _$didChange(2, User._$keyPath$nickname, _$observationRegistrar, observed)
                         }
                         _modify {
-                            let observed = _$isObserved
-                            _$isObserved = true
-                            _$observationRegistrar.access(self, keyPath: User._$keyPath$nickname)
-                            _$attributeWillChange(2)
-                            if case .none = _$nickname {
-                                _$fault(2)
-                            }
-                            if observed {
-                                _$observationRegistrar.willSet(self, keyPath: User._$keyPath$nickname)
-                            }
+                            let observed = _$willModify(2, User._$keyPath$nickname, _$observationRegistrar, _$nickname)
                             defer {
-                                if observed {
-                                    _$observationRegistrar.didSet(self, keyPath: User._$keyPath$nickname)
-                                }
-                                _$attributeDidChange(2)
+                                _$didChange(2, User._$keyPath$nickname, _$observationRegistrar, observed)
                             }
                             yield &_$nickname!
                         }
@@ -160,8 +103,7 @@ struct ModelMacroExpansionTests {
                     @exclusivity(unchecked) private var _$nickname: Swift.Optional<String?> = .some(nil)
                     var imageData {
                         get {
-                            _$isObserved = true
-                            _$observationRegistrar.access(self, keyPath: User._$keyPath$imageData)
+                            _$access(User._$keyPath$imageData, _$observationRegistrar)
                             if case .none = _$imageData {
                                 if let linked = _$linked(3, _$imageData) {
                                     return linked
@@ -173,19 +115,14 @@ struct ModelMacroExpansionTests {
                         set {
                             _$willSet(3, _$imageData)
                             let oldValue = _$imageData
-                            if _$isObserved {
-                                _$observationRegistrar.withMutation(of: self, keyPath: User._$keyPath$imageData) {
-                                    _$imageData = newValue
-                                }
-                            } else {
-                                _$imageData = newValue
-                            }
+                            let observed = _$willMutate(User._$keyPath$imageData, _$observationRegistrar)
+                            _$imageData = newValue
+                            _$didMutate(User._$keyPath$imageData, _$observationRegistrar, observed)
                             _$didSet(3, oldValue, newValue)
                         }
                         _modify {
                             let observed = _$isObserved
-                            _$isObserved = true
-                            _$observationRegistrar.access(self, keyPath: User._$keyPath$imageData)
+                            _$access(User._$keyPath$imageData, _$observationRegistrar)
                             _$willSet(3, _$imageData)
                             if case .none = _$imageData {
                                 _$fault(3)
@@ -195,9 +132,7 @@ struct ModelMacroExpansionTests {
                                 _$observationRegistrar.willSet(self, keyPath: User._$keyPath$imageData)
                             }
                             defer {
-                                if observed {
-                                    _$observationRegistrar.didSet(self, keyPath: User._$keyPath$imageData)
-                                }
+                                _$didMutate(User._$keyPath$imageData, _$observationRegistrar, observed)
                                 _$didSet(3, oldValue, _$imageData!)
                             }
                             yield &_$imageData!
@@ -244,11 +179,11 @@ struct ModelMacroExpansionTests {
                     func _$load(_ property: Int, from reader: any SwiftData._RowReader, column: Int32) throws {
                         switch property {
                         case 0:
-                            try reader.read(column, into: &_$name)
+                            _$name = try reader.string(column)
                         case 1:
-                            try reader.read(column, into: &_$email)
+                            _$email = try reader.string(column)
                         case 2:
-                            try reader.read(column, into: &_$nickname)
+                            try reader.readValue(column, into: &_$nickname)
                         case 3:
                             try reader.read(column, into: &_$imageData)
                         default:
@@ -257,12 +192,12 @@ struct ModelMacroExpansionTests {
                     }
 
                     func _$loadRow(_ count: Int, from reader: any SwiftData._RowReader, column: Int32) throws -> Bool {
-                        guard count == 4 else {
+                        guard _$readsRow(count, 4) else {
                             return false
                         }
-                        try reader.read(column, into: &_$name)
-                        try reader.read(column + 1, into: &_$email)
-                        try reader.read(column + 2, into: &_$nickname)
+                        _$name = try reader.string(column)
+                        _$email = try reader.string(column + 1)
+                        try reader.readValue(column, offset: 2, into: &_$nickname)
                         try reader.read(column + 3, into: &_$imageData)
                         return true
                     }
@@ -274,7 +209,7 @@ struct ModelMacroExpansionTests {
                         case 1:
                             try writer.write(_$email, parameter, property: "User.email")
                         case 2:
-                            try writer.write(_$nickname, parameter, property: "User.nickname")
+                            try writer.writeValue(_$nickname, parameter, property: "User.nickname")
                         case 3:
                             try writer.write(_$imageData, parameter, property: "User.imageData")
                         default:
@@ -285,17 +220,9 @@ struct ModelMacroExpansionTests {
                     func _$get(_ property: Int) -> SwiftData._PropertyValue {
                         switch property {
                         case 0:
-                            if let value = _$name {
-                                return .loaded(value)
-                            } else {
-                                return _$linkedValue(0)
-                            }
+                            return _$value(0, _$name)
                         case 1:
-                            if let value = _$email {
-                                return .loaded(value)
-                            } else {
-                                return _$linkedValue(1)
-                            }
+                            return _$value(1, _$email)
                         case 2:
                             if let value = _$nickname {
                                 return .loaded(value)
@@ -316,45 +243,17 @@ struct ModelMacroExpansionTests {
                     func _$set(_ property: Int, _ value: SwiftData._PropertyValue) throws {
                         switch property {
                         case 0:
-                            let typed = try SwiftData._storedValue(value, as: _$name, of: self, property: property)
-                            _$unlink(property)
-                            if _$isObserved {
-                                _$observationRegistrar.withMutation(of: self, keyPath: User._$keyPath$name) {
-                                    _$name = typed
-                                }
-                            } else {
-                                _$name = typed
-                            }
+                            _$name = try _$newValue(property, value, User._$keyPath$name, _$observationRegistrar)
+                            _$didMutate(User._$keyPath$name, _$observationRegistrar, _$isObserved)
                         case 1:
-                            let typed = try SwiftData._storedValue(value, as: _$email, of: self, property: property)
-                            _$unlink(property)
-                            if _$isObserved {
-                                _$observationRegistrar.withMutation(of: self, keyPath: User._$keyPath$email) {
-                                    _$email = typed
-                                }
-                            } else {
-                                _$email = typed
-                            }
+                            _$email = try _$newValue(property, value, User._$keyPath$email, _$observationRegistrar)
+                            _$didMutate(User._$keyPath$email, _$observationRegistrar, _$isObserved)
                         case 2:
-                            let typed = try SwiftData._storedValue(value, as: _$nickname, of: self, property: property)
-                            _$unlink(property)
-                            if _$isObserved {
-                                _$observationRegistrar.withMutation(of: self, keyPath: User._$keyPath$nickname) {
-                                    _$nickname = typed
-                                }
-                            } else {
-                                _$nickname = typed
-                            }
+                            _$nickname = try _$newValue(property, value, User._$keyPath$nickname, _$observationRegistrar)
+                            _$didMutate(User._$keyPath$nickname, _$observationRegistrar, _$isObserved)
                         case 3:
-                            let typed = try SwiftData._storedValue(value, as: _$imageData, of: self, property: property)
-                            _$unlink(property)
-                            if _$isObserved {
-                                _$observationRegistrar.withMutation(of: self, keyPath: User._$keyPath$imageData) {
-                                    _$imageData = typed
-                                }
-                            } else {
-                                _$imageData = typed
-                            }
+                            _$imageData = try _$newValue(property, value, User._$keyPath$imageData, _$observationRegistrar)
+                            _$didMutate(User._$keyPath$imageData, _$observationRegistrar, _$isObserved)
                         default:
                             break
                         }
@@ -406,9 +305,32 @@ struct ModelMacroExpansionTests {
     @Test func keyPathsAreMadeOncePerClassWhereSwiftAllowsIt() {
         let plain = expand("@Model final class Item { var name: String }").expanded
         #expect(plain.contains("private static let _$keyPath$name = \\Item.name"))
-        #expect(plain.contains("access(self, keyPath: Item._$keyPath$name)"))
+        #expect(plain.contains("_$access(Item._$keyPath$name, _$observationRegistrar)"))
         let nested = expand("struct Box<T> { @Model final class Item { var name: String } }").expanded
         #expect(!nested.contains("static let _$keyPath$"))
-        #expect(nested.contains("access(self, keyPath: \\.name)"))
+        #expect(nested.contains("_$access(\\.name, _$observationRegistrar)"))
+    }
+
+    /// Model code is compiled on every build, so what `@Model` writes for attributes of standard types is calls the
+    /// compiler checks quickly: no closures (the registrar is told through its `willSet` and `didSet`), no comparison
+    /// of the row's count, and rows read by the reader's own method for the type, or through functions with names of
+    /// their own rather than the overloads.
+    @Test func writesPlainCallsForStandardAttributes() {
+        let expanded = expand(
+            """
+            @Model final class Item {
+                var name: String
+                var count: Int = 0
+                var note: String?
+                init(name: String) { self.name = name }
+            }
+            """
+        ).expanded
+        #expect(!expanded.contains("withMutation") && !expanded.contains(" == "))
+        #expect(!expanded.contains("reader.read("))
+        #expect(expanded.contains("_$name = try reader.string(column)"))
+        #expect(expanded.contains("_$count = Int(truncatingIfNeeded: try reader.int64(column + 1))"))
+        #expect(expanded.contains("try reader.readValue(column, offset: 2, into: &_$note)"))
+        #expect(expanded.contains("try writer.writeValue(_$note, parameter, property: \"Item.note\")"))
     }
 }

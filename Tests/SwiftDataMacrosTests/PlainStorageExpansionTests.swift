@@ -26,42 +26,18 @@ struct PlainStorageExpansionTests {
                 final class Reading {
                     var value: Int {
                         get {
-                            _$isObserved = true
-                            _$observationRegistrar.access(self, keyPath: Reading._$keyPath$value)
-                            if !_$persistentState._isLoaded(0) {
-                                _$fault(0)
-                            }
+                            _$readPlain(0, Reading._$keyPath$value, _$observationRegistrar)
                             return _$value
                         }
                         set {
-                            _$attributeWillChange(0)
-                            if _$isObserved {
-                                _$observationRegistrar.withMutation(of: self, keyPath: Reading._$keyPath$value) {
-                                    _$value = newValue
-                                    _$persistentState._setLoaded(0)
-                                }
-                            } else {
-                                _$value = newValue
-                                _$persistentState._setLoaded(0)
-                            }
-                            _$attributeDidChange(0)
+                            let observed = _$willChange(0, Reading._$keyPath$value, _$observationRegistrar)
+                            _$value = newValue
+                            _$didChangePlain(0, Reading._$keyPath$value, _$observationRegistrar, observed)
                         }
                         _modify {
-                            let observed = _$isObserved
-                            _$isObserved = true
-                            _$observationRegistrar.access(self, keyPath: Reading._$keyPath$value)
-                            _$attributeWillChange(0)
-                            if !_$persistentState._isLoaded(0) {
-                                _$fault(0)
-                            }
-                            if observed {
-                                _$observationRegistrar.willSet(self, keyPath: Reading._$keyPath$value)
-                            }
+                            let observed = _$willModifyPlain(0, Reading._$keyPath$value, _$observationRegistrar)
                             defer {
-                                if observed {
-                                    _$observationRegistrar.didSet(self, keyPath: Reading._$keyPath$value)
-                                }
-                                _$attributeDidChange(0)
+                                _$didChange(0, Reading._$keyPath$value, _$observationRegistrar, observed)
                             }
                             yield &_$value
                         }
@@ -72,42 +48,18 @@ struct PlainStorageExpansionTests {
                     @exclusivity(unchecked) private var _$value: Int = 0
                     var at: Foundation.Date {
                         get {
-                            _$isObserved = true
-                            _$observationRegistrar.access(self, keyPath: Reading._$keyPath$at)
-                            if !_$persistentState._isLoaded(1) {
-                                _$fault(1)
-                            }
+                            _$readPlain(1, Reading._$keyPath$at, _$observationRegistrar)
                             return _$at
                         }
                         set {
-                            _$attributeWillChange(1)
-                            if _$isObserved {
-                                _$observationRegistrar.withMutation(of: self, keyPath: Reading._$keyPath$at) {
-                                    _$at = newValue
-                                    _$persistentState._setLoaded(1)
-                                }
-                            } else {
-                                _$at = newValue
-                                _$persistentState._setLoaded(1)
-                            }
-                            _$attributeDidChange(1)
+                            let observed = _$willChange(1, Reading._$keyPath$at, _$observationRegistrar)
+                            _$at = newValue
+                            _$didChangePlain(1, Reading._$keyPath$at, _$observationRegistrar, observed)
                         }
                         _modify {
-                            let observed = _$isObserved
-                            _$isObserved = true
-                            _$observationRegistrar.access(self, keyPath: Reading._$keyPath$at)
-                            _$attributeWillChange(1)
-                            if !_$persistentState._isLoaded(1) {
-                                _$fault(1)
-                            }
-                            if observed {
-                                _$observationRegistrar.willSet(self, keyPath: Reading._$keyPath$at)
-                            }
+                            let observed = _$willModifyPlain(1, Reading._$keyPath$at, _$observationRegistrar)
                             defer {
-                                if observed {
-                                    _$observationRegistrar.didSet(self, keyPath: Reading._$keyPath$at)
-                                }
-                                _$attributeDidChange(1)
+                                _$didChange(1, Reading._$keyPath$at, _$observationRegistrar, observed)
                             }
                             yield &_$at
                         }
@@ -118,40 +70,21 @@ struct PlainStorageExpansionTests {
                     @exclusivity(unchecked) private var _$at: Foundation.Date = .now
                     var label: String {
                         get {
-                            _$isObserved = true
-                            _$observationRegistrar.access(self, keyPath: Reading._$keyPath$label)
+                            _$access(Reading._$keyPath$label, _$observationRegistrar)
                             if case .none = _$label {
                                 _$fault(2)
                             }
                             return _$label!
                         }
                         set {
-                            _$attributeWillChange(2)
-                            if _$isObserved {
-                                _$observationRegistrar.withMutation(of: self, keyPath: Reading._$keyPath$label) {
-                                    _$label = newValue
-                                }
-                            } else {
-                                _$label = newValue
-                            }
-                            _$attributeDidChange(2)
+                            let observed = _$willChange(2, Reading._$keyPath$label, _$observationRegistrar)
+                            _$label = newValue
+                            _$didChange(2, Reading._$keyPath$label, _$observationRegistrar, observed)
                         }
                         _modify {
-                            let observed = _$isObserved
-                            _$isObserved = true
-                            _$observationRegistrar.access(self, keyPath: Reading._$keyPath$label)
-                            _$attributeWillChange(2)
-                            if case .none = _$label {
-                                _$fault(2)
-                            }
-                            if observed {
-                                _$observationRegistrar.willSet(self, keyPath: Reading._$keyPath$label)
-                            }
+                            let observed = _$willModify(2, Reading._$keyPath$label, _$observationRegistrar, _$label)
                             defer {
-                                if observed {
-                                    _$observationRegistrar.didSet(self, keyPath: Reading._$keyPath$label)
-                                }
-                                _$attributeDidChange(2)
+                                _$didChange(2, Reading._$keyPath$label, _$observationRegistrar, observed)
                             }
                             yield &_$label!
                         }
@@ -193,25 +126,25 @@ struct PlainStorageExpansionTests {
                     func _$load(_ property: Int, from reader: any SwiftData._RowReader, column: Int32) throws {
                         switch property {
                         case 0:
-                            try reader.read(column, intoPlain: &_$value)
+                            _$value = Int(truncatingIfNeeded: try reader.int64(column))
                             _$persistentState._setLoaded(0)
                         case 1:
-                            try reader.read(column, intoPlain: &_$at)
+                            _$at = try reader.date(column)
                             _$persistentState._setLoaded(1)
                         case 2:
-                            try reader.read(column, into: &_$label)
+                            _$label = try reader.string(column)
                         default:
                             break
                         }
                     }
 
                     func _$loadRow(_ count: Int, from reader: any SwiftData._RowReader, column: Int32) throws -> Bool {
-                        guard count == 3 else {
+                        guard _$readsRow(count, 3) else {
                             return false
                         }
-                        try reader.read(column, intoPlain: &_$value)
-                        try reader.read(column + 1, intoPlain: &_$at)
-                        try reader.read(column + 2, into: &_$label)
+                        _$value = Int(truncatingIfNeeded: try reader.int64(column))
+                        _$at = try reader.date(column + 1)
+                        _$label = try reader.string(column + 2)
                         _$persistentState._setLoaded(properties: 0x3)
                         return true
                     }
@@ -234,15 +167,11 @@ struct PlainStorageExpansionTests {
                     func _$get(_ property: Int) -> SwiftData._PropertyValue {
                         switch property {
                         case 0:
-                            return _$persistentState._isLoaded(0) ? .loaded(_$value) : .notLoaded
+                            return _$plainValue(0, _$value)
                         case 1:
-                            return _$persistentState._isLoaded(1) ? .loaded(_$at) : .notLoaded
+                            return _$plainValue(1, _$at)
                         case 2:
-                            if let value = _$label {
-                                return .loaded(value)
-                            } else {
-                                return _$linkedValue(2)
-                            }
+                            return _$value(2, _$label)
                         default:
                             return .notLoaded
                         }
@@ -251,49 +180,14 @@ struct PlainStorageExpansionTests {
                     func _$set(_ property: Int, _ value: SwiftData._PropertyValue) throws {
                         switch property {
                         case 0:
-                            let typed = try SwiftData._storedValue(value, as: _$value, of: self, property: property)
-                            if _$isObserved {
-                                _$observationRegistrar.withMutation(of: self, keyPath: Reading._$keyPath$value) {
-                                    if let typed {
-                                        _$value = typed
-                                        _$persistentState._setLoaded(0)
-                                    } else {
-                                        _$persistentState._setUnloaded(0)
-                                    }
-                                }
-                            } else if let typed {
-                                _$value = typed
-                                _$persistentState._setLoaded(0)
-                            } else {
-                                _$persistentState._setUnloaded(0)
-                            }
+                            _$value = try _$newPlainValue(0, value, _$value, Reading._$keyPath$value, _$observationRegistrar)
+                            _$didMutate(Reading._$keyPath$value, _$observationRegistrar, _$isObserved)
                         case 1:
-                            let typed = try SwiftData._storedValue(value, as: _$at, of: self, property: property)
-                            if _$isObserved {
-                                _$observationRegistrar.withMutation(of: self, keyPath: Reading._$keyPath$at) {
-                                    if let typed {
-                                        _$at = typed
-                                        _$persistentState._setLoaded(1)
-                                    } else {
-                                        _$persistentState._setUnloaded(1)
-                                    }
-                                }
-                            } else if let typed {
-                                _$at = typed
-                                _$persistentState._setLoaded(1)
-                            } else {
-                                _$persistentState._setUnloaded(1)
-                            }
+                            _$at = try _$newPlainValue(1, value, _$at, Reading._$keyPath$at, _$observationRegistrar)
+                            _$didMutate(Reading._$keyPath$at, _$observationRegistrar, _$isObserved)
                         case 2:
-                            let typed = try SwiftData._storedValue(value, as: _$label, of: self, property: property)
-                            _$unlink(property)
-                            if _$isObserved {
-                                _$observationRegistrar.withMutation(of: self, keyPath: Reading._$keyPath$label) {
-                                    _$label = typed
-                                }
-                            } else {
-                                _$label = typed
-                            }
+                            _$label = try _$newValue(property, value, Reading._$keyPath$label, _$observationRegistrar)
+                            _$didMutate(Reading._$keyPath$label, _$observationRegistrar, _$isObserved)
                         default:
                             break
                         }
@@ -388,8 +282,8 @@ struct PlainStorageExpansionTests {
             """
         ).expanded
         for (index, standard) in ["text", "count", "blob", "link", "amount"].enumerated() {
-            #expect(expanded.contains("_$attributeWillChange(\(index))"), "\(standard)")
-            #expect(expanded.contains("_$attributeDidChange(\(index))"), "\(standard)")
+            #expect(expanded.contains("_$willChange(\(index), Sample._$keyPath$\(standard)"), "\(standard)")
+            #expect(expanded.contains("_$didChange(\(index), Sample._$keyPath$\(standard)"), "\(standard)")
             #expect(!expanded.contains("_$willSet(\(index), _$\(standard))"), "\(standard)")
             #expect(!expanded.contains("let oldValue = _$\(standard)"), "\(standard)")
             #expect(!expanded.contains("_$linked(\(index),"), "\(standard)")
@@ -398,6 +292,6 @@ struct PlainStorageExpansionTests {
             #expect(expanded.contains("_$willSet(\(index + 5), _$\(other))"), "\(other)")
             #expect(expanded.contains("let oldValue = _$\(other)"), "\(other)")
         }
-        #expect(!expanded.contains("_$attributeWillChange(5)"))
+        #expect(!expanded.contains("_$willChange(5,"))
     }
 }
