@@ -67,11 +67,13 @@ import Testing
         let pool = PostgresConnectionPool(try PostgresTestServer.shared().url, size: 1, waitLimit: .milliseconds(200))
         let holding = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
+        let returned = DispatchSemaphore(value: 0)
         let holder = Thread {
             try? pool.withConnection { _ in
                 holding.signal()
                 release.wait()
             }
+            returned.signal()
         }
         holder.start()
         holding.wait()
@@ -83,6 +85,7 @@ import Testing
             #expect(error.description.contains("all 1 connection of the pool"))
         }
         release.signal()
-        #expect(eventually { (try? pool.withConnection { _ in true }) == true })
+        #expect(returned.wait(timeout: .now() + 60) == .success)
+        #expect(try pool.withConnection { _ in true })
     }
 }

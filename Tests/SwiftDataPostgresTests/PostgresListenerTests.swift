@@ -8,7 +8,12 @@ import Testing
 @Suite(.enabled(if: PostgresTestServer.isAvailable)) struct PostgresListenerTests {
     /// The payloads of the notifications received so far.
     func payloads(_ events: Collected<PostgresListener.Event>) -> [String] {
-        events.all.compactMap { if case .notification(let notification) = $0 { notification.payload } else { nil } }
+        payloads(events.all)
+    }
+
+    /// The payloads of the notifications among `events`.
+    func payloads(_ events: [PostgresListener.Event]) -> [String] {
+        events.compactMap { if case .notification(let notification) = $0 { notification.payload } else { nil } }
     }
 
     @Test func notificationsFromAnotherConnectionArriveInOrder() throws {
@@ -19,7 +24,7 @@ import Testing
         defer { listener.stop() }
         let sender = try connect()
         for payload in ["first", "ünïcödé ✓", "", "third"] { try sender.notify(channel, payload: payload) }
-        #expect(eventually { payloads(events).count == 4 })
+        #expect(events.wait { payloads($0).count == 4 })
         #expect(payloads(events) == ["first", "ünïcödé ✓", "", "third"])
         guard case .notification(let first) = events.all.first else { return }
         #expect(first.channel == channel)
@@ -43,10 +48,10 @@ import Testing
             // A notification another session sends now arrives at once: by the time it has, the one sent in the
             // open transaction would have too, if it were not held until the commit.
             try probe.notify(channel, payload: "probe")
-            #expect(eventually { payloads(events).contains("probe") })
+            #expect(events.wait { payloads($0).contains("probe") })
             #expect(payloads(events) == ["probe"])
         }
-        #expect(eventually { payloads(events) == ["probe", "committed"] })
+        #expect(events.wait { payloads($0) == ["probe", "committed"] })
     }
 
     @Test func notificationsFromAnotherProcessArrive() throws {
@@ -56,7 +61,7 @@ import Testing
         let listener = try PostgresListener(server.superuserConnectionString, channels: [channel]) { events.append($0) }
         defer { listener.stop() }
         try server.psql("NOTIFY \(channel), 'from psql'")
-        #expect(eventually { payloads(events) == ["from psql"] })
+        #expect(events.wait { payloads($0) == ["from psql"] })
     }
 
     @Test func channelNamesAreQuoted() throws {
@@ -66,7 +71,7 @@ import Testing
         let listener = try PostgresListener(server.url, channels: [channel, "second"]) { events.append($0) }
         defer { listener.stop() }
         try connect().notify(channel, payload: "ok")
-        #expect(eventually { payloads(events) == ["ok"] })
+        #expect(events.wait { payloads($0) == ["ok"] })
     }
 
     @Test func theListenerReconnectsWhenItsSessionIsTerminated() throws {
@@ -79,13 +84,13 @@ import Testing
         defer { listener.stop() }
         let sender = try connect()
         try sender.notify(channel, payload: "before")
-        #expect(eventually { payloads(events) == ["before"] })
+        #expect(events.wait { payloads($0) == ["before"] })
         let first = listener.backendPID
         try sender.query("SELECT pg_terminate_backend($1::int4)", [.int8(Int64(first))])
-        #expect(eventually { events.all.contains(.reconnected) })
+        #expect(events.wait { $0.contains(.reconnected) })
         #expect(listener.backendPID != first)
         try sender.notify(channel, payload: "after")
-        #expect(eventually { payloads(events) == ["before", "after"] })
+        #expect(events.wait { payloads($0) == ["before", "after"] })
     }
 
     @Test func aStoppedListenerDeliversNothingMore() throws {

@@ -52,12 +52,3 @@ import Testing
         #expect(fired.isSet)
     }
 }
-
-/// A flag set from an observation callback.
-final class Flag: @unchecked Sendable {
-    // @unchecked Sendable: `value` is only touched under `lock`.
-    private let lock = NSLock()
-    private var value = false
-    func set() { lock.withLock { value = true } }
-    var isSet: Bool { lock.withLock { value } }
-}

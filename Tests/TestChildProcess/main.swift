@@ -95,7 +95,7 @@ case "insert-many":
     }
 case "write-and-observe":
     // Inserts visits one save at a time while a `ResultsObserver` watches every process's visits; once it holds
-    // `total` visits (or after 20 seconds) prints the names it holds, one a line.
+    // `total` visits (or after a minute) prints the names it holds, one a line.
     let count = Int(arguments.dropFirst(3).first ?? "40") ?? 40
     let total = Int(arguments.dropFirst(4).first ?? "\(count)") ?? count
     let container = try container()
@@ -106,8 +106,14 @@ case "write-and-observe":
         try context.save()
         _ = observer.results.count
     }
-    let deadline = Date.now.addingTimeInterval(20)
-    while observer.results.count < total, Date.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+    // Woken by each change of the results, not by polling; the minute only bounds a failure.
+    let snapshots = observer.snapshots()
+    await withTaskGroup(of: Void.self) { group in
+        group.addTask { for await identifiers in snapshots where identifiers.count >= total { return } }
+        group.addTask { try? await Task.sleep(for: .seconds(60)) }
+        await group.next()
+        group.cancelAll()
+    }
     print(observer.results.map(\.name).joined(separator: "\n"))
 case "list":
     for visit in try ModelContext(try container()).fetch(FetchDescriptor<Visit>(sortBy: [SortDescriptor(\.name)])) {

@@ -61,8 +61,8 @@ import Testing
             copy.value = 7
             try background.save()
         }.value
-        for _ in 0..<50 where counter.value != 7 { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(counter.value == 7, "the main context applied the background save without being asked")
+        let applied = await waitUntil { counter.value == 7 }
+        #expect(applied, "the main context applied the background save without being asked")
     }
 
     @Test(arguments: StoreKind.withPooler) func changesByAnotherProcessAreSeenOnTheNextFetch(store: StoreKind) throws {

@@ -18,6 +18,13 @@ import Testing
     }
 
     func value(of id: PersistentIdentifier) -> Int? { self[id, as: Counter.self]?.value }
+
+    /// Waits until the counter `id` holds `value`, woken by its changes, which the actor's context applies on the
+    /// actor; returns whether it came to hold it.
+    func waitForValue(of id: PersistentIdentifier, toBe value: Int) async -> Bool {
+        guard let counter = self[id, as: Counter.self] else { return false }
+        return await waitUntil { counter.value == value }
+    }
     func runsOnTheMainThread() -> Bool { Thread.isMainThread }
     func count() throws -> Int { try modelContext.fetchCount(FetchDescriptor<Counter>()) }
     func contextIdentity() -> ObjectIdentifier { ObjectIdentifier(modelContext) }
@@ -69,8 +76,8 @@ import Testing
         container.mainContext.insert(counter)
         try container.mainContext.save()
         try await CounterStore(modelContainer: container).increment(counter.persistentModelID)
-        for _ in 0..<100 where counter.value != 1 { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(counter.value == 1)
+        let applied = await waitUntil { counter.value == 1 }
+        #expect(applied, "the main context applied the actor's save")
     }
 
     @Test func anActorsContextSeesOtherSavesWithoutFetching() async throws {
@@ -82,12 +89,8 @@ import Testing
         let copy = try #require(context.model(for: ids[0]) as? Counter)
         copy.value = 5
         try context.save()
-        var seen: Int?
-        for _ in 0..<100 {
-            seen = await store.value(of: ids[0])
-            if seen == 5 { break }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        #expect(seen == 5, "the actor's registered model was refreshed on the actor's queue")
+        #expect(
+            await store.waitForValue(of: ids[0], toBe: 5),
+            "the actor's registered model was refreshed on the actor's queue")
     }
 }

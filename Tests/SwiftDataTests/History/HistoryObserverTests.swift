@@ -8,50 +8,11 @@ import Testing
 /// `HistoryObserver` counts the arrivals of transactions that concern it, from any context or process.
 @Suite struct HistoryObserverTests {
     /// Waits for the observer's counter to reach `count`, woken by each change of the counter (it is observable),
-    /// not by polling; returns the counter. A minute without reaching it ends the wait, so that a test that fails
-    /// reports its count instead of hanging.
+    /// not by polling; returns the counter, so that a test that fails reports its count instead of hanging.
     @discardableResult
     func waitFor(_ count: Int, _ observer: HistoryObserver) async throws -> Int {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while observer.eventCounter < count, ContinuousClock.now < deadline {
-            let wake = Wake()
-            let timer = Task {
-                try? await Task.sleep(until: deadline)
-                wake.fire()
-            }
-            await withCheckedContinuation { continuation in
-                wake.set(continuation)
-                withObservationTracking {
-                    _ = observer.eventCounter
-                } onChange: {
-                    wake.fire()
-                }
-                // A change made before the tracking began would not fire it.
-                if observer.eventCounter >= count { wake.fire() }
-            }
-            timer.cancel()
-        }
+        _ = await waitUntil { observer.eventCounter >= count }
         return observer.eventCounter
-    }
-
-    /// Resumes a continuation once, whichever of its wakers fires first.
-    private final class Wake: Sendable {
-        private let continuation = Mutex<CheckedContinuation<Void, Never>?>(nil)
-        private let fired = Mutex(false)
-
-        func set(_ waiting: CheckedContinuation<Void, Never>) {
-            if fired.withLock({ $0 }) { return waiting.resume() }
-            continuation.withLock { $0 = waiting }
-            if fired.withLock({ $0 }) { fire() }
-        }
-
-        func fire() {
-            fired.withLock { $0 = true }
-            continuation.withLock { continuation in
-                continuation?.resume()
-                continuation = nil
-            }
-        }
     }
 
     func save(_ model: some PersistentModel, in container: ModelContainer, author: String? = nil) throws {

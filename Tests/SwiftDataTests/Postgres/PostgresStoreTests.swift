@@ -246,8 +246,7 @@ import Testing
         other.insert(Visit(name: "there"))
         for seen in try other.fetch(FetchDescriptor<Visit>()) { seen.count += 5 }
         try other.save()
-        for _ in 0..<100 where !fired.isSet { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(fired.isSet, "the notification reached the observer without a fetch")
+        #expect(await fired.wait(), "the notification reached the observer without a fetch")
         #expect(observer.results.map(\.name) == ["here", "there"])
         _ = try context.fetchCount(FetchDescriptor<Visit>())
         #expect(visit.count == count + 5, "the registered model refreshed")
@@ -275,9 +274,7 @@ import Testing
                 seen.sorted() == expected,
                 "process \(writer) saw every process's visits, once each (\(seen.count) seen)")
         }
-        for _ in 0..<150 where observer.results.count < expected.count {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        _ = await observer.waitForSnapshot { $0.count >= expected.count }
         #expect(observer.results.map(\.name).sorted() == expected, "an observer in a fourth process saw them all too")
         let names = try ModelContext(container).fetch(FetchDescriptor<Visit>()).map(\.name)
         #expect(names.sorted() == expected)
@@ -504,8 +501,7 @@ import Testing
         let other = ModelContext(theirs)
         other.insert(Visit(name: "there"))
         try other.save()
-        for _ in 0..<250 where !heard.isSet { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(heard.isSet, "the other instance's save reached the container")
+        #expect(await heard.wait(), "the other instance's save reached the container")
         withExtendedLifetime(subscriber) {}
     }
 
