@@ -34,14 +34,15 @@ public struct PostgresConfiguration: DataStoreConfiguration, Sendable, CustomStr
     /// another instance it was told of, compared by WAL position; otherwise it reads from the primary (`url`). A
     /// save, and everything in its transaction, runs on the primary. A replica that cannot be reached, or that has
     /// still not replayed a position a read needed `replicaLagLimit` (10 seconds by default) after it was found
-    /// behind it, is left out for `replicaRetryInterval` (5 seconds), its reads going to the others or to the
-    /// primary meanwhile.
+    /// behind it, is left out for `replicaRetryInterval` (5 seconds by default), its reads going to the others or to
+    /// the primary meanwhile.
     public var readReplicas: [String]
 
     /// How long a replica may stay behind what reads need before it is left out; 10 seconds unless given.
     public var replicaLagLimit: Duration = .seconds(10)
-    /// How long a replica that could not be reached, or lagged past `replicaLagLimit`, is left out.
-    public static let replicaRetryInterval: Duration = .seconds(5)
+    /// How long a replica that could not be reached, or lagged past `replicaLagLimit`, is left out before reads try
+    /// it again; 5 seconds unless given.
+    public var replicaRetryInterval: Duration = .seconds(5)
     /// The models the store holds; `nil` means all of the container's.
     public var schema: Schema?
     /// The PostgreSQL schema (namespace) that holds the store's tables, created if missing: several apps, or
@@ -130,6 +131,12 @@ public struct PostgresConfiguration: DataStoreConfiguration, Sendable, CustomStr
                 reason: "the PostgreSQL configuration '\(name)' has a negative replicaLagLimit (\(replicaLagLimit))",
                 suggestion: "Give replicas zero or more time to catch up")
         }
+        if replicaRetryInterval < .zero {
+            throw SwiftDataError.loadIssueModelContainer.with(
+                reason:
+                    "the PostgreSQL configuration '\(name)' has a negative replicaRetryInterval (\(replicaRetryInterval))",
+                suggestion: "Leave a replica that failed out for zero or more time")
+        }
         if connectionWaitTimeout <= .zero || saveRetries < 0 {
             throw SwiftDataError.loadIssueModelContainer.with(
                 reason:
@@ -157,6 +164,7 @@ public struct PostgresConfiguration: DataStoreConfiguration, Sendable, CustomStr
                 "commitOutcomeWait": commitOutcomeWait, "connectionWaitTimeout": connectionWaitTimeout,
                 "saveRetries": saveRetries,
                 "readReplicas": readReplicas.map { PostgresRedaction($0)($0) }, "replicaLagLimit": replicaLagLimit,
+                "replicaRetryInterval": replicaRetryInterval,
                 "transactionPooling": transactionPooling,
                 "listenURL": listenURL.map { PostgresRedaction($0)($0) } as Any,
             ], displayStyle: .struct)

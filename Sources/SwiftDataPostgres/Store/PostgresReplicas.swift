@@ -13,9 +13,9 @@ import Synchronization
 /// store must see; otherwise to the primary.
 ///
 /// A replica that cannot be reached, whose connection breaks, or that cancels the read for a conflict with
-/// recovery, costs no failed read: the read runs elsewhere, and the replica is left out for
-/// `PostgresConfiguration.replicaRetryInterval`. So is one that has still not replayed a position a read
-/// needed the configuration's `replicaLagLimit` after it was first found behind it.
+/// recovery, costs no failed read: the read runs elsewhere, and the replica is left out for the configuration's
+/// `replicaRetryInterval`. So is one that has still not replayed a position a read needed the configuration's
+/// `replicaLagLimit` after it was first found behind it.
 final class PostgresReplicas: Sendable {
     private let replicas: [Replica]
     private let next = Atomic<Int>(0)
@@ -31,7 +31,7 @@ final class PostgresReplicas: Sendable {
     }
 
     /// One replica: its pool, the position it replayed when last asked, and whether it is left out.
-    private final class Replica: Sendable {
+    final class Replica: Sendable {
         let pool: PostgresConnectionPool
         let replayed = Atomic<Int64>(0)
         /// The position a read first found the replica behind and when, until it replays it; when it is left out
@@ -42,10 +42,12 @@ final class PostgresReplicas: Sendable {
             (nil, nil))
 
         let lagLimit: Duration
+        let retryInterval: Duration
 
-        init(_ pool: PostgresConnectionPool, lagLimit: Duration) {
+        init(_ pool: PostgresConnectionPool, lagLimit: Duration, retryInterval: Duration) {
             self.pool = pool
             self.lagLimit = lagLimit
+            self.retryInterval = retryInterval
         }
 
         func isLeftOut(at now: ContinuousClock.Instant) -> Bool {
@@ -53,7 +55,7 @@ final class PostgresReplicas: Sendable {
         }
 
         func leaveOut(from now: ContinuousClock.Instant) {
-            state.withLock { $0 = (nil, now + PostgresConfiguration.replicaRetryInterval) }
+            state.withLock { $0 = (nil, now + retryInterval) }
         }
 
         /// Notes that the replica, at `replayed`, was behind a read that needs `required`; leaves it out when it
@@ -75,13 +77,15 @@ final class PostgresReplicas: Sendable {
     }
 
     /// The replicas at `urls`, each with a pool of `size` connections that `setup` prepares, waiting up to
-    /// `waitLimit` for one, and left out when they lag for longer than `lagLimit`.
+    /// `waitLimit` for one, and left out for `retryInterval` when they fail or lag for longer than `lagLimit`.
     init(
-        _ urls: [String], size: Int, waitLimit: Duration, lagLimit: Duration,
+        _ urls: [String], size: Int, waitLimit: Duration, lagLimit: Duration, retryInterval: Duration,
         setup: @escaping (PostgresConnection) throws -> Void
     ) {
         replicas = urls.map {
-            Replica(PostgresConnectionPool($0, size: size, waitLimit: waitLimit, setup: setup), lagLimit: lagLimit)
+            Replica(
+                PostgresConnectionPool($0, size: size, waitLimit: waitLimit, setup: setup), lagLimit: lagLimit,
+                retryInterval: retryInterval)
         }
     }
 

@@ -153,7 +153,8 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
             ? nil
             : PostgresReplicas(
                 configuration.readReplicas, size: configuration.maximumConnections,
-                waitLimit: configuration.connectionWaitTimeout, lagLimit: configuration.replicaLagLimit, setup: setup)
+                waitLimit: configuration.connectionWaitTimeout, lagLimit: configuration.replicaLagLimit,
+                retryInterval: configuration.replicaRetryInterval, setup: setup)
         self.replicas = replicas
         shared = nil
         externalChange = ChangeFlag()

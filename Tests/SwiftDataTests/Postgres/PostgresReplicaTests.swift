@@ -23,12 +23,13 @@ import Testing
     /// named `application` (so that a standby's log tells them apart).
     func container(
         _ cluster: PostgresTestCluster, replicas: [PostgresTestServer], schema: String, application: String,
-        lagLimit: Duration = .seconds(10)
+        lagLimit: Duration = .seconds(10), retryInterval: Duration = .seconds(5)
     ) throws -> ModelContainer {
         var configuration = PostgresConfiguration(
             url: cluster.url, readReplicas: replicas.map { $0.url + "?application_name=\(application)" },
             postgresSchema: schema)
         configuration.replicaLagLimit = lagLimit
+        configuration.replicaRetryInterval = retryInterval
         return try ModelContainer(for: ReplicatedNote.self, configurations: configuration)
     }
 
@@ -38,16 +39,17 @@ import Testing
     }
 
     /// A container on a new schema reading from a new standby, which the test may slow or stop.
-    func readingFromAStandbyOfItsOwn(lagLimit: Duration = .seconds(10)) throws -> (
-        PostgresTestCluster, PostgresTestServer, ModelContainer, application: String
-    ) {
+    func readingFromAStandbyOfItsOwn(lagLimit: Duration = .seconds(10), retryInterval: Duration = .seconds(5))
+        throws -> (PostgresTestCluster, PostgresTestServer, ModelContainer, application: String)
+    {
         let cluster = try PostgresTestCluster.shared()
         let standby = try cluster.makeStandby()
         let (schema, application) = names()
         return (
             cluster, standby,
             try container(
-                cluster, replicas: [standby], schema: schema, application: application, lagLimit: lagLimit),
+                cluster, replicas: [standby], schema: schema, application: application, lagLimit: lagLimit,
+                retryInterval: retryInterval),
             application
         )
     }
@@ -114,8 +116,11 @@ import Testing
         #expect(servedReads(standby, application) == served + 1)
     }
 
+    /// With a short `replicaRetryInterval`, the restarted standby is tried again soon: the test waits for the
+    /// standby's log to show a read it served (the server announces it by no event), a minute at most.
     @Test func aStoppedStandbyCostsNoFailedFetch() throws {
-        let (cluster, standby, container, application) = try readingFromAStandbyOfItsOwn()
+        let (cluster, standby, container, application) = try readingFromAStandbyOfItsOwn(
+            retryInterval: .milliseconds(100))
         let context = try savingAFirstNoteReadFromTheStandby(cluster, standby, container, application: application)
 
         try standby.stop()
@@ -127,10 +132,9 @@ import Testing
         // Started again, it is tried again once its time out is over.
         try standby.start()
         try standby.waitForReplay(of: try cluster.primary.walPosition())
-        let deadline = ContinuousClock.now + PostgresConfiguration.replicaRetryInterval * 4
+        let deadline = ContinuousClock.now + .seconds(60)
         while servedReads(standby, application) < 2, ContinuousClock.now < deadline {
             #expect(try ModelContext(container).fetchCount(FetchDescriptor<ReplicatedNote>()) == 20)
-            Thread.sleep(forTimeInterval: 0.05)
         }
         #expect(servedReads(standby, application) >= 2, "the standby served reads again")
     }
@@ -160,7 +164,8 @@ extension PostgresReplicaTests {
     /// A standby that stays behind for longer than `replicaLagLimit` is left out: reads no longer ask it how far it
     /// replayed, and run on the primary. Once it has caught up and its time out is over, it serves reads again.
     @Test func aStandbyLaggingPastTheLimitIsLeftOutUntilItCatchesUp() throws {
-        let (cluster, standby, container, application) = try readingFromAStandbyOfItsOwn(lagLimit: .milliseconds(100))
+        let (cluster, standby, container, application) = try readingFromAStandbyOfItsOwn(
+            lagLimit: .milliseconds(100), retryInterval: .milliseconds(100))
         let context = try savingAFirstNoteReadFromTheStandby(cluster, standby, container, application: application)
 
         // Behind the last save, the standby is asked at each read until it has lagged past the limit; then a read
@@ -183,12 +188,29 @@ extension PostgresReplicaTests {
         // Caught up, it serves reads again once its time out is over.
         try standby.resumeReplay()
         try standby.waitForReplay(of: try cluster.primary.walPosition())
-        let again = ContinuousClock.now + PostgresConfiguration.replicaRetryInterval * 12
+        let again = ContinuousClock.now + .seconds(60)
         while servedReads(standby, application) == 1, ContinuousClock.now < again {
             counts.insert(try ModelContext(container).fetchCount(FetchDescriptor<ReplicatedNote>()))
         }
         #expect(servedReads(standby, application) == 2, "the standby serves reads again")
         #expect(counts == [2])
+    }
+
+    /// A replica left out is left out for the configuration's `replicaRetryInterval`, to the instant.
+    @Test func aReplicaIsLeftOutForTheConfiguredInterval() {
+        let start = ContinuousClock.now
+        for interval in [Duration.milliseconds(250), .seconds(42)] {
+            let replica = PostgresReplicas.Replica(
+                PostgresConnectionPool("host=unused"), lagLimit: .seconds(10), retryInterval: interval)
+            #expect(!replica.isLeftOut(at: start))
+            replica.leaveOut(from: start)
+            #expect(replica.isLeftOut(at: start + interval - .nanoseconds(1)))
+            #expect(!replica.isLeftOut(at: start + interval), "left out for \(interval)")
+        }
+        var configuration = PostgresConfiguration(url: "host=unused")
+        #expect(configuration.replicaRetryInterval == .seconds(5))
+        configuration.replicaRetryInterval = .seconds(-1)
+        #expect(throws: SwiftDataError.self) { try configuration.validate() }
     }
 
     /// What read-your-writes costs a save: its commit position comes back in the round trip of its `COMMIT`, so a
