@@ -4,9 +4,10 @@ import SwiftDataSQL
 import Synchronization
 
 /// How a store behind a transaction pooler without a `listenURL` learns of other instances' saves: every
-/// `PostgresConfiguration.changePollInterval` it reads the numbers of the history rows committed since it last
-/// looked, and reports a change when one of them is not a save of its own (`noteOwn`). It runs on a thread of its
-/// own until `stop()`.
+/// `PostgresConfiguration.changePollInterval` it reads, in one statement, the numbers of the history rows committed
+/// since it last looked and the count of the writes that record no history row (erasing a store, deleting history;
+/// see `PostgresRowStore.unrecordedWritesKey`), and reports a change when one of them is not this store's own
+/// (`noteOwn`, `noteOwnUnrecorded`). It runs on a thread of its own until `stop()`.
 final class PostgresChangePoller: Sendable {
     private let state = Mutex(State())
     private let wake = NSCondition()
@@ -16,33 +17,41 @@ final class PostgresChangePoller: Sendable {
         var stopping = false
         /// The numbers of this store's own saves that the poller has not seen yet.
         var own: Set<Int64> = []
+        /// The counts this store's own unrecorded writes reached, that the poller has not seen yet.
+        var ownUnrecorded: Set<Int64> = []
     }
 
-    /// Starts polling the history table of `postgresSchema` through `pool`, calling `changed` on the poller's
-    /// thread when another instance saved.
+    /// Starts polling the history and metadata tables of `postgresSchema` through `pool`, calling `changed` on the
+    /// poller's thread when another instance saved.
     init(pool: PostgresConnectionPool, postgresSchema: String, changed: @escaping @Sendable () -> Void) {
         let dialect = PostgreSQLDialect()
         let table = "\(dialect.quote(postgresSchema)).\(dialect.quote(PostgresRowStore.historyTable))"
-        let newer = "SELECT number FROM \(table) WHERE number > $1 ORDER BY number"
+        let unrecorded = """
+            SELECT value::bigint FROM \(dialect.quote(postgresSchema)).\(dialect.quote(PostgresRowStore.metadataTable)) \
+            WHERE key = \(PostgresRowStore.literal(PostgresRowStore.unrecordedWritesKey))
+            """
+        // A row of NULL numbers stands for no new history row.
+        let newer = """
+            SELECT COALESCE((\(unrecorded)), 0), h.number FROM (SELECT 1) AS one LEFT JOIN LATERAL \
+            (SELECT number FROM \(table) WHERE number > $1) AS h ON true ORDER BY h.number
+            """
         let thread = Thread { [self] in
             defer { finished.signal() }
-            var last: Int64 = .max
+            var last: (number: Int64, unrecorded: Int64)?
             while !state.withLock(\.stopping) {
                 do {
-                    if last == .max {
-                        last = try pool.withConnection {
-                            try $0.query("SELECT COALESCE(max(number), 0) FROM \(table)").int64(0, 0) ?? 0
+                    if last == nil {
+                        last = try pool.withConnection { connection in
+                            let result = try connection.query(
+                                "SELECT COALESCE(max(number), 0), COALESCE((\(unrecorded)), 0) FROM \(table)")
+                            return (try result.int64(0, 0) ?? 0, try result.int64(0, 1) ?? 0)
                         }
                     }
-                    let result = try pool.withConnection { try $0.query(newer, [.int8(last)]) }
-                    let numbers = try (0..<result.rowCount).compactMap { try result.int64($0, 0) }
-                    last = numbers.last ?? last
-                    let others = state.withLock { state in
-                        let others = numbers.filter { !state.own.contains($0) }
-                        state.own = state.own.filter { $0 > last }
-                        return others
+                    if let seen = last {
+                        let (now, wroteElsewhere) = try poll(pool, newer, after: seen)
+                        last = now
+                        if wroteElsewhere { changed() }
                     }
-                    if !others.isEmpty { changed() }
                 } catch {
                     Log.debug("looking for other instances' saves failed: \(error)")
                 }
@@ -57,9 +66,34 @@ final class PostgresChangePoller: Sendable {
         thread.start()
     }
 
+    /// Runs the poll's statement once, after what was `seen`: returns what it sees now, and whether another
+    /// instance wrote.
+    private func poll(_ pool: PostgresConnectionPool, _ newer: String, after seen: (number: Int64, unrecorded: Int64))
+        throws -> (now: (number: Int64, unrecorded: Int64), wroteElsewhere: Bool)
+    {
+        let result = try pool.withConnection { try $0.query(newer, [.int8(seen.number)]) }
+        let numbers = try (0..<result.rowCount).compactMap { try result.int64($0, 1) }
+        let unrecorded = try result.int64(0, 0) ?? seen.unrecorded
+        let now = (number: numbers.last ?? seen.number, unrecorded: max(unrecorded, seen.unrecorded))
+        return state.withLock { state in
+            let others =
+                numbers.contains { !state.own.contains($0) }
+                || (seen.unrecorded < now.unrecorded
+                    && (seen.unrecorded + 1...now.unrecorded).contains { !state.ownUnrecorded.contains($0) })
+            state.own = state.own.filter { $0 > now.number }
+            state.ownUnrecorded = state.ownUnrecorded.filter { $0 > now.unrecorded }
+            return (now, others)
+        }
+    }
+
     /// Notes the history number of a save of this store, so that finding it is no change.
     func noteOwn(_ number: Int64) {
         state.withLock { _ = $0.own.insert(number) }
+    }
+
+    /// Notes the count an unrecorded write of this store reached, so that finding it is no change.
+    func noteOwnUnrecorded(_ count: Int64) {
+        state.withLock { _ = $0.ownUnrecorded.insert(count) }
     }
 
     /// Stops the thread and returns once it has stopped.

@@ -19,6 +19,10 @@ import SwiftDataSQL
 extension PostgresRowStore {
     static let historyTable = HistoryStatements.table
     static let historyDeletedKey = HistoryStatements.deletedKey
+    /// The metadata key of the count of the writes that record no history row (erasing the store, deleting
+    /// history): each adds one, so that stores that poll for other instances' saves (`PostgresChangePoller`) hear of
+    /// them as listeners do of their notifications.
+    static let unrecordedWritesKey = "unrecorded_writes"
 
     /// Whether stores opened from now on record history: on unless turned off, to measure what it costs.
     nonisolated(unsafe) package static var keepsHistory = true
@@ -72,9 +76,18 @@ extension PostgresRowStore {
 
     package func deleteHistory(_ request: HistoryRequest) throws {
         // The lock first: no save may commit a row the delete should have found.
-        try write(drawingHistoryNumber: false, lockingFirst: true) { transaction in
-            try (transaction as? PostgresTransaction)?.deleteHistory(where: request.condition)
+        try writeUnrecorded(lockingFirst: true) { try $0.deleteHistory(where: request.condition) }
+    }
+
+    /// Runs `body` in a transaction of the store's own that records no history row (see `write`), counted under
+    /// `unrecordedWritesKey`; once committed, tells the poller the count is this store's.
+    func writeUnrecorded(lockingFirst: Bool = false, _ body: (PostgresTransaction) throws -> Void) throws {
+        let count = try write(drawingHistoryNumber: false, lockingFirst: lockingFirst) { transaction -> Int64? in
+            guard let transaction = transaction as? PostgresTransaction else { return nil }
+            try body(transaction)
+            return try transaction.countUnrecordedWrite()
         }
+        if let count { noteOwnUnrecorded(count) }
     }
 }
 
@@ -209,6 +222,19 @@ extension PostgresTransaction {
                 "SELECT nextval(pg_get_serial_sequence('\(table)', 'number'))")
             guard let through = try result.int64(0, 0) else { return }
             try noteDeleted(through: through)
+        }
+    }
+
+    /// Adds one to the count of writes that record no history row (`PostgresRowStore.unrecordedWritesKey`) and
+    /// returns it.
+    func countUnrecordedWrite() throws -> Int64? {
+        try PostgresRowStore.mapErrors {
+            try connection.preparedQuery(
+                """
+                INSERT INTO \(PostgresRowStore.metadataTable) AS m (key, value) VALUES ($1, '1') ON CONFLICT (key) \
+                DO UPDATE SET value = (m.value::bigint + 1)::text RETURNING value::bigint
+                """, [.text(PostgresRowStore.unrecordedWritesKey)]
+            ).int64(0, 0)
         }
     }
 

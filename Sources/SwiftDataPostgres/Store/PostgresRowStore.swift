@@ -514,6 +514,11 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
         if let historyNumber { poller?.noteOwn(historyNumber) }
     }
 
+    /// Tells the poller that an unrecorded write of this store (see `writeUnrecorded`) reached `count`.
+    func noteOwnUnrecorded(_ count: Int64) {
+        poller?.noteOwnUnrecorded(count)
+    }
+
     /// Takes the lock every save of the PostgreSQL schema's stores takes, until the transaction ends; returns the
     /// transaction's identifier (`txid_current()`, in the same statement). After a lost COMMIT, the save's own
     /// identifier in `_swiftdata_saves` tells whether it committed (`confirmCommit`), not this one: a server that
@@ -603,8 +608,7 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
     /// sessions wait for it to commit); keys are not reused afterwards.
     package func erase() throws {
         let tables = [Self.externalTable] + SchemaStatements.tables(of: schema, dialect: dialect)
-        try write(drawingHistoryNumber: false) { transaction in
-            guard let transaction = transaction as? PostgresTransaction else { return }
+        try writeUnrecorded { transaction in
             try transaction.connection.execute("TRUNCATE \(tables.joined(separator: ", "))")
             try transaction.eraseHistory()
         }

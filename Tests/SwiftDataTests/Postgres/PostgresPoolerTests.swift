@@ -3,6 +3,7 @@ import PostgresTestSupport
 import SwiftData
 import Testing
 
+@testable import SwiftDataCore
 @testable import SwiftDataPostgres
 
 /// A model of the pooler suite.
@@ -68,6 +69,28 @@ import Testing
         try context.save()
         #expect(await observer.waitForSnapshot { !$0.isEmpty })
         #expect(observer.results.map(\.text) == ["elsewhere"])
+    }
+
+    /// Without `listenURL`, erasing the store and deleting history, which record no history row, reach another
+    /// instance's observers too.
+    @Test func anotherInstancesEraseAndHistoryDeletionAreFoundWithoutAListenURL() async throws {
+        let schema = newSchema()
+        let observing = try ModelContainer(for: PooledNote.self, configurations: try configuration(schema))
+        let writing = try ModelContainer(for: PooledNote.self, configurations: try configuration(schema))
+        let context = ModelContext(writing)
+        context.insert(PooledNote(text: "erased"))
+        try context.save()
+        let observer = try ResultsObserver(sortBy: [SortDescriptor(\PooledNote.text)], modelContainer: observing)
+        #expect(observer.results.map(\.text) == ["erased"])
+        try writing.erase()
+        #expect(await observer.waitForSnapshot { $0.isEmpty }, "the erase reached the other instance's observer")
+
+        let heard = Flag()
+        let subscriber = NSObject()
+        observing.changes.subscribe(subscriber) { notice in if notice.isExternal { heard.set() } }
+        try ModelContext(writing).deleteHistory(HistoryDescriptor<DefaultHistoryTransaction>())
+        #expect(await heard.wait(), "the deletion of history reached the other instance")
+        withExtendedLifetime(subscriber) {}
     }
 
     /// With `listenURL`, the notification arrives over the direct connection, as on a single server.
