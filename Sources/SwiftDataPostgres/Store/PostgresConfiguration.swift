@@ -63,7 +63,8 @@ public struct PostgresConfiguration: DataStoreConfiguration, Sendable, CustomStr
     public var connectionWaitTimeout: Duration = .seconds(30)
     /// How many times a save that failed with a serialization failure or a deadlock (SQLSTATE `40001`, `40P01`) runs
     /// again, whole, before it throws; 3 unless given. Such a failure rolls the save's transaction back, so running
-    /// it again stores each change once.
+    /// it again stores each change once. Opening a store runs its creation or migration again as many times when it
+    /// fails so (a migration stage's `willMigrate` and `didMigrate` then run again too).
     public var saveRetries = 3
     /// Whether the store reaches the database through a pooler in transaction mode (PgBouncer's `pool_mode =
     /// transaction`), which hands each transaction whichever server connection is free: the store then keeps no

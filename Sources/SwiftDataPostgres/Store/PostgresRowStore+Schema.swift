@@ -21,7 +21,9 @@ extension PostgresRowStore {
     /// `migrationPlan` first, when the store records an older version), and returns the store identifier. It runs
     /// in one transaction (PostgreSQL's DDL is transactional), holding the lock saves take: any number of
     /// processes may open one store at once, one creates or migrates it, and a failure leaves it as it was. A
-    /// migration first locks the tables against writes (`lockTablesIfMigrating`), then takes the save lock.
+    /// migration first locks the tables against writes (`lockTablesIfMigrating`), then takes the save lock. A
+    /// transaction that still loses a deadlock or a serialization failure (SQLSTATE `40P01`, `40001`), which the
+    /// server rolled back whole, runs again, up to the configuration's `saveRetries` times, as a save does.
     static func prepare(
         _ connection: PostgresConnection, schema: Schema, configuration: PostgresConfiguration,
         migrationPlan: (any SchemaMigrationPlan.Type)?
@@ -40,20 +42,28 @@ extension PostgresRowStore {
                     "Let the other session finish (a large migration takes a while), or end a session left idle in a transaction (pg_stat_activity lists them), then open the store again"
             )
         }
-        do {
-            return try connection.transaction(isolation: .readCommitted, attempts: 1) { connection in
-                try connection.execute("SET LOCAL lock_timeout = \(Int(wait * 1000))")
-                return try prepareInTransaction(
-                    connection, schema: schema, configuration: configuration, migrationPlan: migrationPlan)
+        var runs = 1
+        while true {
+            do {
+                return try connection.transaction(isolation: .readCommitted, attempts: 1) { connection in
+                    try connection.execute("SET LOCAL lock_timeout = \(Int(wait * 1000))")
+                    return try prepareInTransaction(
+                        connection, schema: schema, configuration: configuration, migrationPlan: migrationPlan)
+                }
+            } catch  where isConflict(error) && runs <= configuration.saveRetries {
+                Log.debug("opening the store in the PostgreSQL schema '\(namespace)' runs again after: \(error)")
+                PostgresConnection.pauseAfterConflict(attempt: runs)
+                runs += 1
+            } catch let error as PostgresError where error.sqlState == "55P03" {
+                throw lockHeld(sql: error.sql, message: error.message)
+            } catch let error as SwiftDataError where error.storeCode == "55P03" {
+                // A migration stage's own fetch or save waited: the stage's context reported the store's error.
+                let reason = error.reason ?? ""
+                let stage =
+                    reason.hasPrefix("migration stage")
+                    ? reason.range(of: " failed").map { reason[..<$0.lowerBound] } : nil
+                throw lockHeld(sql: error.sql, message: error.storeMessage, during: stage.map(String.init))
             }
-        } catch let error as PostgresError where error.sqlState == "55P03" {
-            throw lockHeld(sql: error.sql, message: error.message)
-        } catch let error as SwiftDataError where error.storeCode == "55P03" {
-            // A migration stage's own fetch or save waited: the stage's context reported the store's error.
-            let reason = error.reason ?? ""
-            let stage =
-                reason.hasPrefix("migration stage") ? reason.range(of: " failed").map { reason[..<$0.lowerBound] } : nil
-            throw lockHeld(sql: error.sql, message: error.storeMessage, during: stage.map(String.init))
         }
     }
 

@@ -38,7 +38,8 @@ import Synchronization
 ///   a deadlock (after its `deadlock_timeout`), and the save runs again, whole, up to `saveRetries` times. Changed
 ///   rows are written in key order (each entity's, in Core's order of entities), so that saves of the same rows lock
 ///   them alike and rarely deadlock. Opening a store that migrates locks its tables against writes before it takes
-///   the save lock, so that it waits for the saves in flight rather than deadlock with them.
+///   the save lock, so that it waits for the saves in flight rather than deadlock with them; a migration that loses a
+///   deadlock all the same runs again, whole, up to `saveRetries` times.
 /// - **Unique constraints.** A unique index each (strings as `normalize(x, NFC) COLLATE "C"`). Apple's upsert is
 ///   Core's: inside the save lock, the save looks all its new models' values up at once, one query per constraint
 ///   (`existingKeys`: the values as a numbered `VALUES` list joined to the table through that index), and writes

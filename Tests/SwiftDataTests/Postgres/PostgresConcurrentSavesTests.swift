@@ -108,6 +108,20 @@ import Testing
         try context.save()
     }
 
+    /// Waits, a minute at most, until a session waits for a lock the session `backend` holds; returns whether one
+    /// did. The server announces it by no event, so this asks it again and again.
+    func someSessionWaits(for backend: Int32) throws -> Bool {
+        let monitor = try PostgresConnection(PostgresTestServer.shared().superuserConnectionString)
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            let waiting = try monitor.preparedQuery(
+                "SELECT count(*)::bigint FROM pg_stat_activity WHERE $1::int = ANY(pg_blocking_pids(pid))",
+                [.int8(Int64(backend))])
+            if try waiting.int64(0, 0) ?? 0 > 0 { return true }
+        }
+        return false
+    }
+
     /// The values stored for the counters, by label, read by a context of its own.
     func values(_ container: ModelContainer) throws -> [String: Int] {
         let counters = try ModelContext(container).fetch(FetchDescriptor<Counter>())
@@ -233,23 +247,39 @@ import Testing
             let counters = try ModelContext(later).fetch(FetchDescriptor<Later.Counter>())
             #expect(counters.map { "\($0.label)=\($0.value)" } == ["held=1"])
         }
-        // The migration waits for the held save's session.
-        let monitor = try PostgresConnection(PostgresTestServer.shared().superuserConnectionString)
-        let backend = Int64(notes.backend.load(ordering: .acquiring))
-        var waiting = false
-        let deadline = ContinuousClock.now + .seconds(60)
-        while !waiting, ContinuousClock.now < deadline {
-            waiting =
-                try monitor.preparedQuery(
-                    "SELECT count(*)::bigint FROM pg_stat_activity WHERE $1::int = ANY(pg_blocking_pids(pid))",
-                    [.int8(backend)]
-                ).int64(0, 0) ?? 0 > 0
-        }
-        #expect(waiting, "the migration waited for the save")
+        #expect(
+            try someSessionWaits(for: notes.backend.load(ordering: .acquiring)), "the migration waited for the save")
         release.signal()
         #expect(heldDone.wait())
         #expect(migrated.wait())
         #expect(notes.problems.withLock { $0 } == [])
+    }
+
+    /// A migration that loses a deadlock (as it may, to a save holding the save lock and a save in flight at once)
+    /// runs again: the server rolled its transaction back whole. A trigger on the migrated table stands in for the
+    /// deadlock: it fails the migration's first fill of the new column with SQLSTATE `40P01`, counting the runs in a
+    /// sequence (which a rollback does not undo).
+    @Test func aMigrationThatLosesADeadlockRunsAgain() throws {
+        let (container, store) = try container()
+        let setup = ModelContext(container)
+        setup.insert(Counter(label: "kept"))
+        try setup.save()
+        let configuration = store.configuration
+        let schema = "\"\(configuration.postgresSchema)\""
+        let owner = try PostgresConnection(PostgresTestServer.shared().url)
+        try owner.execute(
+            """
+            CREATE SEQUENCE \(schema).runs; CREATE FUNCTION \(schema).deadlock() RETURNS trigger LANGUAGE plpgsql AS $$ \
+            BEGIN IF nextval('\(schema).runs') = 1 THEN RAISE EXCEPTION 'deadlock detected' USING ERRCODE = '40P01'; \
+            END IF; RETURN NEW; END $$; CREATE TRIGGER deadlock BEFORE UPDATE ON \(schema)."Counter" FOR EACH ROW \
+            EXECUTE FUNCTION \(schema).deadlock()
+            """)
+        let later = try ModelContainer(
+            for: Later.Counter.self, Tag.self,
+            configurations: PostgresConfiguration(url: configuration.url, postgresSchema: configuration.postgresSchema))
+        #expect(try ModelContext(later).fetch(FetchDescriptor<Later.Counter>()).map(\.label) == ["kept"])
+        let runs = try owner.query("SELECT last_value FROM \(schema).runs")
+        #expect(try runs.int64(0, 0) == 2, "the migration ran twice")
     }
 
     /// Saves run at once on different threads, but a save started inside another on the same thread (user code run
