@@ -125,6 +125,9 @@ package protocol RowStoreTransaction {
     func insert(_ rows: [RowWrite], entity: Schema.Entity) throws
     /// Updates the given columns of rows of the entity.
     func update(_ rows: [RowWrite], entity: Schema.Entity) throws
+    /// Updates the rows of several entities, `update` once per entity. The default keeps the order given; a store may
+    /// pick one of its own (the PostgreSQL store writes entities in one fixed order, so that saves lock rows alike).
+    func update(batches: some Sequence<(Schema.Entity, [RowWrite])>) throws
     /// Makes `members`, in order, the members of a join-table relationship for `owner`.
     func setMembers(_ members: [Int64], of owner: Int64, relationship: Schema.Relationship) throws
     /// The (owner, member) pairs of a relationship for the given owners, as stored.
@@ -166,6 +169,10 @@ package protocol RowStoreTransaction {
 }
 
 extension RowStoreTransaction {
+    package func update(batches: some Sequence<(Schema.Entity, [RowWrite])>) throws {
+        for (entity, rows) in batches { try update(rows, entity: entity) }
+    }
+
     package func existingKeys(in entity: Schema.Entity, properties: [Int], candidates: [[StoreValue]]) throws
         -> [Int64?]
     {

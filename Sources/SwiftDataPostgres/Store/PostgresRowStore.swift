@@ -96,6 +96,9 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
     /// Called with the connection of each run of a save's transaction, before the save's rows are written (for tests
     /// that hold a save open, or make it conflict with another session).
     package var willWrite: ((PostgresConnection) -> Void)?
+    /// Called with the connection of a save and an entity's name before the save writes that entity's changed rows
+    /// (for tests that hold a save between two entities).
+    package var willUpdate: ((PostgresConnection, String) -> Void)?
     /// Called with the connection of each save once its rows are written, just before its `COMMIT` is sent (for
     /// tests that break the connection or the server at the commit).
     package var willCommit: ((PostgresConnection) -> Void)?

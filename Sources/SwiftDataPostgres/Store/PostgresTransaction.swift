@@ -82,6 +82,25 @@ struct PostgresTransaction: RowStoreTransaction {
         try write(rows, entity: entity, isInsert: true) { RowStatements.insert($0, entity: entity, dialect: dialect) }
     }
 
+    /// Updates each entity's rows in the order of their tables' names, whatever order Core gives them in (the order
+    /// its models changed): two saves that change rows of the same entities then lock them in the same order, one
+    /// waiting for the other rather than deadlocking with it (each entity's rows go in key order, see below).
+    func update(batches: some Sequence<(Schema.Entity, [RowWrite])>) throws {
+        func write(_ entity: Schema.Entity, _ rows: [RowWrite]) throws {
+            store.willUpdate?(connection, entity.name)
+            try update(rows, entity: entity)
+        }
+        let tables = batches.lazy.map { StoreLayout.table(of: $0.0) }
+        // Mostly one entity, or already in order: then no sorted copy is made.
+        guard zip(tables, tables.dropFirst()).allSatisfy(<=) else {
+            for (entity, rows) in batches.sorted(by: { StoreLayout.table(of: $0.0) < StoreLayout.table(of: $1.0) }) {
+                try write(entity, rows)
+            }
+            return
+        }
+        for (entity, rows) in batches { try write(entity, rows) }
+    }
+
     func update(_ rows: [RowWrite], entity: Schema.Entity) throws {
         // In key order, so that two saves of the same rows lock them in the same order rather than deadlock.
         // (The sort is stable: writes of one row keep their order.)

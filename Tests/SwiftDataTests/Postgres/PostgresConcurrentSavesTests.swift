@@ -20,6 +20,8 @@ import Testing
         let numbers = Mutex<[Int64]>([])
         /// The session of the save held open.
         let backend = Atomic<Int32>(0)
+        /// The entities whose rows the save held open began to write, in order.
+        let entities = Mutex<[String]>([])
     }
 
     @Model final class Tag {
@@ -105,6 +107,18 @@ import Testing
             }
         }
         defer { NotificationCenter.default.removeObserver(observer) }
+        try context.save()
+    }
+
+    /// Sets the only tag's uses and the only counter's value from a context of its own, the tag first or last, and
+    /// saves.
+    static func changeBoth(tagFirst: Bool, to value: Int, in container: ModelContainer) throws {
+        let context = ModelContext(container)
+        let tag = try #require(try context.fetch(FetchDescriptor<Tag>()).first)
+        let counter = try #require(try context.fetch(FetchDescriptor<Counter>()).first)
+        if tagFirst { tag.uses = value }
+        counter.value = value
+        if !tagFirst { tag.uses = value }
         try context.save()
     }
 
@@ -253,6 +267,51 @@ import Testing
         #expect(heldDone.wait())
         #expect(migrated.wait())
         #expect(notes.problems.withLock { $0 } == [])
+    }
+
+    /// Two saves that change the same counter and tag in opposite orders lock their rows in one order, whatever
+    /// order the models changed in: the second waits for the first rather than deadlocking with it. The first is
+    /// held between its two entities until the second waits for it; neither may run again (`saveRetries` 0).
+    @Test func savesChangingEntitiesInOppositeOrdersDoNotDeadlock() throws {
+        let (container, store) = try container()
+        let setup = ModelContext(container)
+        setup.insert(Counter(label: "shared"))
+        setup.insert(Tag(name: "shared", uses: 0))
+        try setup.save()
+        var configuration = store.configuration
+        configuration.saveRetries = 0
+        let strict = try ModelContainer(for: Counter.self, Tag.self, configurations: configuration)
+        let strictStore = try #require(strict.stores.first as? PostgresRowStore)
+        defer { strictStore.willUpdate = nil }
+        let notes = Notes()
+        let held = Event()
+        let release = Event()
+        strictStore.willUpdate = { connection, entity in
+            let pid = connection.backendPID
+            let first = notes.backend.compareExchange(expected: 0, desired: pid, ordering: .acquiringAndReleasing)
+            guard first.exchanged || first.original == pid else { return }
+            let written = notes.entities.withLock { entities in
+                entities.append(entity)
+                return entities.count
+            }
+            if written == 2 {
+                held.signal()
+                release.wait()
+            }
+        }
+        let first = onThread(notes) { try Self.changeBoth(tagFirst: true, to: 1, in: strict) }
+        #expect(held.wait(), "the first save wrote one entity")
+        let second = onThread(notes) { try Self.changeBoth(tagFirst: false, to: 2, in: strict) }
+        #expect(
+            try someSessionWaits(for: notes.backend.load(ordering: .acquiring)),
+            "the second save waited for a row the first wrote")
+        release.signal()
+        #expect(first.wait() && second.wait())
+        #expect(notes.problems.withLock { $0 } == [], "no save failed with a deadlock")
+        #expect(notes.entities.withLock { $0 } == ["Counter", "Tag"], "the first save wrote in the tables' order")
+        let context = ModelContext(container)
+        #expect(try context.fetch(FetchDescriptor<Counter>()).map(\.value) == [2])
+        #expect(try context.fetch(FetchDescriptor<Tag>()).map(\.uses) == [2])
     }
 
     /// A migration that loses a deadlock (as it may, to a save holding the save lock and a save in flight at once)

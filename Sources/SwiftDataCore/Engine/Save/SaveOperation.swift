@@ -123,7 +123,7 @@ struct SaveOperation {
                 try writeMembers(of: model, entity: binding.entity, isNew: false, into: &updated, transaction)
             }
         }
-        for (entity, rows) in updated.batches { try transaction.update(rows, entity: entity) }
+        try transaction.update(batches: updated.batches)
 
         try deleteWithRules(transaction, store: store)
 
@@ -153,7 +153,7 @@ struct SaveOperation {
         where binding.hasToManyRelationships && binding.store === store {
             try writeMembers(of: model, entity: binding.entity, isNew: true, into: &upserted, transaction)
         }
-        for (entity, rows) in upserted.batches { try transaction.update(rows, entity: entity) }
+        try transaction.update(batches: upserted.batches)
         try checkInsertsAgainstDeletes(transaction, store: store)
         if let number = try history?.record(in: transaction) { historyNumbers[store.identifier] = number }
     }
