@@ -36,8 +36,8 @@ import Synchronization
 ///
 ///   A save that holds the lock may wait for a row that a save waiting for the lock wrote: the server then reports
 ///   a deadlock (after its `deadlock_timeout`), and the save runs again, whole, up to `saveRetries` times. Changed
-///   rows are written in key order (each entity's, in Core's order of entities), so that saves of the same rows lock
-///   them alike and rarely deadlock. Opening a store that migrates locks its tables against writes before it takes
+///   rows are written entity by entity in the order of their tables' names (whatever order Core gives), each
+///   entity's in key order, so that saves of the same rows lock them alike and rarely deadlock. Opening a store that migrates locks its tables against writes before it takes
 ///   the save lock, so that it waits for the saves in flight rather than deadlock with them; a migration that loses a
 ///   deadlock all the same runs again, whole, up to `saveRetries` times.
 /// - **Unique constraints.** A unique index each (strings as `normalize(x, NFC) COLLATE "C"`). Apple's upsert is
