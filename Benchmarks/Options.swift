@@ -23,6 +23,9 @@ struct Options {
     /// `--replica URL` (repeatable): with `--requests`, streaming replicas of the database, to run the requests
     /// again reading from them.
     var replicas: [String] = []
+    /// `--pooler URL`: with `--requests`, PgBouncer in transaction mode in front of the database, which both sides'
+    /// requests go through instead.
+    var pooler: String?
     /// `--tasks T`: how many threads serve requests at once in `--requests` (32 by default).
     var tasks = 32
     /// `--search`: the search and batch-update measurements (see `SearchWorkloads`).
@@ -33,8 +36,8 @@ struct Options {
                                                [--json] [--no-history] [--statements]
                swift run -c release Benchmarks --postgres URL [--rows N] [--repetitions R] [--filter WORKLOADS]
                                                [--instructions] [--json] [--statements]
-               swift run -c release Benchmarks --postgres URL --requests [--replica URL]... [--tasks T]
-                                               [--rows N] [--repetitions R]
+               swift run -c release Benchmarks --postgres URL --requests [--replica URL... | --pooler URL]
+                                               [--tasks T] [--rows N] [--repetitions R]
                swift run -c release Benchmarks --search [--rows N] [--repetitions R] [--json]
 
         Runs each workload through SwiftData and through the raw SQLite C API (or libpq), and prints a table of
@@ -59,6 +62,9 @@ struct Options {
           --replica URL        with --requests: a streaming replica of the database (repeat it for each);
                                the requests run on the primary alone, then again with SwiftData reading
                                from the replicas and the raw side reading its read-only requests from them
+          --pooler URL         with --requests: PgBouncer in transaction mode in front of the database; the
+                               requests of both sides go through it (SwiftData with transactionPooling:
+                               true, libpq with unnamed statements), the rest directly to the database
           --tasks T            the threads of --requests (default 32)
           --search             measure a rare-term localizedStandardContains with a .search index, without
                                it and with raw FTS5, and a batch update of every row against a raw UPDATE
@@ -104,6 +110,7 @@ struct Options {
             case "--no-history": withoutHistory = true
             case "--requests": requests = true
             case "--replica": replicas.append(try value(of: argument))
+            case "--pooler": pooler = try value(of: argument)
             case "--tasks": tasks = try count(of: argument)
             case "--statements": statements = true
             case "--search": search = true
@@ -125,8 +132,11 @@ struct Options {
         if requests && (postgres == nil || instructions || json) {
             throw OptionsError("--requests needs --postgres URL, measures time (not --instructions) and prints a table")
         }
-        if !replicas.isEmpty && !requests {
-            throw OptionsError("--replica needs --requests")
+        if (!replicas.isEmpty || pooler != nil) && !requests {
+            throw OptionsError("--replica and --pooler need --requests")
+        }
+        if !replicas.isEmpty && pooler != nil {
+            throw OptionsError("--replica and --pooler are separate runs")
         }
         if child == nil, workloads.isEmpty {
             throw OptionsError("--instructions counts no workload that measures latency: waiting costs no instructions")

@@ -17,6 +17,10 @@ import Synchronization
 /// has replayed the store's last save, and otherwise from the primary). Both sides start once the replicas have
 /// replayed what was filled.
 ///
+/// With `--pooler URL` (PgBouncer in transaction mode in front of the database), both sides' requests go through it:
+/// the store with `transactionPooling: true`, the raw side with unnamed statements (a named one may not outlive its
+/// transaction there), the same statements otherwise.
+///
 /// Reported: the time per request (the run's time over its requests: the inverse of throughput), their ratio, and
 /// the median (p50) and 99th-percentile latency of a request. Threads, not Swift tasks: the store blocks in libpq
 /// while it waits for the server, and a blocked task would hold one of the few threads Swift's cooperative pool
@@ -40,6 +44,8 @@ enum RequestsWorkload {
         let kind: Kind
         /// The replicas that served reads (none: the primary alone).
         let replicas: Int
+        /// Whether the requests went through PgBouncer.
+        var pooled = false
         var ours = Side()
         var raw = Side()
 
@@ -60,28 +66,36 @@ enum RequestsWorkload {
         var ratio: Double { raw.median > 0 ? ours.median / raw.median : 0 }
 
         /// The kind's name, with the replicas it read from.
-        var name: String { kind.slug + (replicas == 0 ? "" : ", \(replicas) replicas") }
+        var name: String {
+            kind.slug + (replicas == 0 ? "" : ", \(replicas) replicas") + (pooled ? ", through PgBouncer" : "")
+        }
     }
 
-    /// Runs both kinds on the database at `url`, then, with `replicas`, both again reading from them, and returns
-    /// the table.
-    static func run(url: String, replicas: [String], options: Options) throws -> String {
+    /// Runs both kinds on the database at `url` (through `pooler`, when given), then, with `replicas`, both again
+    /// reading from them, and returns the table.
+    static func run(url: String, replicas: [String], pooler: String? = nil, options: Options) throws -> String {
         guard options.tasks * requestsPerThread(options) <= options.rows else {
             throw ChildError("--requests needs at least as many rows as threads (\(options.tasks))")
         }
         let raw = try RawPostgres(url: url)
         try raw.reset()
-        let pool = PostgresConnectionPool(url, size: poolSize, setup: rawSetup)
+        let pool =
+            if let pooler {
+                PostgresConnectionPool(pooler, size: poolSize, setup: pooledSetup)
+            } else {
+                PostgresConnectionPool(url, size: poolSize, setup: rawSetup)
+            }
         defer { Progress.done() }
         var results: [Result] = []
         for standbys in replicas.isEmpty ? [[]] : [[], replicas] {
             let container = try ModelContainer(
                 for: Record.self, Parent.self, Child.self,
                 configurations: PostgresConfiguration(
-                    url: url, readReplicas: standbys, postgresSchema: "bench_swiftdata"))
+                    url: pooler ?? url, readReplicas: standbys, postgresSchema: "bench_swiftdata",
+                    transactionPooling: pooler != nil))
             let readPools = standbys.map { PostgresConnectionPool($0, size: poolSize, setup: rawSetup) }
             for kind in Kind.allCases {
-                var result = Result(kind: kind, replicas: standbys.count)
+                var result = Result(kind: kind, replicas: standbys.count, pooled: pooler != nil)
                 try PostgresBenchmark.fill(container, for: .changeOne, rows: options.rows)
                 _ = try raw.plan(.changeOne, rows: options.rows)
                 try raw.waitForReplay(on: readPools)
@@ -101,6 +115,11 @@ enum RequestsWorkload {
     /// What every raw connection runs first.
     static func rawSetup(_ connection: PostgresConnection) throws {
         try connection.execute("SET search_path TO bench_raw")
+    }
+
+    /// What every raw connection through a pooler runs first: nothing, but its statements are unnamed.
+    static func pooledSetup(_ connection: PostgresConnection) throws {
+        connection.preparesStatements = false
     }
 
     /// One repetition of both sides, in an order that alternates with `repetition`, added to `result`; throws when
@@ -175,8 +194,10 @@ enum RequestsWorkload {
         }
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let replicas = results.map(\.replicas).max() ?? 0
+        let pooled = results.contains(where: \.pooled)
         let title =
-            "PostgreSQL requests\(replicas == 0 ? "" : ", on the primary alone and with \(replicas) replicas"), "
+            "PostgreSQL requests\(replicas == 0 ? "" : ", on the primary alone and with \(replicas) replicas")"
+            + "\(pooled ? " through PgBouncer in transaction mode" : ""), "
             + "N = \(Report.grouped(options.rows)) rows, median of \(options.repetitions) "
             + "repetition\(options.repetitions == 1 ? "" : "s"), \(cores) core\(cores == 1 ? "" : "s"), "
             + ISO8601DateFormatter().string(from: Date())
@@ -190,6 +211,10 @@ enum RequestsWorkload {
                     + "of \(poolSize) connections each, as SwiftData's) and the changing ones from the primary, "
                     + "which has its own writes; SwiftData reads from a replica that has replayed its last save, "
                     + "else from the primary.")
+            + (pooled
+                ? " Both sides' requests go through PgBouncer (pool_mode = transaction): SwiftData's store with "
+                    + "transactionPooling: true, the raw side with unnamed statements."
+                : "")
         return
             ([title, ""] + Report.markdown(header, lines, leftAligned: [1, 5, 6])
             + ["", Report.wrapped(note)]).joined(separator: "\n")
@@ -254,7 +279,8 @@ extension RawPostgres {
     func request(
         _ kind: RequestsWorkload.Kind, pool: PostgresConnectionPool, replicas: [PostgresConnectionPool], rows: Int
     ) -> @Sendable (Int) throws -> Int {
-        let select = "SELECT \"_pk\", \(columns) FROM record WHERE \"key\" = $1 LIMIT 1"
+        // The schema is named: behind a pooler no connection keeps a `search_path`.
+        let select = "SELECT \"_pk\", \(columns) FROM bench_raw.record WHERE \"key\" = $1 LIMIT 1"
         return { index in
             let key = Int64(RequestsWorkload.requestKey(index, rows: rows))
             let reading = kind == .read && !replicas.isEmpty ? replicas[index % replicas.count] : pool
@@ -267,7 +293,7 @@ extension RawPostgres {
                 if kind == .change {
                     record.values.amount += 1
                     let update = try connection.cachedStatement(
-                        "UPDATE record SET \"amount\" = $1 WHERE \"_pk\" = $2", [.int8, .int8])
+                        "UPDATE bench_raw.record SET \"amount\" = $1 WHERE \"_pk\" = $2", [.int8, .int8])
                     try connection.transaction(isolation: .readCommitted) {
                         try $0.query(update, [.int8(Int64(record.values.amount)), .int8(Int64(record.id))])
                     }

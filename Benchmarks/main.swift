@@ -30,7 +30,7 @@ PostgresRowStore.keepsHistory = !options.withoutHistory
 
 do {
     if let url = options.postgres, options.requests {
-        print(try RequestsWorkload.run(url: url, replicas: options.replicas, options: options))
+        print(try RequestsWorkload.run(url: url, replicas: options.replicas, pooler: options.pooler, options: options))
     } else if let url = options.postgres {
         var report = Report(
             results: try PostgresBenchmark.run(url: url, options: options), rows: options.rows,
