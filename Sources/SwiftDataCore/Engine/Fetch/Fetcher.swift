@@ -30,7 +30,9 @@ struct Fetcher {
             // Not copied: a copy of the descriptor looked up its type's metadata (about 560 instructions a fetch).
             models = try storedModels(descriptor, binding: binding, window: !merges)
         }
-        try context.prefetch(descriptor.relationshipKeyPathsForPrefetching, of: models, binding: binding)
+        if descriptor.relationshipKeyPathsForPrefetching.count > 0 {
+            try context.prefetch(descriptor.relationshipKeyPathsForPrefetching, of: models, binding: binding)
+        }
         return merges ? try mergePendingChanges(into: models, descriptor, reevaluating: reevaluates) : models
     }
 
@@ -139,16 +141,19 @@ struct Fetcher {
         throws
         -> FetchRequest<T>
     {
+        // `count`, not `isEmpty`: in this unspecialized code `isEmpty` is `Collection`'s, which looks up the metadata
+        // of `[PartialKeyPath<T>]` and its conformance (about 700 instructions a fetch); `count` reads the array.
+        let fetchesAll = descriptor.propertiesToFetch.count == 0
         var request = FetchRequest<T>(
             entity: binding.entity, predicate: descriptor.predicate,
-            properties: descriptor.propertiesToFetch.isEmpty
+            properties: fetchesAll
                 ? binding.fetchedProperties : try fetchedProperties(descriptor.propertiesToFetch, binding: binding))
         request.sortBy = descriptor.sortBy
         request.editingState = context.editingState
         if !binding.subentityProperties.isEmpty {
             // Some attributes only: subentities' attributes load when first read, their foreign keys come along.
             request.subentityProperties =
-                descriptor.propertiesToFetch.isEmpty
+                fetchesAll
                 ? binding.subentityProperties
                 : binding.subentityProperties.map { level in
                     SubentityProperties(
