@@ -348,12 +348,14 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
         subentityProperties: [SubentityProperties],
         row: (_ owner: Int64, _ member: Int64, any _RowReader) throws -> Void
     ) throws {
+        let columns = StoreLayout.fetchColumns(properties, of: destination, subentityProperties: subentityProperties)
+        // A foreign key among the members' columns is not selected again as the owner's: one column less a member
+        // for libpq to take apart.
+        let (ownerColumn, owner) = RelationshipStatements.ownerColumn(of: relationship, columns: columns)
         guard
             let select = RelationshipStatements.members(
-                of: relationship, destination: destination,
-                columns: StoreLayout.fetchColumns(
-                    properties, of: destination, subentityProperties: subentityProperties),
-                dialect: dialect, condition: { dialect.keysCondition($0, count: 0, first: 1) })
+                of: relationship, destination: destination, columns: columns, owner: owner, dialect: dialect,
+                condition: { dialect.keysCondition($0, count: 0, first: 1) })
         else { return }
         // One statement text whatever the owners: prepared once per connection, the owners bound as a `bigint[]`.
         let results = try read(owners.keyChunks.map { .query(select, [.int8Array(Array($0))]) })
@@ -361,7 +363,7 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
             let reader = PostgresRowReader(result)
             for index in 0..<result.rowCount {
                 reader.row = index
-                try row(try reader.int64(1), try reader.int64(0), reader)
+                try row(try reader.int64(ownerColumn), try reader.int64(0), reader)
             }
         }
     }
