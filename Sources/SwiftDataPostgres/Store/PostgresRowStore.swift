@@ -272,6 +272,13 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
         }
     }
 
+    /// `read(_:model:)` of one query: outside a transaction of its own, without the lists of steps and results.
+    func read(_ query: PostgresPipelineStep, model: String? = nil) throws -> PostgresResult {
+        guard !readsInTransaction else { return try read([query], model: model)[0] }
+        return try route(onReplica: true) { connection in try Self.mapErrors(model: model) { try connection.run(query) }
+        }
+    }
+
     /// Whether a read makes a transaction of its own: behind a transaction pooler, on a connection of the pool.
     private var readsInTransaction: Bool { configuration.transactionPooling && shared == nil }
 
@@ -371,7 +378,7 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
     package func fetchCount<T: PersistentModel>(_ request: FetchRequest<T>, plan: FetchPlan) throws -> Int {
         guard request.keys == nil else { return try countByFetching(request, plan: plan) }
         let statement = prepared(request, plan).countStatement(for: request)
-        let result = try read([query(statement)], model: request.entity.name)[0]
+        let result = try read(query(statement), model: request.entity.name)
         return Int(try result.int64(0, 0) ?? 0)
     }
 
