@@ -264,40 +264,30 @@ package final class SQLiteStore: RowStore, @unchecked Sendable {
     ) throws {
         let memberNames = StoreLayout.fetchColumns(
             properties, of: destination, subentityProperties: subentityProperties)
-        // The column the owner's key is read from: column 1, unless the members' own columns hold it.
-        var ownerColumn: Int32 = 1
-        var owner: String?
-        if case .inverseColumn = relationship.storage, let inverse = relationship.inverse {
-            // When the members' columns include the foreign key, it is read from there and not selected twice
-            // (column 1, which the reader's contract leaves to the store, is then a constant).
-            if let offset = memberNames.firstIndex(of: inverse.name) {
-                ownerColumn = 2 + Int32(offset)
-                owner = "NULL"
-            }
-            if let range = SQLiteStore.consecutive(owners),
-                let sql = RelationshipStatements.members(
-                    of: relationship, destination: destination, columns: memberNames, owner: owner, dialect: dialect,
-                    condition: { "\($0) >= ?" })
-            {
-                // Owners with consecutive keys (every owner of a table without gaps: a walk of all the parents) are
-                // one range: SQLite seeks to its first owner and reads the foreign key's index in order, and the
-                // loop stops at the first member of an owner past the last, where an `IN` list made SQLite compare
-                // every index entry with its owner (about 90 instructions a member).
-                try withReader { database in
-                    let statement = try database.statement(sql)
-                    defer { statement.reset() }
-                    try statement.bind(range.lowerBound, 1)
-                    statement.externalFiles = external
-                    // Made once, not for every row (each made one retained and released the statement).
-                    let reader: any _RowReader = statement
-                    while try statement.step() {
-                        let owner = statement.columnInteger(ownerColumn)
-                        guard owner <= range.upperBound else { break }
-                        try row(owner, statement.columnInteger(0), reader)
-                    }
+        let (ownerColumn, owner) = RelationshipStatements.ownerColumn(of: relationship, columns: memberNames)
+        if case .inverseColumn = relationship.storage, let range = SQLiteStore.consecutive(owners),
+            let sql = RelationshipStatements.members(
+                of: relationship, destination: destination, columns: memberNames, owner: owner, dialect: dialect,
+                condition: { "\($0) >= ?" })
+        {
+            // Owners with consecutive keys (every owner of a table without gaps: a walk of all the parents) are
+            // one range: SQLite seeks to its first owner and reads the foreign key's index in order, and the
+            // loop stops at the first member of an owner past the last, where an `IN` list made SQLite compare
+            // every index entry with its owner (about 90 instructions a member).
+            try withReader { database in
+                let statement = try database.statement(sql)
+                defer { statement.reset() }
+                try statement.bind(range.lowerBound, 1)
+                statement.externalFiles = external
+                // Made once, not for every row (each made one retained and released the statement).
+                let reader: any _RowReader = statement
+                while try statement.step() {
+                    let owner = statement.columnInteger(ownerColumn)
+                    guard owner <= range.upperBound else { break }
+                    try row(owner, statement.columnInteger(0), reader)
                 }
-                return
             }
+            return
         }
         let select = { (count: Int) in
             RelationshipStatements.members(

@@ -277,6 +277,13 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
         }
     }
 
+    /// `read(_:model:)` of one query: outside a transaction of its own, without the lists of steps and results.
+    func read(_ query: PostgresPipelineStep, model: String? = nil) throws -> PostgresResult {
+        guard !readsInTransaction else { return try read([query], model: model)[0] }
+        return try route(onReplica: true) { connection in try Self.mapErrors(model: model) { try connection.run(query) }
+        }
+    }
+
     /// Whether a read makes a transaction of its own: behind a transaction pooler, on a connection of the pool.
     private var readsInTransaction: Bool { configuration.transactionPooling && shared == nil }
 
@@ -353,12 +360,14 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
         subentityProperties: [SubentityProperties],
         row: (_ owner: Int64, _ member: Int64, any _RowReader) throws -> Void
     ) throws {
+        let columns = StoreLayout.fetchColumns(properties, of: destination, subentityProperties: subentityProperties)
+        // A foreign key among the members' columns is not selected again as the owner's: one column less a member
+        // for libpq to take apart.
+        let (ownerColumn, owner) = RelationshipStatements.ownerColumn(of: relationship, columns: columns)
         guard
             let select = RelationshipStatements.members(
-                of: relationship, destination: destination,
-                columns: StoreLayout.fetchColumns(
-                    properties, of: destination, subentityProperties: subentityProperties),
-                dialect: dialect, condition: { dialect.keysCondition($0, count: 0, first: 1) })
+                of: relationship, destination: destination, columns: columns, owner: owner, dialect: dialect,
+                condition: { dialect.keysCondition($0, count: 0, first: 1) })
         else { return }
         // One statement text whatever the owners: prepared once per connection, the owners bound as a `bigint[]`.
         let results = try read(owners.keyChunks.map { .query(select, [.int8Array(Array($0))]) })
@@ -366,7 +375,7 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
             let reader = PostgresRowReader(result)
             for index in 0..<result.rowCount {
                 reader.row = index
-                try row(try reader.int64(1), try reader.int64(0), reader)
+                try row(try reader.int64(ownerColumn), try reader.int64(0), reader)
             }
         }
     }
@@ -374,7 +383,7 @@ package final class PostgresRowStore: RowStore, @unchecked Sendable {
     package func fetchCount<T: PersistentModel>(_ request: FetchRequest<T>, plan: FetchPlan) throws -> Int {
         guard request.keys == nil else { return try countByFetching(request, plan: plan) }
         let statement = prepared(request, plan).countStatement(for: request)
-        let result = try read([query(statement)], model: request.entity.name)[0]
+        let result = try read(query(statement), model: request.entity.name)
         return Int(try result.int64(0, 0) ?? 0)
     }
 

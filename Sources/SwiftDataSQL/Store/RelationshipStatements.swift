@@ -113,6 +113,18 @@ package enum RelationshipStatements {
             """
     }
 
+    /// Where a member row of `members(of:destination:columns:owner:dialect:condition:)` holds its owner's key: column
+    /// 1, unless the members' own `columns` hold the foreign key, which is then read from there and not selected twice
+    /// (`owner`, what to select as column 1 instead: a constant, which the reader's contract leaves to the store).
+    package static func ownerColumn(of relationship: Schema.Relationship, columns: [String]) -> (
+        column: Int32, owner: String?
+    ) {
+        guard case .inverseColumn = relationship.storage, let inverse = relationship.inverse,
+            let offset = columns.firstIndex(of: inverse.name)
+        else { return (1, nil) }
+        return (2 + Int32(offset), "NULL")
+    }
+
     /// The `SELECT` of the members of owners that a fetch of `relationship` loads: the member's key, the owner's
     /// key (`owner`, or, for a foreign key, the column itself), then `columns` of the destination, ordered by owner
     /// and position; `condition` makes the condition on the owner's column (a list of keys, `>= ?`, ...). `nil` for

@@ -123,6 +123,24 @@ import Testing
                 + #"RETURNING "_pk""#)
     }
 
+    /// A member row's owner key is read from the members' own foreign key when they select it, which is then not
+    /// selected a second time as column 1 (both stores read members so).
+    @Test func membersSelectTheirForeignKeyOnce() throws {
+        let schema = Schema([Node.self])
+        let node = try #require(schema.entitiesByName["Node"])
+        let children = try #require(node.orderedRelationships.first { $0.name == "children" })
+        let (column, owner) = RelationshipStatements.ownerColumn(of: children, columns: ["name", "parent"])
+        #expect(column == 3)
+        #expect(
+            RelationshipStatements.members(
+                of: children, destination: node, columns: ["name", "parent"], owner: owner, dialect: postgres,
+                condition: { postgres.keysCondition($0, count: 0, first: 1) })
+                == #"SELECT d."_pk", NULL, d."name", d."parent" FROM "Node" AS d WHERE d."parent" = ANY($1::bigint[]) "#
+                + #"ORDER BY d."parent", d."_parent_position", d."_pk""#)
+        let without = RelationshipStatements.ownerColumn(of: children, columns: ["name"])
+        #expect(without.column == 1 && without.owner == nil)
+    }
+
     @Test func joinRowStatementsRenderInEachDialect() throws {
         let schema = Schema([Student.self, Course.self])
         let student = try #require(schema.entitiesByName["Student"])
