@@ -120,7 +120,8 @@ public final class ResultsObserver<Element: PersistentModel, SectionTitle: Hasha
     }
 
     /// The identifiers of the current results, in order, after every change that can affect them: the first
-    /// element is the current state. The stream ends when the observer is gone. An addition to Apple's API, for
+    /// element is the current state. The stream ends when the observer is gone, or when the task iterating it is
+    /// cancelled. An addition to Apple's API, for
     /// code that runs without observation tracking. The results are read on the observer's actor (the one it
     /// was created on); an observer created outside any actor is read by the iterating task.
     public func snapshots() -> AsyncStream<[PersistentIdentifier]> {

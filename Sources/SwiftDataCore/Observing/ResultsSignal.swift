@@ -7,7 +7,8 @@ final class ResultsSignal: Sendable {
         var isStale = false
         var generation = 0
         var isFinished = false
-        var waiters: [CheckedContinuation<Int?, Never>] = []
+        var waiters: [Int: CheckedContinuation<Int?, Never>] = [:]
+        var nextWaiter = 0
     }
 
     private let state = Mutex(State())
@@ -26,8 +27,8 @@ final class ResultsSignal: Sendable {
     func bump() {
         let (waiters, generation) = state.withLock { state in
             state.generation += 1
-            defer { state.waiters = [] }
-            return (state.waiters, state.generation)
+            defer { state.waiters = [:] }
+            return (state.waiters.values, state.generation)
         }
         for waiter in waiters { waiter.resume(returning: generation) }
     }
@@ -36,22 +37,32 @@ final class ResultsSignal: Sendable {
     func finish() {
         let waiters = state.withLock { state in
             state.isFinished = true
-            defer { state.waiters = [] }
-            return state.waiters
+            defer { state.waiters = [:] }
+            return state.waiters.values
         }
         for waiter in waiters { waiter.resume(returning: nil) }
     }
 
-    /// The change count once it is past `seen` (at once when nothing has been seen yet); `nil` once finished.
+    /// The change count once it is past `seen` (at once when nothing has been seen yet); `nil` once finished, or
+    /// when the waiting task is cancelled (which ends its stream).
     func change(after seen: Int?) async -> Int? {
-        await withCheckedContinuation { continuation in
-            let ready: Int?? = state.withLock { state in
-                if state.isFinished { return .some(nil) }
-                if seen.map({ state.generation > $0 }) ?? true { return .some(state.generation) }
-                state.waiters.append(continuation)
-                return nil
+        let waiter = state.withLock { state in
+            state.nextWaiter += 1
+            return state.nextWaiter
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let ready: Int?? = state.withLock { state in
+                    if state.isFinished || Task.isCancelled { return .some(nil) }
+                    if seen.map({ state.generation > $0 }) ?? true { return .some(state.generation) }
+                    state.waiters[waiter] = continuation
+                    return nil
+                }
+                if let ready { continuation.resume(returning: ready) }
             }
-            if let ready { continuation.resume(returning: ready) }
+        } onCancel: {
+            // The task is marked cancelled before this runs: a waiter not registered yet sees it under the lock.
+            state.withLock { $0.waiters.removeValue(forKey: waiter) }?.resume(returning: nil)
         }
     }
 }

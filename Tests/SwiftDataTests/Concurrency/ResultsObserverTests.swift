@@ -185,4 +185,31 @@ import Testing
         observer = nil
         #expect(await snapshots.next() == nil)
     }
+
+    /// A task waiting for the next snapshot ends when it is cancelled, although the results do not change.
+    @Test func theStreamEndsWhenItsTaskIsCancelled() async throws {
+        let container = try makeMemoryContainer(Counter.self)
+        let observer = try bigCounters(in: ModelContext(container))
+        let snapshots = observer.snapshots()
+        let first = Flag()
+        let ended = Flag()
+        let reader = Task {
+            var count = 0
+            for await _ in snapshots {
+                count += 1
+                first.set()
+            }
+            ended.set()
+            return count
+        }
+        #expect(await first.wait(), "the first snapshot arrived")
+        reader.cancel()
+        // Without its end the reader would never finish: awaiting its value would hang the run, not fail it.
+        guard await ended.wait() else {
+            Issue.record("the cancelled stream did not end")
+            return
+        }
+        #expect(await reader.value == 1)
+        withExtendedLifetime(observer) {}
+    }
 }
