@@ -5,7 +5,8 @@ import Synchronization
 
 /// `--postgres URL --requests`: the server pattern. T threads at once (`--tasks`, 32 by default) serve requests,
 /// 100 each (fewer when the table has fewer than 100 × T rows: each request of a run reads another row, and the
-/// timed run reads other rows than the untimed one before it, as a server is asked for ever other keys); a request
+/// timed run reads other rows than the untimed one before it and than the other kind's runs, as a server is asked
+/// for ever other keys); a request
 /// makes a new context, fetches one record by its unique `key`, changes it and saves (or, in the
 /// read-only variant, only reads it). The raw side does the same statements through libpq with a pool of the same
 /// size as the store's (`maximumConnections`, 4): a prepared `SELECT` by key, then the `UPDATE` in a transaction.
@@ -128,7 +129,8 @@ enum RequestsWorkload {
                     // The second run is the timed one: its requests go through the function callgrind counts.
                     let timed = last != nil
                     let run = ConcurrentRequests(
-                        threads: options.tasks, perThread: requestsPerThread(options), first: timed ? requests : 0,
+                        threads: options.tasks, perThread: requestsPerThread(options),
+                        first: (timed ? requests : 0) + (kind == .read ? 2 * requests : 0),
                         timed ? RequestInstructions.counted(side, kind, request) : request)
                     last = run
                     return run.run
