@@ -11,14 +11,18 @@ import Synchronization
 enum RequestInstructions {
     /// The requests each side's timed run counts; runs each side once, with the workload's checks.
     static func count(url: String, options: Options) throws -> String {
-        let valgrind = try Callgrind.valgrind()
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("openswiftdata-requests-\(ProcessInfo.processInfo.processIdentifier)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
         defer { Progress.done() }
-        let program = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
-        let rows = options.rows
+        let lines = try Callgrind.counting("openswiftdata-requests") { directory, program in
+            try counts(url: url, rows: options.rows, directory: directory, program: program)
+        }
+        let title =
+            "PostgreSQL requests, client instructions per request, one thread, \(max(1, min(100, options.rows))) requests"
+        return ([title, ""] + Report.markdown(["workload", "SwiftData", "raw", "ratio"], lines, leftAligned: [0]))
+            .joined(separator: "\n")
+    }
+
+    /// Each kind's line of the table: its instructions per request on each side, and their ratio.
+    private static func counts(url: String, rows: Int, directory: URL, program: URL) throws -> [[String]] {
         let requests = max(1, min(100, rows))
         var lines: [[String]] = []
         for kind in RequestsWorkload.Kind.allCases {
@@ -26,26 +30,12 @@ enum RequestInstructions {
             for side in [Side.swiftData, .raw] {
                 let function = functionName(side, kind)
                 Progress.show("\(kind.slug): \(side.name) under callgrind")
-                let output = directory.appendingPathComponent("\(kind.slug)-\(side.rawValue).out")
-                let errors = directory.appendingPathComponent("\(kind.slug)-\(side.rawValue).err")
-                _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-                let process = Process()
-                process.executableURL = valgrind
-                process.arguments = [
-                    "--tool=callgrind", "--quiet", "--collect-atstart=no",
-                    "--toggle-collect=*RequestInstructions*\(function)*", "--callgrind-out-file=\(output.path)",
-                    program.path, "--postgres", url, "--requests", "--tasks", "1", "--rows", String(rows),
-                    "--repetitions", "1",
-                ]
-                process.standardOutput = FileHandle.nullDevice
-                process.standardError = try FileHandle(forWritingTo: errors)
-                try process.run()
-                let end = process.waitForEnd()
-                guard end.status == 0, end.exited else {
-                    let messages = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
-                    throw ChildError("\(kind.slug) under callgrind failed:\n\(messages)")
-                }
-                counts[side] = try Callgrind.instructions(inOutput: String(contentsOf: output, encoding: .utf8))
+                counts[side] = try Callgrind.count(
+                    program,
+                    [
+                        "--postgres", url, "--requests", "--tasks", "1", "--rows", String(rows), "--repetitions", "1",
+                    ], function: "*RequestInstructions*\(function)*", in: directory,
+                    name: "\(kind.slug)-\(side.rawValue)")
             }
             let ours = (counts[.swiftData] ?? 0) / requests
             let raw = (counts[.raw] ?? 0) / requests
@@ -54,9 +44,7 @@ enum RequestInstructions {
                 String(format: "%.2f", raw > 0 ? Double(ours) / Double(raw) : 0),
             ])
         }
-        let title = "PostgreSQL requests, client instructions per request, one thread, \(requests) requests"
-        return ([title, ""] + Report.markdown(["workload", "SwiftData", "raw", "ratio"], lines, leftAligned: [0]))
-            .joined(separator: "\n")
+        return lines
     }
 
     /// The function whose instructions the child counts for `side` and `kind`.
