@@ -40,7 +40,7 @@ struct PredicateShape: Hashable {
     }
 
     /// The slots' values as SQL binds them, in the order of the walk: as `StoreValue(sqlConstant:)` makes them, without
-    /// its encoder, which cost a fetch by a key 4,000 instructions (a type it would bind otherwise could only make the
+    /// its encoder, which cost a fetch by a key 2,500 instructions (a type it would bind otherwise could only make the
     /// two requests compared in `SlotPlans` disagree, never bind a wrong value).
     var slotValues: [StoreValue] {
         slots.map { slot in
