@@ -30,6 +30,45 @@ enum Callgrind {
         ] + arguments
     }
 
+    /// Runs `body` with a new temporary directory for the children's files, named `name` and this process's
+    /// number (removed afterwards), and this program's path; throws first when valgrind is missing.
+    static func counting<Result>(_ name: String, _ body: (_ directory: URL, _ program: URL) throws -> Result) throws
+        -> Result
+    {
+        _ = try valgrind()
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("\(name)-\(ProcessInfo.processInfo.processIdentifier)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        return try body(directory, URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL)
+    }
+
+    /// Runs `program` with `arguments` in a child under callgrind, counting only the functions that match the
+    /// pattern `function`, and returns the count; `name` names the child's files in `directory`.
+    static func count(
+        _ program: URL, _ arguments: [String], function: String, in directory: URL, name: String
+    ) throws -> Int {
+        let output = directory.appendingPathComponent("\(name).out")
+        let errors = directory.appendingPathComponent("\(name).err")
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        let process = Process()
+        process.executableURL = try valgrind()
+        process.arguments =
+            [
+                "--tool=callgrind", "--quiet", "--collect-atstart=no", "--toggle-collect=\(function)",
+                "--callgrind-out-file=\(output.path)", program.path,
+            ] + arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: errors)
+        try process.run()
+        let end = process.waitForEnd()
+        guard end.status == 0, end.exited else {
+            let messages = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
+            throw ChildError("\(name) under callgrind failed:\n\(messages)")
+        }
+        return try instructions(inOutput: String(contentsOf: output, encoding: .utf8))
+    }
+
     /// The instructions counted in a callgrind output file: its `totals:` line (or `summary:`, as older versions
     /// write it), whose first number is the first event, `Ir`.
     static func instructions(inOutput text: String) throws -> Int {

@@ -37,7 +37,8 @@ struct Options {
                swift run -c release Benchmarks --postgres URL [--rows N] [--repetitions R] [--filter WORKLOADS]
                                                [--instructions] [--json] [--statements]
                swift run -c release Benchmarks --postgres URL --requests [--replica URL... | --pooler URL]
-                                               [--tasks T] [--rows N] [--repetitions R]
+                                               [--tasks T] [--rows N] [--repetitions R] [--instructions]
+                                               [--statements]
                swift run -c release Benchmarks --search [--rows N] [--repetitions R] [--json]
 
         Runs each workload through SwiftData and through the raw SQLite C API (or libpq), and prints a table of
@@ -58,7 +59,9 @@ struct Options {
           --requests           with --postgres: T threads at once serve 100 requests each (a new context fetches
                                one record by key, changes it and saves; or only reads it), against libpq with
                                a pool of the same size doing the same statements; prints the time per request,
-                               the ratio, and the p50 and p99 latency of a request
+                               the ratio, and the p50 and p99 latency of a request; with --instructions,
+                               each side's client instructions per request instead (one thread, under
+                               callgrind); with --statements, also each side's statements per request
           --replica URL        with --requests: a streaming replica of the database (repeat it for each);
                                the requests run on the primary alone, then again with SwiftData reading
                                from the replicas and the raw side reading its read-only requests from them
@@ -129,8 +132,8 @@ struct Options {
         if filter != nil, Workload.selected(by: filter).isEmpty {
             throw OptionsError("no workload matches '\(filter ?? "")'")
         }
-        if requests && (postgres == nil || instructions || json) {
-            throw OptionsError("--requests needs --postgres URL, measures time (not --instructions) and prints a table")
+        if requests && (postgres == nil || json) {
+            throw OptionsError("--requests needs --postgres URL and prints a table")
         }
         if (!replicas.isEmpty || pooler != nil) && !requests {
             throw OptionsError("--replica and --pooler need --requests")
@@ -138,7 +141,10 @@ struct Options {
         if !replicas.isEmpty && pooler != nil {
             throw OptionsError("--replica and --pooler are separate runs")
         }
-        if child == nil, workloads.isEmpty {
+        if instructions && (!replicas.isEmpty || pooler != nil) {
+            throw OptionsError("--instructions counts the requests on the primary alone, without --replica or --pooler")
+        }
+        if child == nil, !requests, workloads.isEmpty {
             throw OptionsError("--instructions counts no workload that measures latency: waiting costs no instructions")
         }
     }

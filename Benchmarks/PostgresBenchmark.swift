@@ -93,45 +93,28 @@ enum PostgresBenchmark {
     private static func countInstructions(url: String, workloads: [Workload], rows: Int, withoutHistory: Bool)
         throws -> [WorkloadResult]
     {
-        let valgrind = try Callgrind.valgrind()
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("openswiftdata-pg-instructions-\(ProcessInfo.processInfo.processIdentifier)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
         defer { Progress.done() }
-        let program = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
-        return try workloads.map { workload in
-            var counts: [Int] = []
-            for function in ["timedOurs", "timedRaw"] {
-                Progress.show("[\(workload.rawValue)] \(workload.slug): \(function) under callgrind")
-                let output = directory.appendingPathComponent("\(workload.slug)-\(function).out")
-                let errors = directory.appendingPathComponent("\(workload.slug)-\(function).err")
-                _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-                let process = Process()
-                process.executableURL = valgrind
-                process.arguments =
-                    [
-                        "--tool=callgrind", "--quiet", "--collect-atstart=no",
-                        "--toggle-collect=*PostgresBenchmark*\(function)*", "--callgrind-out-file=\(output.path)",
-                        program.path, "--postgres", url, "--rows", String(rows), "--repetitions", "1", "--filter",
-                        workload.slug,
-                    ] + (withoutHistory ? ["--no-history"] : [])
-                process.standardOutput = FileHandle.nullDevice
-                process.standardError = try FileHandle(forWritingTo: errors)
-                try process.run()
-                let end = process.waitForEnd()
-                guard end.status == 0, end.exited else {
-                    let messages = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
-                    throw ChildError("\(workload.slug) under callgrind failed:\n\(messages)")
+        return try Callgrind.counting("openswiftdata-pg-instructions") { directory, program in
+            try workloads.map { workload in
+                var counts: [Int] = []
+                for function in ["timedOurs", "timedRaw"] {
+                    Progress.show("[\(workload.rawValue)] \(workload.slug): \(function) under callgrind")
+                    let arguments =
+                        [
+                            "--postgres", url, "--rows", String(rows), "--repetitions", "1", "--filter", workload.slug,
+                        ] + (withoutHistory ? ["--no-history"] : [])
+                    counts.append(
+                        try Callgrind.count(
+                            program, arguments, function: "*PostgresBenchmark*\(function)*", in: directory,
+                            name: "\(workload.slug)-\(function)"))
                 }
-                counts.append(try Callgrind.instructions(inOutput: String(contentsOf: output, encoding: .utf8)))
+                func measurement(_ count: Int) -> Measurement {
+                    var measurement = Measurement.empty
+                    measurement.instructions = [count]
+                    return measurement
+                }
+                return WorkloadResult(workload: workload, ours: measurement(counts[0]), raw: measurement(counts[1]))
             }
-            func measurement(_ count: Int) -> Measurement {
-                var measurement = Measurement.empty
-                measurement.instructions = [count]
-                return measurement
-            }
-            return WorkloadResult(workload: workload, ours: measurement(counts[0]), raw: measurement(counts[1]))
         }
     }
 

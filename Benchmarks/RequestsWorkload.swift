@@ -4,7 +4,10 @@ import SwiftDataPostgres
 import Synchronization
 
 /// `--postgres URL --requests`: the server pattern. T threads at once (`--tasks`, 32 by default) serve requests,
-/// 100 each (fewer when the table has fewer than 100 × T rows: each request of a run reads another row); a request makes a new context, fetches one record by its unique `key`, changes it and saves (or, in the
+/// 100 each (fewer when the table has fewer than 100 × T rows: each request of a run reads another row, and the
+/// timed run reads other rows than the untimed one before it and than the other kind's runs, as a server is asked
+/// for ever other keys); a request
+/// makes a new context, fetches one record by its unique `key`, changes it and saves (or, in the
 /// read-only variant, only reads it). The raw side does the same statements through libpq with a pool of the same
 /// size as the store's (`maximumConnections`, 4): a prepared `SELECT` by key, then the `UPDATE` in a transaction.
 /// Each side's run goes through `TrialSetup` (once untimed, then timed), the sides alternate repetitions, and their
@@ -52,6 +55,9 @@ enum RequestsWorkload {
         struct Side {
             var perRequest: [Double] = []
             var latencies: [Double] = []
+            /// With `--statements`: the statements of the timed runs by kind, and the requests they served.
+            var statements: [String: Int] = [:]
+            var requests = 0
 
             var median: Double { Self.percentile(perRequest, 0.5) }
             func latency(_ fraction: Double) -> Double { Self.percentile(latencies, fraction) }
@@ -74,9 +80,11 @@ enum RequestsWorkload {
     /// Runs both kinds on the database at `url` (through `pooler`, when given), then, with `replicas`, both again
     /// reading from them, and returns the table.
     static func run(url: String, replicas: [String], pooler: String? = nil, options: Options) throws -> String {
+        if options.instructions { return try RequestInstructions.count(url: url, options: options) }
         guard options.tasks * requestsPerThread(options) <= options.rows else {
             throw ChildError("--requests needs at least as many rows as threads (\(options.tasks))")
         }
+        if options.statements { StatementCount.installPostgres() }
         let raw = try RawPostgres(url: url)
         try raw.reset()
         let pool =
@@ -109,7 +117,7 @@ enum RequestsWorkload {
                 results.append(result)
             }
         }
-        return table(results, options: options)
+        return table(results, options: options) + statementsNote(results, options: options)
     }
 
     /// What every raw connection runs first.
@@ -129,6 +137,7 @@ enum RequestsWorkload {
         raw rawRequest: @escaping @Sendable (Int) throws -> Int, digest raw: RawPostgres
     ) throws {
         let requests = options.tasks * requestsPerThread(options)
+        let kind = result.kind
         var checks: [Side: Int] = [:]
         for side in repetition % 2 == 1 ? [Side.swiftData, .raw] : [.raw, .swiftData] {
             let request = side == .swiftData ? ours : rawRequest
@@ -136,12 +145,26 @@ enum RequestsWorkload {
             let trial = try TrialSetup.trial(
                 .changeOne, rows: options.rows,
                 plan: .query {
+                    // The second run is the timed one: its requests go through the function callgrind counts.
+                    let timed = last != nil
                     let run = ConcurrentRequests(
-                        threads: options.tasks, perThread: requestsPerThread(options), request)
+                        threads: options.tasks, perThread: requestsPerThread(options),
+                        first: (timed ? requests : 0) + (kind == .read ? 2 * requests : 0),
+                        timed ? RequestInstructions.counted(side, kind, request) : request)
                     last = run
                     return run.run
                 })
+            StatementCount.start()
             let seconds = try PostgresBenchmark.measure(trial.run)
+            if let statements = StatementCount.stop() {
+                if side == .swiftData {
+                    result.ours.statements.merge(statements, uniquingKeysWith: +)
+                    result.ours.requests += requests
+                } else {
+                    result.raw.statements.merge(statements, uniquingKeysWith: +)
+                    result.raw.requests += requests
+                }
+            }
             let table = side == .swiftData ? #"bench_swiftdata."Record""# : "bench_raw.record"
             checks[side] = try trial.check() &+ raw.tableDigest(table)
             let latencies = last?.latencies ?? []
@@ -176,6 +199,18 @@ enum RequestsWorkload {
             }
             return digest
         }
+    }
+
+    /// With `--statements`: each side's statements per request, by kind, under the table.
+    static func statementsNote(_ results: [Result], options: Options) -> String {
+        guard options.statements else { return "" }
+        func perRequest(_ side: Result.Side) -> String {
+            side.statements.sorted { $0.key < $1.key }.map {
+                "\($0.key) \(String(format: "%.2f", Double($0.value) / Double(max(1, side.requests))))"
+            }.joined(separator: ", ")
+        }
+        let lines = results.map { "\($0.name): SwiftData \(perRequest($0.ours)); raw \(perRequest($0.raw))" }
+        return "\n\nStatements per request of the timed runs, by kind:\n" + lines.joined(separator: "\n")
     }
 
     /// The key of request `index`: a different record for each request of a run.
@@ -226,12 +261,15 @@ enum RequestsWorkload {
 final class ConcurrentRequests: Sendable {
     private let threads: Int
     private let perThread: Int
+    /// The number of the run's first request.
+    private let first: Int
     private let request: @Sendable (Int) throws -> Int
     private let state = Mutex((latencies: [Double](), digest: 0, failure: String?.none))
 
-    init(threads: Int, perThread: Int, _ request: @escaping @Sendable (Int) throws -> Int) {
+    init(threads: Int, perThread: Int, first: Int = 0, _ request: @escaping @Sendable (Int) throws -> Int) {
         self.threads = threads
         self.perThread = perThread
+        self.first = first
         self.request = request
     }
 
@@ -248,7 +286,7 @@ final class ConcurrentRequests: Sendable {
                 var latencies: [Double] = []
                 var digest = 0
                 do {
-                    for index in thread * perThread..<(thread + 1) * perThread {
+                    for index in first + thread * perThread..<first + (thread + 1) * perThread {
                         let start = ContinuousClock.now
                         digest &+= try request(index)
                         let elapsed = ContinuousClock.now - start

@@ -11,7 +11,7 @@ import SwiftDataCore
 /// `@unchecked Sendable`: its parts are immutable values (type identifiers, key paths, numbers and bytes).
 package struct FetchShape: Hashable, @unchecked Sendable {
     private let model: ObjectIdentifier
-    private let predicate: PredicateShape?
+    private var predicate: PredicateShape?
     private let sort: [SortShape]
     private var properties: [Int]
     private var hasLimit: Bool
@@ -49,7 +49,11 @@ package struct FetchShape: Hashable, @unchecked Sendable {
             subentities.append(SubentityShape(entity: ObjectIdentifier(level.entity), properties: level.properties))
         }
         subentityProperties = subentities
-        // One hasher for the whole shape; the translation's hash is computed when it is asked for, on a miss.
+        hash = wholeHash()
+    }
+
+    /// The hash of the whole shape; the translation's hash is computed when it is asked for, on a miss.
+    private func wholeHash() -> Int {
         var hasher = Hasher()
         combineTranslation(into: &hasher)
         // The number of properties read tells most shapes apart (requests of one model read all of them, or the few
@@ -60,7 +64,17 @@ package struct FetchShape: Hashable, @unchecked Sendable {
         hasher.combine(hasKeys)
         hasher.combine(includesSubentities)
         hasher.combine(subentityProperties)
-        hash = hasher.finalize()
+        return hasher.finalize()
+    }
+
+    /// The shape of the requests that differ from this one only in the values of its predicate's slots (see
+    /// `PredicateShape`), with those values as SQL binds them; `nil` when it has none.
+    package var generic: (shape: FetchShape, values: [StoreValue])? {
+        guard let predicate = predicate?.generic, let values = self.predicate?.slotValues else { return nil }
+        var shape = self
+        shape.predicate = predicate
+        shape.hash = shape.wholeHash()
+        return (shape, values)
     }
 
     /// Adds the fields that decide the translation (see `translation`).

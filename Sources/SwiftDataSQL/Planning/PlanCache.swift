@@ -13,6 +13,11 @@ package final class PlanCache<Plan: Sendable>: Sendable {
         plans.withLock { $0.reserveCapacity(32) }
     }
 
+    /// The plan prepared for `shape`, if there is one.
+    package func cached(_ shape: FetchShape) -> Plan? {
+        plans.withLock { $0[shape] }
+    }
+
     /// The plan prepared for `shape`, or the one `prepare` makes, kept for the next request of that shape.
     package func plan(for shape: FetchShape, prepare: () -> Plan) -> Plan {
         if let plan = plans.withLock({ $0[shape] }) { return plan }

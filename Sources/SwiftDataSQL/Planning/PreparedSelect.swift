@@ -15,11 +15,11 @@ package final class PreparedSelect: Sendable {
     private let select: SQLSelect
     private let dialect: any SQLDialect
     /// The rendered select, for requests without keys.
-    private let statement: SQLStatement?
+    let statement: SQLStatement?
     /// The rendered count, for requests without keys that read no properties (what `fetchCount` asks for).
-    private let count: SQLStatement?
+    let count: SQLStatement?
     /// How many of the statements' last parameters are the window's.
-    private let windowParameters: Int
+    let windowParameters: Int
     /// For requests with keys, the statements rendered so far by number of keys, with the position of the first
     /// key's parameter: a batch of the same size binds its keys in their place instead of rendering again.
     private let keyed = Mutex<[Int: KeyedStatement]>([:])
@@ -73,6 +73,17 @@ package final class PreparedSelect: Sendable {
         } else {
             count = Self.counting(statement)
         }
+    }
+
+    /// `base` with other values bound in its statements (see `binding(_:at:)`), for requests without keys: `select`
+    /// still holds the base's values, and renders only statements with keys.
+    init(_ base: PreparedSelect, statement: SQLStatement?, count: SQLStatement?) {
+        coverage = base.coverage
+        select = base.select
+        dialect = base.dialect
+        self.statement = statement
+        self.count = count
+        windowParameters = base.windowParameters
     }
 
     /// The `SELECT` statements of a request of this shape: one, or one per batch of its keys.

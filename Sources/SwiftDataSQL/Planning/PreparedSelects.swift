@@ -12,11 +12,13 @@ package protocol SelectTranslation: Sendable {
 
 /// A store's prepared selects, by request shape, over the translations of predicate and sort they share: requests
 /// that differ only around their predicate (window, keys, fetched properties, count) translate it once (see
-/// `FetchShape.translation`). What an SQL store's `prepare` and its fetches share; only the translation is the
-/// store's own.
+/// `FetchShape.translation`), and requests that differ only in the integers and UUIDs they compare with (a fetch
+/// by a key: ever other values) bind their values into a select prepared for others (see `SlotPlans`). What an SQL
+/// store's `prepare` and its fetches share; only the translation is the store's own.
 package final class PreparedSelects<Translation: SelectTranslation>: Sendable {
     private let selects = PlanCache<PreparedSelect>()
     private let translations = PlanCache<Translation>()
+    private let slotPlans = SlotPlans()
     private let dialect: any SQLDialect
 
     package init(dialect: any SQLDialect) {
@@ -31,9 +33,18 @@ package final class PreparedSelects<Translation: SelectTranslation>: Sendable {
             let prepared = render(request, translate())
             return FetchPlan(coverage: prepared.coverage, prepared: prepared)
         }
+        if let prepared = selects.cached(shape) {
+            return FetchPlan(coverage: prepared.coverage, prepared: prepared, isShared: true)
+        }
+        // Not prepared for these very values: perhaps for others, in which case this request's are bound instead.
+        let generic = request.keys == nil ? shape.generic : nil
+        if let generic, let bound = slotPlans.select(for: generic.shape, binding: generic.values) {
+            return FetchPlan(coverage: bound.coverage, prepared: bound, isShared: true)
+        }
         let prepared = selects.plan(for: shape) {
             render(request, translations.plan(for: shape.translation, prepare: translate))
         }
+        if let generic { slotPlans.learn(generic.shape, from: prepared, values: generic.values) }
         return FetchPlan(coverage: prepared.coverage, prepared: prepared, isShared: true)
     }
 
