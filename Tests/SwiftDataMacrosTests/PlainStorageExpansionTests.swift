@@ -147,8 +147,12 @@ struct PlainStorageExpansionTests {
 
                     func _$store(_ property: Int, into writer: any SwiftData._RowWriter, parameter: Int32) throws {
                         switch property {
-                        case 0: try writer.writePlain(_$value, loaded: _$persistentState._isLoaded(0), parameter, property: "Reading.value")
-                        case 1: try writer.writePlain(_$at, loaded: _$persistentState._isLoaded(1), parameter, property: "Reading.at")
+                        case 0:
+                            let value: Swift.Optional<Int> = _$persistentState._isLoaded(0) ? _$value : nil
+                            try writer.write(value, parameter, property: "Reading.value")
+                        case 1:
+                            let value: Swift.Optional<Foundation.Date> = _$persistentState._isLoaded(1) ? _$at : nil
+                            try writer.write(value, parameter, property: "Reading.at")
                         case 2: try writer.write(_$label, parameter, property: "Reading.label")
                         default: break
                         }
