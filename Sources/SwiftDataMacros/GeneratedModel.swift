@@ -18,6 +18,8 @@ struct GeneratedModel {
     let properties: [ModelProperty]
     /// The key path of each property that the registrar is given, as the property's accessors give it.
     let keyPaths: [String]
+    /// Whether the class keeps its key paths in static properties (`_$keyPath$name`).
+    let cachesKeyPaths: Bool
 
     init(_ classDecl: ClassDeclSyntax, in context: some MacroExpansionContext) {
         self.classDecl = classDecl
@@ -28,6 +30,7 @@ struct GeneratedModel {
         // The static key paths `@_PersistedProperty` makes, where the class may have them.
         let cached = PersistedPropertyMacro.allowsStaticProperties(in: [Syntax(classDecl)] + context.lexicalContext)
         let name = className
+        cachesKeyPaths = cached
         keyPaths = properties.map { cached ? "\(name)._$keyPath$\($0.name)" : "\\.\($0.name)" }
     }
 
@@ -80,10 +83,10 @@ struct GeneratedModel {
     /// call (a subclass, which has more properties, inherits it and is told apart by the count).
     var rowLoader: DeclSyntax {
         let reads = properties.indices.map { index in
-            read(index, offset: index) + "\n"
+            read(index, offset: index) + "\n    "
         }
         let plain = properties.indices.reduce(UInt32(0)) { isPlain($1) ? $0 | 1 << UInt32($1) : $0 }
-        let loaded = plain == 0 ? "" : "_$persistentState._setLoaded(properties: \(Self.hex(plain)))\n"
+        let loaded = plain == 0 ? "" : "_$persistentState._setLoaded(properties: \(Self.hex(plain)))\n    "
         return """
             \(raw: access)func _$loadRow(_ count: Int, from reader: any SwiftData._RowReader, column: Int32) throws -> Bool {
                 guard _$readsRow(count, \(raw: properties.count)) else {
@@ -95,8 +98,9 @@ struct GeneratedModel {
     }
 
     /// `_$store`'s cases, written as `read` reads: the writer's overloads for an attribute the reader reads directly
-    /// (whose direct paths write without generic code), a plain property's value typed where it is made, so that the
-    /// type checker need not infer it through them; `writePlain` and `writeValue` for other standard attributes.
+    /// (whose direct paths write without generic code; `writePlain` costs an insert about 4 % more instructions), a
+    /// plain property's value typed where it is made, so that the type checker need not infer it through them;
+    /// `writePlain` and `writeValue` for other standard attributes.
     var stores: [String] {
         properties.enumerated().map { index, property in
             let name = ModelMacro.literal("\(className).\(property.name)")
@@ -121,35 +125,28 @@ struct GeneratedModel {
 
     /// `_$get`'s cases. A property without a value may be a linked relationship, found by its number: the case's
     /// in a root model, `number` in a subclass, whose cases count from its own first property. A property whose type
-    /// is, or may be, optional unwraps its storage here, so that an empty optional is given as `nil` rather than a
-    /// value holding `nil`, as it would be through `_$value`'s generic type.
+    /// is optional goes through `_$optionalValue`, and one whose type is not written (and may be optional) unwraps
+    /// its storage here, so that an empty optional is given as `nil` rather than a value holding `nil`, as it would
+    /// be through `_$value`'s generic type.
     func gets(number: String? = nil) -> [String] {
         properties.enumerated().map { index, property in
             let storage = "_$\(property.name)"
             let number = number ?? "\(index)"
             if isPlain(index) { return "case \(index): return _$plainValue(\(index), \(storage))" }
-            guard property.isOptionalType || property.type == nil else {
-                return "case \(index): return _$value(\(number), \(storage))"
-            }
+            if property.isOptionalType { return "case \(index): return _$optionalValue(\(number), \(storage))" }
+            guard property.type == nil else { return "case \(index): return _$value(\(number), \(storage))" }
             return
                 "case \(index): if let value = \(storage) { return .loaded(value) } else { return _$linkedValue(\(number)) }"
         }
     }
 
-    /// `_$set`'s cases: the value to store, then the registrar told of the change. `.notLoaded` empties optional
-    /// storage, and clears plain storage's bit, leaving the value.
+    /// `_$set`'s cases: one call that stores the value and tells the registrar of the change. `.notLoaded` empties
+    /// optional storage, and clears plain storage's bit, leaving the value.
     var sets: [String] {
         properties.enumerated().map { index, property in
-            let observe = "\(keyPaths[index]), _$observationRegistrar"
-            let newValue =
-                isPlain(index)
-                ? "_$newPlainValue(\(index), value, _$\(property.name), \(observe))"
-                : "_$newValue(property, value, \(observe))"
-            return """
-                case \(index):
-                    _$\(property.name) = try \(newValue)
-                    _$didMutate(\(observe), _$isObserved)
-                """
+            let (assign, number) = isPlain(index) ? ("_$assignPlain", "\(index)") : ("_$assign", "property")
+            return
+                "case \(index): try \(assign)(\(number), value, &_$\(property.name), \(keyPaths[index]), _$observationRegistrar)"
         }
     }
 
@@ -162,7 +159,7 @@ struct GeneratedModel {
     var finalSchemaMetadata: DeclSyntax {
         """
         \(raw: access)static var schemaMetadata: [SwiftData.Schema.PropertyMetadata] {
-            [\(raw: metadataList(root: className))]
+            [\(raw: cachesKeyPaths ? metadataList(keyPaths: keyPaths) : metadataList(root: className))]
         }
         """
     }
@@ -187,10 +184,17 @@ struct GeneratedModel {
 
     /// The properties' metadata, with key paths rooted at `root`.
     private func metadataList(root: String) -> String {
-        let entries = properties.map { property in
-            "SwiftData.Schema.PropertyMetadata(name: \(ModelMacro.literal(property.name)), keypath: \\\(root).\(property.name), defaultValue: \(Self.defaultValue(of: property)), metadata: \(Self.schemaProperty(of: property)))"
+        metadataList(keyPaths: properties.map { "\\\(root).\($0.name)" })
+    }
+
+    /// The properties' metadata with the given key paths: a final class's are the ones its accessors use, so the type
+    /// checker infers no key path literal's type.
+    private func metadataList(keyPaths: [String]) -> String {
+        let entries = zip(properties, keyPaths).map { property, keyPath in
+            "SwiftData.Schema.PropertyMetadata(name: \(ModelMacro.literal(property.name)), keypath: \(keyPath), defaultValue: \(Self.defaultValue(of: property)), metadata: \(Self.schemaProperty(of: property)))"
         }
-        return entries.isEmpty ? "" : "\n" + entries.joined(separator: ",\n") + "\n"
+        return entries.isEmpty
+            ? "" : "\n" + ModelMacro.indented(ModelMacro.indented(entries.joined(separator: ",\n"))) + "\n    "
     }
 
     // MARK: Subclasses

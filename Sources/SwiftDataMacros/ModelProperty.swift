@@ -101,15 +101,14 @@ struct ModelProperty {
     }
 
     /// How a store's reader reads the value of a non-optional standard attribute of a type it reads without a
-    /// conversion of its own (`Int` as an `Int64`), given the column; `nil` for other attributes. Generated code
+    /// conversion of its own (`Int` through `int(_:)`, an `Int64`), given the column; `nil` for other attributes. Generated code
     /// calls the reader as the overloads of `read(_:into:)` do for these types, so the value is read without
     /// generic code at run time.
     func directRead(column: String) -> String? {
         guard isStandardAttribute, !isOptionalType, let type else { return nil }
         let name = type.as(IdentifierTypeSyntax.self)?.name.text ?? type.as(MemberTypeSyntax.self)?.name.text
         switch name {
-        case "Int": return "Int(truncatingIfNeeded: try reader.int64(\(column)))"
-        case "Int64", "Bool", "Double", "String", "Data", "Date":
+        case "Int", "Int64", "Bool", "Double", "String", "Data", "Date":
             return "try reader.\(name!.prefix(1).lowercased() + name!.dropFirst())(\(column))"
         default: return nil
         }

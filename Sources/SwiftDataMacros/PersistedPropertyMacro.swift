@@ -12,11 +12,24 @@ import SwiftSyntaxMacros
 /// subclass), and the property has an `init` accessor, so that a subclass's initializer can assign it before
 /// `super.init`, as Swift requires of a stored property.
 public enum PersistedPropertyMacro: AccessorMacro, PeerMacro {
+    /// The generated text is used as written: formatting it took half of the macro program's time.
+    public static var formatMode: FormatMode { .disabled }
+
     public static func expansion(
         of node: AttributeSyntax, providingAccessorsOf declaration: some DeclSyntaxProtocol,
         in context: some MacroExpansionContext
     ) throws -> [AccessorDeclSyntax] {
         guard let (property, number, afterInherited) = property(declaration, node) else { return [] }
+        // Indented here, as the compiler leaves the text unformatted.
+        return accessors(property, number: number, afterInherited: afterInherited, in: context).map {
+            "\(raw: ModelMacro.indented($0))"
+        }
+    }
+
+    /// The text of the property's accessors.
+    private static func accessors(
+        _ property: ModelProperty, number: Int, afterInherited: Bool, in context: some MacroExpansionContext
+    ) -> [String] {
         let name = property.name
         let index = afterInherited ? "_$InheritedProperties.count + \(number)" : "\(number)"
         // A transformable value's type is the transformer's business, not the compiler's.
@@ -26,13 +39,13 @@ public enum PersistedPropertyMacro: AccessorMacro, PeerMacro {
         if property.plainInitialValue(number: number, afterInherited: afterInherited) != nil {
             return standardAccessors(name, index: index, observe: observe, plain: true)
         }
-        let initializer: [AccessorDeclSyntax] =
+        let initializer: [String] =
             afterInherited
             ? [
                 """
-                @storageRestrictions(initializes: _$\(raw: name))
+                @storageRestrictions(initializes: _$\(name))
                 init(initialValue) {
-                    _$\(raw: name) = .some(initialValue)
+                    _$\(name) = .some(initialValue)
                 }
                 """
             ] : []
@@ -44,24 +57,24 @@ public enum PersistedPropertyMacro: AccessorMacro, PeerMacro {
         return initializer + [
             """
             get {
-                _$access(\(raw: observe))
-                if case .none = _$\(raw: name) {
-                    if let linked = _$linked(\(raw: index), _$\(raw: name)) {
+                _$access(\(observe))
+                if case .none = _$\(name) {
+                    if let linked = _$linked(\(index), _$\(name)) {
                         return linked
                     }
-                    _$fault(\(raw: index))
+                    _$fault(\(index))
                 }
-                return _$\(raw: name)!
+                return _$\(name)!
             }
             """,
             """
             set {
-                _$willSet(\(raw: index), _$\(raw: name))
-                let oldValue = _$\(raw: name)
-                let observed = _$willMutate(\(raw: observe))
-                _$\(raw: name) = newValue
-                _$didMutate(\(raw: observe), observed)
-                \(raw: didSet)(\(raw: index), oldValue, newValue)
+                _$willSet(\(index), _$\(name))
+                let oldValue = _$\(name)
+                let observed = _$willMutate(\(observe))
+                _$\(name) = newValue
+                _$didMutate(\(observe), observed)
+                \(didSet)(\(index), oldValue, newValue)
             }
             """,
             // An in-place change (`+=`, `append`) reads the value and writes it back: it tells the registrar of the
@@ -70,20 +83,20 @@ public enum PersistedPropertyMacro: AccessorMacro, PeerMacro {
             """
             _modify {
                 let observed = _$isObserved
-                _$access(\(raw: observe))
-                _$willSet(\(raw: index), _$\(raw: name))
-                if case .none = _$\(raw: name) {
-                    _$fault(\(raw: index))
+                _$access(\(observe))
+                _$willSet(\(index), _$\(name))
+                if case .none = _$\(name) {
+                    _$fault(\(index))
                 }
-                let oldValue = _$\(raw: name)
+                let oldValue = _$\(name)
                 if observed {
-                    _$observationRegistrar.willSet(self, keyPath: \(raw: keyPath))
+                    _$observationRegistrar.willSet(self, keyPath: \(keyPath))
                 }
                 defer {
-                    _$didMutate(\(raw: observe), observed)
-                    \(raw: didSet)(\(raw: index), oldValue, _$\(raw: name)!)
+                    _$didMutate(\(observe), observed)
+                    \(didSet)(\(index), oldValue, _$\(name)!)
                 }
-                yield &_$\(raw: name)!
+                yield &_$\(name)!
             }
             """,
         ]
@@ -96,7 +109,7 @@ public enum PersistedPropertyMacro: AccessorMacro, PeerMacro {
     /// a value.
     private static func standardAccessors(
         _ name: String, index: String, observe: String, plain: Bool = false
-    ) -> [AccessorDeclSyntax] {
+    ) -> [String] {
         let (suffix, unwrap) = plain ? ("Plain", "") : ("", "!")
         let stored = plain ? "" : ", _$\(name)"
         return [
@@ -104,34 +117,34 @@ public enum PersistedPropertyMacro: AccessorMacro, PeerMacro {
             plain
                 ? """
                 get {
-                    _$readPlain(\(raw: index), \(raw: observe))
-                    return _$\(raw: name)
+                    _$readPlain(\(index), \(observe))
+                    return _$\(name)
                 }
                 """
                 : """
                 get {
-                    _$access(\(raw: observe))
-                    if case .none = _$\(raw: name) {
-                        _$fault(\(raw: index))
+                    _$access(\(observe))
+                    if case .none = _$\(name) {
+                        _$fault(\(index))
                     }
-                    return _$\(raw: name)!
+                    return _$\(name)!
                 }
                 """,
             """
             set {
-                let observed = _$willChange(\(raw: index), \(raw: observe))
-                _$\(raw: name) = newValue
-                _$didChange\(raw: suffix)(\(raw: index), \(raw: observe), observed)
+                let observed = _$willChange(\(index), \(observe))
+                _$\(name) = newValue
+                _$didChange\(suffix)(\(index), \(observe), observed)
             }
             """,
             // An in-place change tells the registrar only when the model was read before (see `_$willModify`).
             """
             _modify {
-                let observed = _$willModify\(raw: suffix)(\(raw: index), \(raw: observe)\(raw: stored))
+                let observed = _$willModify\(suffix)(\(index), \(observe)\(stored))
                 defer {
-                    _$didChange(\(raw: index), \(raw: observe), observed)
+                    _$didChange(\(index), \(observe), observed)
                 }
-                yield &_$\(raw: name)\(raw: unwrap)
+                yield &_$\(name)\(unwrap)
             }
             """,
         ]

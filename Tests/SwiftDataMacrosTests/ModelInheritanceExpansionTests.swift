@@ -50,15 +50,13 @@ struct ModelInheritanceExpansionTests {
 
                     let _$observationRegistrar = Observation.ObservationRegistrar()
 
-                    required init(backingData: borrowing any SwiftData.BackingData<Media>) {
-                    }
+                    required init(backingData: borrowing any SwiftData.BackingData<Media>) {}
 
                     var persistentBackingData: any SwiftData.BackingData<Media> {
                         get {
                             SwiftData.DefaultBackingData(for: self)
                         }
-                        set {
-                        }
+                        set {}
                     }
 
                     typealias _$RootModel = Media
@@ -73,28 +71,18 @@ struct ModelInheritanceExpansionTests {
                         ]
                     }
 
-                    class var _$uniquenessConstraints: [[AnyKeyPath]] {
-                        [[\Media.title] as [AnyKeyPath]]
-                    }
+                    class var _$uniquenessConstraints: [[AnyKeyPath]] { [[\Media.title] as [AnyKeyPath]] }
 
-                    class var _$indices: [[AnyKeyPath]] {
-                        []
-                    }
+                    class var _$indices: [[AnyKeyPath]] { [] }
 
-                    class var _$spatialIndices: [[AnyKeyPath]] {
-                        []
-                    }
+                    class var _$spatialIndices: [[AnyKeyPath]] { [] }
 
-                    class var _$searchIndices: [[AnyKeyPath]] {
-                        []
-                    }
+                    class var _$searchIndices: [[AnyKeyPath]] { [] }
 
                     func _$load(_ property: Int, from reader: any SwiftData._RowReader, column: Int32) throws {
                         switch property {
-                        case 0:
-                            _$title = try reader.string(column)
-                        default:
-                            break
+                        case 0: _$title = try reader.string(column)
+                        default: break
                         }
                     }
 
@@ -108,35 +96,27 @@ struct ModelInheritanceExpansionTests {
 
                     func _$store(_ property: Int, into writer: any SwiftData._RowWriter, parameter: Int32) throws {
                         switch property {
-                        case 0:
-                            try writer.write(_$title, parameter, property: "Media.title")
-                        default:
-                            break
+                        case 0: try writer.write(_$title, parameter, property: "Media.title")
+                        default: break
                         }
                     }
 
                     func _$get(_ property: Int) -> SwiftData._PropertyValue {
                         switch property {
-                        case 0:
-                            return _$value(0, _$title)
-                        default:
-                            return .notLoaded
+                        case 0: return _$value(0, _$title)
+                        default: return .notLoaded
                         }
                     }
 
                     func _$set(_ property: Int, _ value: SwiftData._PropertyValue) throws {
                         switch property {
-                        case 0:
-                            _$title = try _$newValue(property, value, Media._$keyPath$title, _$observationRegistrar)
-                            _$didMutate(Media._$keyPath$title, _$observationRegistrar, _$isObserved)
-                        default:
-                            break
+                        case 0: try _$assign(property, value, &_$title, Media._$keyPath$title, _$observationRegistrar)
+                        default: break
                         }
                     }
                 }
 
-                extension Media: SwiftData.PersistentModel, Observation.Observable {
-                }
+                extension Media: SwiftData.PersistentModel, Observation.Observable {}
                 """#)
     }
 
@@ -210,38 +190,29 @@ struct ModelInheritanceExpansionTests {
 
                     override func _$load(_ property: Int, from reader: any SwiftData._RowReader, column: Int32) throws {
                         switch property - _$InheritedProperties.count {
-                        case 0:
-                            _$director = try reader.string(column)
-                        default:
-                            try super._$load(property, from: reader, column: column)
+                        case 0: _$director = try reader.string(column)
+                        default: try super._$load(property, from: reader, column: column)
                         }
                     }
 
                     override func _$store(_ property: Int, into writer: any SwiftData._RowWriter, parameter: Int32) throws {
                         switch property - _$InheritedProperties.count {
-                        case 0:
-                            try writer.write(_$director, parameter, property: "Movie.director")
-                        default:
-                            try super._$store(property, into: writer, parameter: parameter)
+                        case 0: try writer.write(_$director, parameter, property: "Movie.director")
+                        default: try super._$store(property, into: writer, parameter: parameter)
                         }
                     }
 
                     override func _$get(_ property: Int) -> SwiftData._PropertyValue {
                         switch property - _$InheritedProperties.count {
-                        case 0:
-                            return _$value(property, _$director)
-                        default:
-                            return super._$get(property)
+                        case 0: return _$value(property, _$director)
+                        default: return super._$get(property)
                         }
                     }
 
                     override func _$set(_ property: Int, _ value: SwiftData._PropertyValue) throws {
                         switch property - _$InheritedProperties.count {
-                        case 0:
-                            _$director = try _$newValue(property, value, Movie._$keyPath$director, _$observationRegistrar)
-                            _$didMutate(Movie._$keyPath$director, _$observationRegistrar, _$isObserved)
-                        default:
-                            try super._$set(property, value)
+                        case 0: try _$assign(property, value, &_$director, Movie._$keyPath$director, _$observationRegistrar)
+                        default: try super._$set(property, value)
                         }
                     }
                 }

@@ -156,38 +156,31 @@ struct ModelMacroExpansionTests {
 
                     let _$observationRegistrar = Observation.ObservationRegistrar()
 
-                    required init(backingData: borrowing any SwiftData.BackingData<User>) {
-                    }
+                    required init(backingData: borrowing any SwiftData.BackingData<User>) {}
 
                     var persistentBackingData: any SwiftData.BackingData<User> {
                         get {
                             SwiftData.DefaultBackingData(for: self)
                         }
-                        set {
-                        }
+                        set {}
                     }
 
                     static var schemaMetadata: [SwiftData.Schema.PropertyMetadata] {
                         [
-                            SwiftData.Schema.PropertyMetadata(name: "name", keypath: \User.name, defaultValue: nil, metadata: nil),
-                            SwiftData.Schema.PropertyMetadata(name: "email", keypath: \User.email, defaultValue: ("" as String), metadata: nil),
-                            SwiftData.Schema.PropertyMetadata(name: "nickname", keypath: \User.nickname, defaultValue: nil, metadata: nil),
-                            SwiftData.Schema.PropertyMetadata(name: "imageData", keypath: \User.imageData, defaultValue: Data(), metadata: SwiftData.Schema.Attribute(.externalStorage))
+                            SwiftData.Schema.PropertyMetadata(name: "name", keypath: User._$keyPath$name, defaultValue: nil, metadata: nil),
+                            SwiftData.Schema.PropertyMetadata(name: "email", keypath: User._$keyPath$email, defaultValue: ("" as String), metadata: nil),
+                            SwiftData.Schema.PropertyMetadata(name: "nickname", keypath: User._$keyPath$nickname, defaultValue: nil, metadata: nil),
+                            SwiftData.Schema.PropertyMetadata(name: "imageData", keypath: User._$keyPath$imageData, defaultValue: Data(), metadata: SwiftData.Schema.Attribute(.externalStorage))
                         ]
                     }
 
                     func _$load(_ property: Int, from reader: any SwiftData._RowReader, column: Int32) throws {
                         switch property {
-                        case 0:
-                            _$name = try reader.string(column)
-                        case 1:
-                            _$email = try reader.string(column)
-                        case 2:
-                            try reader.readValue(column, into: &_$nickname)
-                        case 3:
-                            try reader.read(column, into: &_$imageData)
-                        default:
-                            break
+                        case 0: _$name = try reader.string(column)
+                        case 1: _$email = try reader.string(column)
+                        case 2: try reader.readValue(column, into: &_$nickname)
+                        case 3: try reader.read(column, into: &_$imageData)
+                        default: break
                         }
                     }
 
@@ -204,64 +197,36 @@ struct ModelMacroExpansionTests {
 
                     func _$store(_ property: Int, into writer: any SwiftData._RowWriter, parameter: Int32) throws {
                         switch property {
-                        case 0:
-                            try writer.write(_$name, parameter, property: "User.name")
-                        case 1:
-                            try writer.write(_$email, parameter, property: "User.email")
-                        case 2:
-                            try writer.writeValue(_$nickname, parameter, property: "User.nickname")
-                        case 3:
-                            try writer.write(_$imageData, parameter, property: "User.imageData")
-                        default:
-                            break
+                        case 0: try writer.write(_$name, parameter, property: "User.name")
+                        case 1: try writer.write(_$email, parameter, property: "User.email")
+                        case 2: try writer.writeValue(_$nickname, parameter, property: "User.nickname")
+                        case 3: try writer.write(_$imageData, parameter, property: "User.imageData")
+                        default: break
                         }
                     }
 
                     func _$get(_ property: Int) -> SwiftData._PropertyValue {
                         switch property {
-                        case 0:
-                            return _$value(0, _$name)
-                        case 1:
-                            return _$value(1, _$email)
-                        case 2:
-                            if let value = _$nickname {
-                                return .loaded(value)
-                            } else {
-                                return _$linkedValue(2)
-                            }
-                        case 3:
-                            if let value = _$imageData {
-                                return .loaded(value)
-                            } else {
-                                return _$linkedValue(3)
-                            }
-                        default:
-                            return .notLoaded
+                        case 0: return _$value(0, _$name)
+                        case 1: return _$value(1, _$email)
+                        case 2: return _$optionalValue(2, _$nickname)
+                        case 3: if let value = _$imageData { return .loaded(value) } else { return _$linkedValue(3) }
+                        default: return .notLoaded
                         }
                     }
 
                     func _$set(_ property: Int, _ value: SwiftData._PropertyValue) throws {
                         switch property {
-                        case 0:
-                            _$name = try _$newValue(property, value, User._$keyPath$name, _$observationRegistrar)
-                            _$didMutate(User._$keyPath$name, _$observationRegistrar, _$isObserved)
-                        case 1:
-                            _$email = try _$newValue(property, value, User._$keyPath$email, _$observationRegistrar)
-                            _$didMutate(User._$keyPath$email, _$observationRegistrar, _$isObserved)
-                        case 2:
-                            _$nickname = try _$newValue(property, value, User._$keyPath$nickname, _$observationRegistrar)
-                            _$didMutate(User._$keyPath$nickname, _$observationRegistrar, _$isObserved)
-                        case 3:
-                            _$imageData = try _$newValue(property, value, User._$keyPath$imageData, _$observationRegistrar)
-                            _$didMutate(User._$keyPath$imageData, _$observationRegistrar, _$isObserved)
-                        default:
-                            break
+                        case 0: try _$assign(property, value, &_$name, User._$keyPath$name, _$observationRegistrar)
+                        case 1: try _$assign(property, value, &_$email, User._$keyPath$email, _$observationRegistrar)
+                        case 2: try _$assign(property, value, &_$nickname, User._$keyPath$nickname, _$observationRegistrar)
+                        case 3: try _$assign(property, value, &_$imageData, User._$keyPath$imageData, _$observationRegistrar)
+                        default: break
                         }
                     }
                 }
 
-                extension User: SwiftData.PersistentModel, Observation.Observable {
-                }
+                extension User: SwiftData.PersistentModel, Observation.Observable {}
                 """#)
     }
 
@@ -314,7 +279,8 @@ struct ModelMacroExpansionTests {
     /// Model code is compiled on every build, so what `@Model` writes for attributes of standard types is calls the
     /// compiler checks quickly: no closures (the registrar is told through its `willSet` and `didSet`), no comparison
     /// of the row's count, and rows read by the reader's own method for the type, or through functions with names of
-    /// their own rather than the overloads.
+    /// their own rather than the overloads; each case of the functions by number is one call, and a final class's
+    /// schema gives the key paths its accessors use.
     @Test func writesPlainCallsForStandardAttributes() {
         let expanded = expand(
             """
@@ -329,8 +295,15 @@ struct ModelMacroExpansionTests {
         #expect(!expanded.contains("withMutation") && !expanded.contains(" == "))
         #expect(!expanded.contains("reader.read("))
         #expect(expanded.contains("_$name = try reader.string(column)"))
-        #expect(expanded.contains("_$count = Int(truncatingIfNeeded: try reader.int64(column + 1))"))
+        #expect(expanded.contains("_$count = try reader.int(column + 1)"))
         #expect(expanded.contains("try reader.readValue(column, offset: 2, into: &_$note)"))
         #expect(expanded.contains("try writer.writeValue(_$note, parameter, property: \"Item.note\")"))
+        // One call a case in the functions by number.
+        #expect(expanded.contains("let value: Swift.Optional<Int> = _$persistentState._isLoaded(1) ? _$count : nil"))
+        #expect(expanded.contains("case 2: return _$optionalValue(2, _$note)"))
+        #expect(
+            expanded.contains(
+                "case 1: try _$assignPlain(1, value, &_$count, Item._$keyPath$count, _$observationRegistrar)"))
+        #expect(expanded.contains("keypath: Item._$keyPath$count, defaultValue: (0 as Int)"))
     }
 }

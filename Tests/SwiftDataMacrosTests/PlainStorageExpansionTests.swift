@@ -104,37 +104,33 @@ struct PlainStorageExpansionTests {
 
                     let _$observationRegistrar = Observation.ObservationRegistrar()
 
-                    required init(backingData: borrowing any SwiftData.BackingData<Reading>) {
-                    }
+                    required init(backingData: borrowing any SwiftData.BackingData<Reading>) {}
 
                     var persistentBackingData: any SwiftData.BackingData<Reading> {
                         get {
                             SwiftData.DefaultBackingData(for: self)
                         }
-                        set {
-                        }
+                        set {}
                     }
 
                     static var schemaMetadata: [SwiftData.Schema.PropertyMetadata] {
                         [
-                            SwiftData.Schema.PropertyMetadata(name: "value", keypath: \Reading.value, defaultValue: nil, metadata: nil),
-                            SwiftData.Schema.PropertyMetadata(name: "at", keypath: \Reading.at, defaultValue: (.now as Foundation.Date), metadata: nil),
-                            SwiftData.Schema.PropertyMetadata(name: "label", keypath: \Reading.label, defaultValue: nil, metadata: nil)
+                            SwiftData.Schema.PropertyMetadata(name: "value", keypath: Reading._$keyPath$value, defaultValue: nil, metadata: nil),
+                            SwiftData.Schema.PropertyMetadata(name: "at", keypath: Reading._$keyPath$at, defaultValue: (.now as Foundation.Date), metadata: nil),
+                            SwiftData.Schema.PropertyMetadata(name: "label", keypath: Reading._$keyPath$label, defaultValue: nil, metadata: nil)
                         ]
                     }
 
                     func _$load(_ property: Int, from reader: any SwiftData._RowReader, column: Int32) throws {
                         switch property {
                         case 0:
-                            _$value = Int(truncatingIfNeeded: try reader.int64(column))
+                            _$value = try reader.int(column)
                             _$persistentState._setLoaded(0)
                         case 1:
                             _$at = try reader.date(column)
                             _$persistentState._setLoaded(1)
-                        case 2:
-                            _$label = try reader.string(column)
-                        default:
-                            break
+                        case 2: _$label = try reader.string(column)
+                        default: break
                         }
                     }
 
@@ -142,7 +138,7 @@ struct PlainStorageExpansionTests {
                         guard _$readsRow(count, 3) else {
                             return false
                         }
-                        _$value = Int(truncatingIfNeeded: try reader.int64(column))
+                        _$value = try reader.int(column)
                         _$at = try reader.date(column + 1)
                         _$label = try reader.string(column + 2)
                         _$persistentState._setLoaded(properties: 0x3)
@@ -157,45 +153,31 @@ struct PlainStorageExpansionTests {
                         case 1:
                             let value: Swift.Optional<Foundation.Date> = _$persistentState._isLoaded(1) ? _$at : nil
                             try writer.write(value, parameter, property: "Reading.at")
-                        case 2:
-                            try writer.write(_$label, parameter, property: "Reading.label")
-                        default:
-                            break
+                        case 2: try writer.write(_$label, parameter, property: "Reading.label")
+                        default: break
                         }
                     }
 
                     func _$get(_ property: Int) -> SwiftData._PropertyValue {
                         switch property {
-                        case 0:
-                            return _$plainValue(0, _$value)
-                        case 1:
-                            return _$plainValue(1, _$at)
-                        case 2:
-                            return _$value(2, _$label)
-                        default:
-                            return .notLoaded
+                        case 0: return _$plainValue(0, _$value)
+                        case 1: return _$plainValue(1, _$at)
+                        case 2: return _$value(2, _$label)
+                        default: return .notLoaded
                         }
                     }
 
                     func _$set(_ property: Int, _ value: SwiftData._PropertyValue) throws {
                         switch property {
-                        case 0:
-                            _$value = try _$newPlainValue(0, value, _$value, Reading._$keyPath$value, _$observationRegistrar)
-                            _$didMutate(Reading._$keyPath$value, _$observationRegistrar, _$isObserved)
-                        case 1:
-                            _$at = try _$newPlainValue(1, value, _$at, Reading._$keyPath$at, _$observationRegistrar)
-                            _$didMutate(Reading._$keyPath$at, _$observationRegistrar, _$isObserved)
-                        case 2:
-                            _$label = try _$newValue(property, value, Reading._$keyPath$label, _$observationRegistrar)
-                            _$didMutate(Reading._$keyPath$label, _$observationRegistrar, _$isObserved)
-                        default:
-                            break
+                        case 0: try _$assignPlain(0, value, &_$value, Reading._$keyPath$value, _$observationRegistrar)
+                        case 1: try _$assignPlain(1, value, &_$at, Reading._$keyPath$at, _$observationRegistrar)
+                        case 2: try _$assign(property, value, &_$label, Reading._$keyPath$label, _$observationRegistrar)
+                        default: break
                         }
                     }
                 }
 
-                extension Reading: SwiftData.PersistentModel, Observation.Observable {
-                }
+                extension Reading: SwiftData.PersistentModel, Observation.Observable {}
                 """#)
     }
 

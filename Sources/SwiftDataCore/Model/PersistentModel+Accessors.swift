@@ -126,41 +126,51 @@ extension PersistentModel {
     @inlinable @inline(__always)
     public func _$readsRow(_ count: Int, _ properties: Int) -> Bool { count == properties }
 
-    /// `_$set` of a property stored as an optional: the value to store (`nil` for `.notLoaded`, so the next read
-    /// loads it), having replaced a link and told the registrar when the model is observed; `_$didMutate` follows
-    /// the store. A value of another type than the property's throws, naming both.
+    /// `_$set` of a property stored as an optional: stores the value (`nil` for `.notLoaded`, so the next read loads
+    /// it), having replaced a link, and tells the registrar when the model is observed. A value of another type than
+    /// the property's throws, naming both, and changes nothing. One call per property, so that `_$set` is one
+    /// statement per case for the type checker.
     @inlinable @inline(__always)
-    public func _$newValue<Value>(
-        _ property: Int, _ value: _PropertyValue, _ keyPath: ReferenceWritableKeyPath<Self, Value>,
-        _ registrar: ObservationRegistrar
-    ) throws -> Value? {
+    public func _$assign<Value>(
+        _ property: Int, _ value: _PropertyValue, _ storage: inout Value?,
+        _ keyPath: ReferenceWritableKeyPath<Self, Value>, _ registrar: ObservationRegistrar
+    ) throws {
         let typed = try _storedValue(value, as: Value?.none, of: self, property: property)
         _$unlink(property)
-        _ = _$willMutate(keyPath, registrar)
-        return typed
+        let observed = _$willMutate(keyPath, registrar)
+        storage = typed
+        _$didMutate(keyPath, registrar, observed)
     }
 
-    /// `_$set` of an attribute in plain storage: the value to store, or `current` for `.notLoaded`, which leaves the
-    /// property without a value (see `_PersistentState._isLoaded(_:)`), having told the registrar when the model is
-    /// observed; `_$didMutate` follows the store.
+    /// `_$assign` of an attribute in plain storage: `.notLoaded` leaves the value and marks the property as without
+    /// one (see `_PersistentState._isLoaded(_:)`).
     @inlinable @inline(__always)
-    public func _$newPlainValue<Value>(
-        _ property: Int, _ value: _PropertyValue, _ current: Value, _ keyPath: ReferenceWritableKeyPath<Self, Value>,
-        _ registrar: ObservationRegistrar
-    ) throws -> Value {
+    public func _$assignPlain<Value>(
+        _ property: Int, _ value: _PropertyValue, _ storage: inout Value,
+        _ keyPath: ReferenceWritableKeyPath<Self, Value>, _ registrar: ObservationRegistrar
+    ) throws {
         let typed = try _storedValue(value, as: Value?.none, of: self, property: property)
-        _ = _$willMutate(keyPath, registrar)
-        guard let typed else {
+        let observed = _$willMutate(keyPath, registrar)
+        if let typed {
+            storage = typed
+            _$persistentState._setLoaded(property)
+        } else {
             _$persistentState._setUnloaded(property)
-            return current
         }
-        _$persistentState._setLoaded(property)
-        return typed
+        _$didMutate(keyPath, registrar, observed)
     }
 
     /// `_$get` of a property stored as an optional: its value, or a linked relationship's target, or `.notLoaded`.
     @inlinable @inline(__always)
     public func _$value<Value>(_ property: Int, _ stored: Value?) -> _PropertyValue {
+        if let stored { return .loaded(stored) }
+        return _$linkedValue(property)
+    }
+
+    /// `_$get` of a property of an optional type: `_$value`, with an empty optional given as `nil`, not as a value
+    /// holding `nil`.
+    @inlinable @inline(__always)
+    public func _$optionalValue<Wrapped>(_ property: Int, _ stored: Wrapped??) -> _PropertyValue {
         if let stored { return .loaded(stored) }
         return _$linkedValue(property)
     }

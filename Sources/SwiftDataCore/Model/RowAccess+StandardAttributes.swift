@@ -7,6 +7,11 @@ import Foundation
 // optimized builds, as the overloads' direct paths are.
 
 extension _RowReader {
+    /// The value of column `column` as an `Int` (internal plumbing for `@Model`; not API): `int64(_:)` converted
+    /// here, so that generated code calls no overloaded initializer.
+    @inlinable @inline(__always)
+    public func int(_ column: Int32) throws -> Int { Int(truncatingIfNeeded: try int64(column)) }
+
     /// Decodes the value of column `column + offset` into a property's optional storage (internal plumbing for
     /// `@Model`; not API). The offset spares generated code an addition, whose operator has many overloads.
     @inlinable @inline(__always)
