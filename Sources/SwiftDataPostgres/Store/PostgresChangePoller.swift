@@ -35,18 +35,23 @@ final class PostgresChangePoller: Sendable {
             SELECT COALESCE((\(unrecorded)), 0), h.number FROM (SELECT 1) AS one LEFT JOIN LATERAL \
             (SELECT number FROM \(table) WHERE number > $1) AS h ON true ORDER BY h.number
             """
+        let first = "SELECT COALESCE(max(number), 0), COALESCE((\(unrecorded)), 0) FROM \(table)"
+        let baseline: @Sendable () throws -> (number: Int64, unrecorded: Int64) = {
+            try pool.withConnection { connection in
+                let result = try connection.query(first)
+                return (try result.int64(0, 0) ?? 0, try result.int64(0, 1) ?? 0)
+            }
+        }
+        // What is there now is read before the store is handed out: a write made after opening is then found, however
+        // late the thread runs. Should this read fail, the thread reads it, as it reads everything else, again later.
+        let opening = try? baseline()
         let thread = Thread { [self] in
             defer { finished.signal() }
-            var last: (number: Int64, unrecorded: Int64)?
+            PostgresTestHooks.pollerStarting.withLock { $0 }?(postgresSchema)
+            var last = opening
             while !state.withLock(\.stopping) {
                 do {
-                    if last == nil {
-                        last = try pool.withConnection { connection in
-                            let result = try connection.query(
-                                "SELECT COALESCE(max(number), 0), COALESCE((\(unrecorded)), 0) FROM \(table)")
-                            return (try result.int64(0, 0) ?? 0, try result.int64(0, 1) ?? 0)
-                        }
-                    }
+                    if last == nil { last = try baseline() }
                     if let seen = last {
                         let (now, wroteElsewhere) = try poll(pool, newer, after: seen)
                         last = now

@@ -71,6 +71,26 @@ import Testing
         #expect(observer.results.map(\.text) == ["elsewhere"])
     }
 
+    /// Without `listenURL`, a save made right after the observing store opened is found however late the poller's
+    /// thread first runs: what it compares with was read while the store opened.
+    @Test func aSaveRightAfterOpeningIsFoundHoweverLateThePollerStarts() async throws {
+        let schema = newSchema()
+        let held = DispatchSemaphore(value: 0)
+        PostgresTestHooks.pollerStarting.withLock {
+            $0 = { if $0 == schema { held.wait() } }
+        }
+        let observing = try ModelContainer(for: PooledNote.self, configurations: try configuration(schema))
+        let saving = try ModelContainer(for: PooledNote.self, configurations: try configuration(schema))
+        let observer = try ResultsObserver(sortBy: [SortDescriptor(\PooledNote.text)], modelContainer: observing)
+        #expect(observer.results.isEmpty)
+        let context = ModelContext(saving)
+        context.insert(PooledNote(text: "before the poller ran"))
+        try context.save()
+        held.signal()  // the observing store's poller
+        held.signal()  // the saving store's
+        #expect(await observer.waitForSnapshot { !$0.isEmpty }, "the save reached the other instance's observer")
+    }
+
     /// Without `listenURL`, erasing the store and deleting history, which record no history row, reach another
     /// instance's observers too.
     @Test func anotherInstancesEraseAndHistoryDeletionAreFoundWithoutAListenURL() async throws {
