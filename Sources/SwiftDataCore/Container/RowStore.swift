@@ -127,7 +127,8 @@ package protocol RowStoreTransaction {
     func update(_ rows: [RowWrite], entity: Schema.Entity) throws
     /// Updates the rows of several entities, `update` once per entity. The default keeps the order given; a store may
     /// pick one of its own (the PostgreSQL store writes entities in one fixed order, so that saves lock rows alike).
-    func update(batches: some Sequence<(Schema.Entity, [RowWrite])>) throws
+    /// A concrete sequence, not a generic one: called through the protocol, a generic one ran unspecialized.
+    func update(batches: Zip2Sequence<[Schema.Entity], [[RowWrite]]>) throws
     /// Makes `members`, in order, the members of a join-table relationship for `owner`.
     func setMembers(_ members: [Int64], of owner: Int64, relationship: Schema.Relationship) throws
     /// The (owner, member) pairs of a relationship for the given owners, as stored.
@@ -169,7 +170,7 @@ package protocol RowStoreTransaction {
 }
 
 extension RowStoreTransaction {
-    package func update(batches: some Sequence<(Schema.Entity, [RowWrite])>) throws {
+    package func update(batches: Zip2Sequence<[Schema.Entity], [[RowWrite]]>) throws {
         for (entity, rows) in batches { try update(rows, entity: entity) }
     }
 

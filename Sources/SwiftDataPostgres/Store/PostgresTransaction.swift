@@ -85,18 +85,23 @@ struct PostgresTransaction: RowStoreTransaction {
     /// Updates each entity's rows in the order of their tables' names, whatever order Core gives them in (the order
     /// its models changed): two saves that change rows of the same entities then lock them in the same order, one
     /// waiting for the other rather than deadlocking with it (each entity's rows go in key order, see below).
-    func update(batches: some Sequence<(Schema.Entity, [RowWrite])>) throws {
+    func update(batches: Zip2Sequence<[Schema.Entity], [[RowWrite]]>) throws {
         func write(_ entity: Schema.Entity, _ rows: [RowWrite]) throws {
             store.willUpdate?(connection, entity.name)
             try update(rows, entity: entity)
         }
-        let tables = batches.lazy.map { StoreLayout.table(of: $0.0) }
         // Mostly one entity, or already in order: then no sorted copy is made.
-        guard zip(tables, tables.dropFirst()).allSatisfy(<=) else {
-            for (entity, rows) in batches.sorted(by: { StoreLayout.table(of: $0.0) < StoreLayout.table(of: $1.0) }) {
-                try write(entity, rows)
+        var previous: String?
+        for (entity, _) in batches {
+            let table = StoreLayout.table(of: entity)
+            if let previous, previous > table {
+                for (entity, rows) in batches.sorted(by: { StoreLayout.table(of: $0.0) < StoreLayout.table(of: $1.0) })
+                {
+                    try write(entity, rows)
+                }
+                return
             }
-            return
+            previous = table
         }
         for (entity, rows) in batches { try write(entity, rows) }
     }
