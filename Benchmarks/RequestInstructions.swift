@@ -17,7 +17,8 @@ enum RequestInstructions {
         }
         let title =
             "PostgreSQL requests, client instructions per request, one thread, \(max(1, min(100, options.rows))) requests"
-        return ([title, ""] + Report.markdown(["workload", "SwiftData", "raw", "ratio"], lines, leftAligned: [0]))
+        return
+            ([title, ""] + Report.markdown(["#", "workload", "SwiftData", "raw", "ratio"], lines, leftAligned: [1]))
             .joined(separator: "\n")
     }
 
@@ -40,7 +41,7 @@ enum RequestInstructions {
             let ours = (counts[.swiftData] ?? 0) / requests
             let raw = (counts[.raw] ?? 0) / requests
             lines.append([
-                kind.slug, Report.grouped(ours), Report.grouped(raw),
+                String(lines.count + 1), kind.slug, Report.grouped(ours), Report.grouped(raw),
                 String(format: "%.2f", raw > 0 ? Double(ours) / Double(raw) : 0),
             ])
         }
